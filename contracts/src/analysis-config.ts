@@ -1,0 +1,142 @@
+import { z } from 'zod';
+
+/** Spec 001 §5 enumerations. */
+export const WAVE_PORT_MODES = ['TE10', 'TE20', 'TM01', 'TEM'] as const;
+export const S_PARAM_METHODS = ['wave_port', 'field_integration', 'voltage_current', 'power_wave'] as const;
+export const TIME_SCHEMES = ['newmark', 'explicit', 'implicit'] as const;
+export const ANALYSIS_TYPES = ['em', 'em-time', 'em-eigen', 'tetra-only'] as const;
+
+/** Spec 001 §9 defaults, in SI units. */
+export const ANALYSIS_DEFAULTS = {
+  frequency: 0,
+  tolerance: 1e-6,
+  maxIterations: 1000,
+  defaultPermittivity: 8.854e-12,
+  defaultPermeability: 4 * Math.PI * 1e-7,
+  defaultConductivity: 0,
+  density: 1000,
+  heatCapacity: 4186,
+  timeStep: 1e-10,
+  endTime: 1e-9,
+  timeScheme: 'newmark',
+  pmlThickness: 0.1,
+  pmlSigmaMax: 1e6,
+  gridPaddingFactor: 0.1,
+  gridResolution: [10, 10, 10] as [number, number, number],
+  animationFrames: 50,
+  portImpedance: 50,
+  sParamFreqMin: 1e9,
+  sParamFreqMax: 1e10,
+  sParamNumPoints: 101,
+  impedance: { real: 50, imag: 0 },
+  meshOrder: 1,
+} as const;
+
+/** Spec 001 §5 form bounds. */
+export const ANALYSIS_BOUNDS = {
+  frequencyHz: { min: 0, max: 20e9, step: 0.1e9 },
+  pmlThickness: { min: 0.01, max: 0.5, step: 0.01 },
+  gridResolution: { min: 1, max: 256 },
+  gridPaddingFactor: { min: 0, max: 1, step: 0.05 },
+  animationFrames: { min: 10, max: 200, step: 10 },
+  meshOrder: [1, 2, 3] as const,
+  vectorScale: { min: 0.1, max: 5.0 },
+  animationSpeedFps: { min: 0.5, max: 10, default: 3 },
+} as const;
+
+const faceList = z.array(z.number().int().nonnegative());
+
+export const NeumannCondition = z.object({ faces: faceList, flux: z.number() });
+export const ImpedanceCondition = z.object({
+  faces: faceList,
+  impedance: z.object({ real: z.number(), imag: z.number() }),
+});
+/** Face-based Dirichlet groups: a user picks faces, not nodes (issue 5). */
+export const DirichletFaceCondition = z.object({
+  faces: faceList,
+  voltage: z.number(),
+  name: z.string().optional(),
+});
+export const WavePort = z.object({
+  portID: z.union([z.number(), z.string()]),
+  faces: faceList,
+  mode: z.enum(WAVE_PORT_MODES).default('TE10'),
+  amplitude: z.number().default(1),
+  phase: z.number().default(0),
+});
+export const AnisotropicMaterial = z.object({
+  id: z.union([z.number(), z.string()]),
+  permittivity: z.tuple([z.number(), z.number(), z.number()]).default([1, 1, 1]),
+  permeability: z.tuple([z.number(), z.number(), z.number()]).default([1, 1, 1]),
+  conductivity: z.tuple([z.number(), z.number(), z.number()]).default([0, 0, 0]),
+});
+/** Per-body isotropic material (multi-body models); relative values, conductivity in S/m. */
+export const BodyMaterial = z.object({
+  region: z.union([z.number().int().nonnegative(), z.string()]),
+  name: z.string().optional(),
+  relativePermittivity: z.number().positive().default(1),
+  relativePermeability: z.number().positive().default(1),
+  conductivity: z.number().nonnegative().default(0),
+  lossTangent: z.number().nonnegative().default(0),
+});
+
+const d = ANALYSIS_DEFAULTS;
+
+/**
+ * The analysis configuration in its backend form (spec 001 §3). The UI's form maps onto it;
+ * every field has the spec's default so a partial config is complete after parsing.
+ */
+export const AnalysisConfig = z
+  .object({
+    analysisType: z.enum(ANALYSIS_TYPES).default('em'),
+    mode: z.string().optional(),
+    meshingOnly: z.boolean().default(false),
+    frequency: z.number().min(0).default(d.frequency),
+    tolerance: z.number().positive().default(d.tolerance),
+    maxIterations: z.number().int().positive().default(d.maxIterations),
+    defaultPermittivity: z.number().positive().default(d.defaultPermittivity),
+    defaultPermeability: z.number().positive().default(d.defaultPermeability),
+    defaultConductivity: z.number().min(0).default(d.defaultConductivity),
+    density: z.number().positive().default(d.density),
+    heatCapacity: z.number().positive().default(d.heatCapacity),
+    dirichletConditions: z.record(z.string(), z.number()).default({}),
+    dirichletFaceConditions: z.array(DirichletFaceCondition).default([]),
+    neumannConditions: z.array(NeumannCondition).default([]),
+    impedanceConditions: z.array(ImpedanceCondition).default([]),
+    referenceNode: z.number().int().nonnegative().nullable().optional(),
+    transient: z.boolean().default(false),
+    timeStep: z.number().positive().default(d.timeStep),
+    endTime: z.number().positive().default(d.endTime),
+    timeScheme: z.enum(TIME_SCHEMES).default('newmark'),
+    useCurvedMesh: z.boolean().default(false),
+    useCurvedGeometry: z.boolean().default(false),
+    meshOrder: z.union([z.literal(1), z.literal(2), z.literal(3)]).default(1),
+    useRadialPML: z.boolean().default(false),
+    pmlThickness: z.number().min(0.01).max(0.5).default(d.pmlThickness),
+    pmlSigmaMax: z.number().positive().default(d.pmlSigmaMax),
+    useWavePorts: z.boolean().default(false),
+    wavePorts: z.array(WavePort).default([]),
+    calculateSParameters: z.boolean().default(false),
+    portImpedance: z.number().positive().default(d.portImpedance),
+    extractSParameters: z.boolean().default(false),
+    sParamFreqMin: z.number().positive().default(d.sParamFreqMin),
+    sParamFreqMax: z.number().positive().default(d.sParamFreqMax),
+    sParamNumPoints: z.number().int().min(1).max(10001).default(d.sParamNumPoints),
+    sParamMethod: z.enum(S_PARAM_METHODS).default('wave_port'),
+    animate: z.boolean().default(false),
+    animationFrames: z.number().int().min(10).max(200).default(d.animationFrames),
+    gridFieldsEnabled: z.boolean().default(false),
+    gridResolution: z.tuple([z.number().int(), z.number().int(), z.number().int()]).optional(),
+    gridResolutionX: z.number().int().min(1).max(256).default(10),
+    gridResolutionY: z.number().int().min(1).max(256).default(10),
+    gridResolutionZ: z.number().int().min(1).max(256).default(10),
+    gridPaddingFactor: z.number().min(0).max(1).default(d.gridPaddingFactor),
+    useAnisotropicMaterials: z.boolean().default(false),
+    anisotropicMaterials: z.array(AnisotropicMaterial).default([]),
+    bodyMaterials: z.array(BodyMaterial).default([]),
+    verbose: z.boolean().default(false),
+    autoRunAnalysis: z.boolean().default(false),
+  })
+  .passthrough();
+export type AnalysisConfig = z.infer<typeof AnalysisConfig>;
+export type AnalysisConfigInput = z.input<typeof AnalysisConfig>;

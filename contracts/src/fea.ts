@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { AnalysisConfig } from './analysis-config.ts';
+import { MeshData } from './mesh.ts';
+
+/** POST /api/fea/submit (spec 001 §7). */
+export const SubmitRequest = z.object({ mesh_data: MeshData, config: AnalysisConfig });
+export type SubmitRequest = z.infer<typeof SubmitRequest>;
+
+export const SubmitResponse = z.object({
+  status: z.enum(['queued', 'error']),
+  job_id: z.string().optional(),
+  message: z.string(),
+  error: z.string().optional(),
+});
+export type SubmitResponse = z.infer<typeof SubmitResponse>;
+
+export const JOB_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export const JobState = z.enum(JOB_STATES);
+export type JobState = z.infer<typeof JobState>;
+
+/** GET /api/fea/status/{jobId} (spec 001 §3 Job status). */
+export const JobStatusResponse = z.object({
+  job_id: z.string(),
+  status: JobState,
+  progress: z.number().min(0).max(100),
+  message: z.string().optional(),
+  error: z.string().optional(),
+  results: z.unknown().optional(),
+  type: z.string().optional(),
+  success_count: z.number().optional(),
+  mesh_count: z.number().optional(),
+});
+export type JobStatusResponse = z.infer<typeof JobStatusResponse>;
+
+/** GET /api/fea/health. */
+export const HealthResponse = z.object({
+  status: z.enum(['ok', 'degraded']),
+  engine: z.object({
+    available: z.boolean(),
+    versions: z.record(z.string(), z.string()).optional(),
+    direct_solvers: z.array(z.string()).optional(),
+    error: z.string().optional(),
+  }),
+  queue: z.object({
+    backend: z.string(),
+    slots: z.number().int(),
+    running: z.number().int(),
+    queued: z.number().int(),
+    workers: z.number().int(),
+  }),
+});
+export type HealthResponse = z.infer<typeof HealthResponse>;
+
+/** Results (spec 001 §3); the engine writes more keys than these, so the schema passes them through. */
+export const FieldMagnitudes = z.object({
+  format: z.enum(['dense', 'sparse']),
+  data: z.union([z.array(z.number()), z.record(z.string(), z.number())]),
+  size: z.number().int(),
+});
+export const VectorField = z.object({
+  format: z.enum(['dense', 'sparse']),
+  data: z.record(z.string(), z.tuple([z.number(), z.number(), z.number()])),
+  size: z.number().int(),
+});
+export const SolverInfo = z
+  .object({
+    elements: z.number().int(),
+    matrix_size: z.number().int(),
+    non_zeros: z.number().int(),
+    frequency: z.number(),
+  })
+  .passthrough();
+export const AnalysisResults = z
+  .object({
+    solver_info: SolverInfo,
+    computation_time: z.number(),
+    vertices: z.array(z.tuple([z.number(), z.number(), z.number()])),
+    faces: z.array(z.array(z.number().int())),
+    tetrahedra: z.array(z.array(z.number().int())).optional(),
+    field_magnitudes: z.object({ e_magnitudes: FieldMagnitudes, h_magnitudes: FieldMagnitudes.optional() }),
+    efields: VectorField.optional(),
+    hfields: VectorField.optional(),
+  })
+  .passthrough();
+export type AnalysisResults = z.infer<typeof AnalysisResults>;

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { boxMesh, facesOnPlane } from '../../server/test/support/box-mesh.ts';
+import { type RunningServer, startServer } from '../support/server.ts';
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+it('goes submit → poll → completed through the real server, queue and engine', async () => {
+  const gap = 0.001;
+  const volts = 3;
+  const mesh = boxMesh([0.005, 0.005, gap], [2, 2, 2]);
+  const submit = await fetch(`${server.origin}/api/fea/submit`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.origin },
+    body: JSON.stringify({
+      mesh_data: mesh,
+      config: {
+        analysisType: 'em',
+        dirichletFaceConditions: [
+          { faces: facesOnPlane(mesh, 2, 0), voltage: 0 },
+          { faces: facesOnPlane(mesh, 2, gap), voltage: volts },
+        ],
+      },
+    }),
+  });
+  expect(submit.status).toBe(200);
+  const cookie = (submit.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const { job_id } = (await submit.json()) as { job_id: string };
+
+  const states: string[] = [];
+  let body: { status: string; error?: string; results?: { field_magnitudes: { e_magnitudes: { data: number[] } } } };
+  do {
+    await new Promise((r) => setTimeout(r, 200));
+    const res = await fetch(`${server.origin}/api/fea/status/${job_id}`, { headers: { cookie } });
+    body = await res.json();
+    if (states.at(-1) !== body.status) states.push(body.status);
+  } while (body.status === 'queued' || body.status === 'running');
+
+  expect(body.status, body.error).toBe('completed');
+  const e = body.results?.field_magnitudes.e_magnitudes.data ?? [];
+  expect(e.length).toBeGreaterThan(0);
+  for (const value of e) expect(Math.abs(value - volts / gap) / (volts / gap)).toBeLessThan(0.01);
+});
+
+it('answers the health check with the engine versions', async () => {
+  const health = await (await fetch(`${server.origin}/api/fea/health`)).json();
+  expect(health.engine.available).toBe(true);
+  expect(health.engine.versions.ngsolve).toBe('6.2.2608');
+});

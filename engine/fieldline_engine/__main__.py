@@ -1,0 +1,3 @@
+from fieldline_engine.cli import main
+
+raise SystemExit(main())

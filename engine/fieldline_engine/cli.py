@@ -1,0 +1,70 @@
+"""Command line: python -m fieldline_engine <command> [--job DIR]."""
+
+import argparse
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from fieldline_engine import protocol
+from fieldline_engine.errors import EngineError
+from fieldline_engine.limits import apply_memory_limit_from_env
+
+
+def _health(_job: Path | None) -> dict[str, Any]:
+    from fieldline_engine.commands.health import health_report
+
+    return health_report()
+
+
+def _solve(job: Path | None) -> dict[str, Any]:
+    from fieldline_engine.commands.solve import run_solve
+
+    return run_solve(_require_job(job))
+
+
+def _mesh(job: Path | None) -> dict[str, Any]:
+    from fieldline_engine.commands.mesh import run_mesh
+
+    return run_mesh(_require_job(job))
+
+
+COMMANDS: dict[str, Callable[[Path | None], dict[str, Any]]] = {
+    "health": _health,
+    "solve": _solve,
+    "mesh": _mesh,
+}
+
+
+def _require_job(job: Path | None) -> Path:
+    if job is None:
+        raise EngineError("usage", "this command needs --job DIR")
+    if not (job / "job.json").is_file():
+        raise EngineError("invalid_input", f"no job.json in {job}")
+    return job
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="fieldline_engine")
+    parser.add_argument("command", choices=sorted(COMMANDS))
+    parser.add_argument("--job", type=Path, default=None, help="job directory holding job.json")
+    args = parser.parse_args(argv)
+    protocol.redirect_library_output()
+    try:
+        apply_memory_limit_from_env()
+        result = COMMANDS[args.command](args.job)
+        protocol.done(result)
+        return 0
+    except EngineError as exc:
+        protocol.error(exc.code, exc.message)
+        return 1
+    except MemoryError:
+        protocol.error(
+            "memory_limit", "The job ran out of memory. Use a coarser mesh or a lower element order."
+        )
+        return 1
+    except Exception as exc:  # noqa: BLE001 - the server must always get a final event
+        traceback.print_exc(file=sys.stderr)
+        protocol.error("engine_error", f"Internal solver error: {type(exc).__name__}: {exc}")
+        return 1

@@ -1,0 +1,31 @@
+"""`solve`: runs the analysis a job's config asks for and writes results.json."""
+
+import time
+from pathlib import Path
+from typing import Any
+
+from fieldline_engine import protocol
+from fieldline_engine.errors import EngineError
+from fieldline_engine.io.job_files import read_job, write_results
+from fieldline_engine.mesh.tet_model import model_from_mesh_data
+
+
+def run_solve(job_dir: Path) -> dict[str, Any]:
+    started = time.perf_counter()
+    job = read_job(job_dir)
+    config: dict[str, Any] = job.get("config") or {}
+    analysis = config.get("analysisType", "em")
+    protocol.progress(2, "Reading model")
+    model = model_from_mesh_data(job.get("mesh_data") or {})
+
+    if analysis == "em":
+        from fieldline_engine.physics.em_static_job import solve_em_static
+
+        results = solve_em_static(model, config)
+    else:
+        raise EngineError("unsupported_analysis", f"Analysis type '{analysis}' is not available yet.")
+
+    results["computation_time"] = time.perf_counter() - started
+    protocol.progress(95, "Writing results")
+    write_results(job_dir, results)
+    return {"analysis": analysis, "computation_time": results["computation_time"]}

@@ -1,0 +1,32 @@
+"""Reading a job's input and writing its results inside the job directory."""
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from fieldline_engine.errors import InvalidInput
+
+
+def read_job(job_dir: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((job_dir / "job.json").read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"job.json is not valid JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise InvalidInput("job.json must hold an object")
+    return data
+
+
+def write_json_atomic(path: Path, payload: Any) -> None:
+    """Writes via a temporary file and rename, so a reader never sees half a results file."""
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with tmp.open("w", encoding="utf-8") as fh:
+        json.dump(payload, fh, separators=(",", ":"), allow_nan=False)
+    os.replace(tmp, path)
+
+
+def write_results(job_dir: Path, results: dict[str, Any]) -> Path:
+    path = job_dir / "results.json"
+    write_json_atomic(path, results)
+    return path

@@ -1,0 +1,25 @@
+"""Resource limits the engine applies to itself before touching untrusted input."""
+
+import os
+import resource
+
+
+def apply_memory_limit_from_env() -> int | None:
+    """Caps the address space at FIELDLINE_MEMORY_LIMIT_MB (the server sets it per job)."""
+    raw = os.environ.get("FIELDLINE_MEMORY_LIMIT_MB", "")
+    if not raw.strip():
+        return None
+    limit_mb = int(raw)
+    if limit_mb <= 0:
+        return None
+    limit = limit_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    return limit_mb
+
+
+def thread_count() -> int:
+    """Threads for NGSolve's TaskManager: FIELDLINE_THREADS, else one per available core."""
+    raw = os.environ.get("FIELDLINE_THREADS", "")
+    if raw.strip():
+        return max(1, int(raw))
+    return max(1, len(os.sched_getaffinity(0)))

@@ -1,0 +1,149 @@
+"""A tetrahedral model as uploaded (vertices, tetrahedra, surface faces, body ids) and its surface topology.
+
+Face ids are the row indices of `faces`: the surface triangles of the uploaded or meshed model.
+Users pick boundary conditions by face id, so the order of the given faces is preserved.
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from fieldline_engine.errors import InvalidInput
+from fieldline_engine.mesh.units import metres_per_unit
+
+# For each local face of a tetrahedron: its three local vertices, then the opposite vertex.
+_LOCAL_FACES = np.array([[1, 2, 3, 0], [0, 2, 3, 1], [0, 1, 3, 2], [0, 1, 2, 3]])
+
+
+@dataclass
+class TetModel:
+    vertices: np.ndarray  # (nv, 3) float64, in metres
+    tetrahedra: np.ndarray  # (nt, 4) int64, positively oriented
+    regions: np.ndarray  # (nt,) int64, 0-based body id
+    region_names: list[str]
+    faces: np.ndarray  # (nf, 3) int64 surface triangles, oriented out of `face_inner_region`
+    face_inner_region: np.ndarray  # (nf,) body id on the side the normal points away from
+    face_outer_region: np.ndarray  # (nf,) body id the normal points into, -1 for the outer boundary
+    unit_scale: float  # metres per model unit
+
+    @property
+    def nv(self) -> int:
+        return int(self.vertices.shape[0])
+
+    @property
+    def nt(self) -> int:
+        return int(self.tetrahedra.shape[0])
+
+
+def _as_int_array(value: Any, width: int, what: str) -> np.ndarray:
+    arr = np.asarray(value if value is not None else [], dtype=np.int64)
+    if arr.size == 0:
+        return np.zeros((0, width), dtype=np.int64)
+    if arr.ndim != 2 or arr.shape[1] != width:
+        raise InvalidInput(f"Invalid mesh data: every {what} needs {width} vertex indices.")
+    return arr
+
+
+def _signed_volumes(vertices: np.ndarray, tets: np.ndarray) -> np.ndarray:
+    a, b, c, d = (vertices[tets[:, i]] for i in range(4))
+    return np.einsum("ij,ij->i", np.cross(b - a, c - a), d - a) / 6.0
+
+
+def _face_keys(tris: np.ndarray, nv: int) -> np.ndarray:
+    s = np.sort(tris, axis=1).astype(np.int64)
+    if nv > 2_000_000:
+        raise InvalidInput("Models with more than 2 million vertices are not supported yet.")
+    return (s[:, 0] * nv + s[:, 1]) * nv + s[:, 2]
+
+
+def _orient_out_of(vertices: np.ndarray, tris: np.ndarray, opposite: np.ndarray) -> np.ndarray:
+    """Orders each triangle so its right-hand normal points away from `opposite` (NGSolve's normal)."""
+    a, b, c = (vertices[tris[:, i]] for i in range(3))
+    n = np.cross(b - a, c - a)
+    inward = np.einsum("ij,ij->i", n, vertices[opposite] - a) > 0
+    out = tris.copy()
+    out[inward, 1], out[inward, 2] = tris[inward, 2], tris[inward, 1]
+    return out
+
+
+def model_from_mesh_data(mesh_data: dict[str, Any]) -> TetModel:
+    scale = metres_per_unit(mesh_data.get("units"))
+    vertices = np.asarray(mesh_data.get("vertices") or [], dtype=np.float64)
+    if vertices.ndim != 2 or vertices.shape[0] == 0 or vertices.shape[1] != 3:
+        raise InvalidInput("Invalid mesh data: No vertices found.")
+    if not np.all(np.isfinite(vertices)):
+        raise InvalidInput("Invalid mesh data: a vertex coordinate is not a finite number.")
+    vertices = vertices * scale
+    nv = vertices.shape[0]
+    tets = _as_int_array(mesh_data.get("tetrahedra"), 4, "tetrahedron")
+    if tets.shape[0] == 0:
+        raise InvalidInput("Invalid mesh data: the analysis needs a volume mesh. Generate Volume Mesh first.")
+    if tets.min() < 0 or tets.max() >= nv:
+        raise InvalidInput("Invalid mesh data: a tetrahedron refers to a missing vertex.")
+
+    vol = _signed_volumes(vertices, tets)
+    if np.any(np.abs(vol) <= 1e-30 * max(1.0, float(np.ptp(vertices)) ** 3)):
+        raise InvalidInput("Invalid mesh data: the volume mesh has tetrahedra with zero volume.")
+    neg = vol < 0
+    tets = tets.copy()
+    tets[neg, 2], tets[neg, 3] = tets[neg, 3], tets[neg, 2].copy()
+
+    regions = np.asarray(mesh_data.get("tetrahedron_regions") or np.zeros(tets.shape[0]), dtype=np.int64)
+    if regions.shape != (tets.shape[0],) or regions.min() < 0:
+        raise InvalidInput("Invalid mesh data: tetrahedron_regions must give one body id per tetrahedron.")
+    n_regions = int(regions.max()) + 1
+    names = list(mesh_data.get("region_names") or [])
+    names += [f"body{i}" for i in range(len(names), n_regions)]
+
+    faces, inner, outer = _surface_faces(vertices, tets, regions, mesh_data.get("faces"))
+    return TetModel(vertices, tets, regions, names[:n_regions], faces, inner, outer, scale)
+
+
+def _surface_faces(
+    vertices: np.ndarray, tets: np.ndarray, regions: np.ndarray, given: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    nv = vertices.shape[0]
+    all_tris = tets[:, _LOCAL_FACES[:, :3]].reshape(-1, 3)
+    all_opp = tets[:, _LOCAL_FACES[:, 3]].reshape(-1)
+    all_tet = np.repeat(np.arange(tets.shape[0]), 4)
+    keys = _face_keys(all_tris, nv)
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+    uniq, first, counts = np.unique(sorted_keys, return_index=True, return_counts=True)
+    if np.any(counts > 2):
+        raise InvalidInput(
+            "Invalid mesh data: non-manifold volume mesh (a face is shared by more than two tetrahedra)."
+        )
+
+    def lookup(face_keys: np.ndarray) -> np.ndarray:
+        pos = np.searchsorted(uniq, face_keys)
+        pos = np.clip(pos, 0, len(uniq) - 1)
+        return np.where(uniq[pos] == face_keys, pos, -1)
+
+    boundary_slots = np.nonzero(counts == 1)[0]
+    given_faces = _as_int_array(given, 3, "face") if given is not None and len(given) > 0 else None
+    if given_faces is not None and (given_faces.min() < 0 or given_faces.max() >= nv):
+        raise InvalidInput("Invalid mesh data: a face refers to a missing vertex.")
+    slots: np.ndarray
+    if given_faces is not None:
+        given_slots = lookup(_face_keys(given_faces, nv))
+        if np.all(given_slots >= 0):
+            covered = np.zeros(len(uniq), dtype=bool)
+            covered[given_slots] = True
+            slots = np.concatenate([given_slots, boundary_slots[~covered[boundary_slots]]])
+        else:  # faces of a different (pre-meshing) surface: fall back to the volume mesh's boundary
+            slots = boundary_slots
+    else:
+        slots = boundary_slots
+
+    first_entry = order[first[slots]]
+    tris = all_tris[first_entry]
+    tris = _orient_out_of(vertices, tris, all_opp[first_entry])
+    inner = regions[all_tet[first_entry]]
+    outer = np.full(len(slots), -1, dtype=np.int64)
+    shared = counts[slots] == 2
+    if np.any(shared):
+        second_entry = order[first[slots[shared]] + 1]
+        outer[shared] = regions[all_tet[second_entry]]
+    return tris, inner, outer

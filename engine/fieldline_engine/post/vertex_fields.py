@@ -1,0 +1,25 @@
+"""Fields sampled at mesh vertices for the viewer and the results file.
+
+A vector field is projected into a first-order VectorH1 space (element-wise projection, averaged at
+shared vertices), whose vertex DOFs are then the field at the vertices, in vertex order.
+"""
+
+import ngsolve as ng
+import numpy as np
+
+
+def vector_at_vertices(
+    mesh: ng.Mesh, field: ng.CoefficientFunction, complex_valued: bool = False
+) -> np.ndarray:
+    space = ng.VectorH1(mesh, order=1, complex=complex_valued)
+    gf = ng.GridFunction(space)
+    with ng.TaskManager():
+        gf.Set(field)
+    nv = mesh.nv
+    values = gf.vec.FV().NumPy().copy()
+    return values.reshape(3, nv).T  # VectorH1 stores component blocks: x for all vertices, then y, then z
+
+
+def scalar_at_vertices(gf: ng.GridFunction) -> np.ndarray:
+    """H1 vertex DOFs come first and equal the nodal values (higher-order shapes vanish at vertices)."""
+    return gf.vec.FV().NumPy()[: gf.space.mesh.nv].copy()

@@ -1,0 +1,50 @@
+"""The engine's stdout protocol (DESIGN.md §3): one JSON object per line.
+
+progress: {"event":"progress","percent":42,"message":"Assembling"}
+final:    {"event":"done", "result": {...}} or {"event":"error","code":...,"message":...}
+Anything else a library prints goes to stderr, so stdout stays machine-readable.
+"""
+
+import json
+import sys
+from typing import Any
+
+_out = sys.stdout
+
+
+def _emit(obj: dict[str, Any]) -> None:
+    _out.write(json.dumps(obj, separators=(",", ":")) + "\n")
+    _out.flush()
+
+
+def progress(percent: float, message: str | None = None) -> None:
+    event: dict[str, Any] = {"event": "progress", "percent": round(max(0.0, min(100.0, percent)), 1)}
+    if message:
+        event["message"] = message
+    _emit(event)
+
+
+def log(message: str, level: str = "info") -> None:
+    _emit({"event": "log", "level": level, "message": message})
+
+
+def done(result: dict[str, Any] | None = None, message: str | None = None) -> None:
+    event: dict[str, Any] = {"event": "done", "result": result or {}}
+    if message:
+        event["message"] = message
+    _emit(event)
+
+
+def error(code: str, message: str) -> None:
+    _emit({"event": "error", "code": code, "message": message})
+
+
+def redirect_library_output() -> None:
+    """Point fd 1 at stderr for C/C++ libraries, keeping a private handle for protocol lines."""
+    import os
+
+    global _out
+    protocol_fd = os.dup(1)
+    os.dup2(2, 1)
+    _out = os.fdopen(protocol_fd, "w", buffering=1)
+    sys.stdout = sys.stderr

@@ -1,0 +1,41 @@
+// `npm start`: install what is missing, build the web app when its sources changed, migrate, serve.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureEngine, ensureNodeModules, ROOT, run } from './ensure-deps.mjs';
+
+function treeHash(dirs) {
+  const hash = createHash('sha256');
+  const walk = (p) => {
+    if (!existsSync(p)) return;
+    if (statSync(p).isDirectory()) {
+      for (const name of readdirSync(p).sort())
+        if (name !== 'node_modules' && name !== 'dist') walk(join(p, name));
+    } else {
+      hash.update(p).update(readFileSync(p));
+    }
+  };
+  for (const d of dirs) walk(join(ROOT, d));
+  return hash.digest('hex');
+}
+
+ensureNodeModules();
+ensureEngine();
+
+const stamp = join(ROOT, 'web', 'dist', '.source-hash');
+const sources = treeHash([
+  'web/src',
+  'web/index.html',
+  'web/viewer.html',
+  'web/vite.config.ts',
+  'contracts/src',
+]);
+if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== sources) {
+  console.log('fieldline: building the web app');
+  run('npm', ['run', 'build', '-w', 'web']);
+  writeFileSync(stamp, sources);
+}
+
+run(process.execPath, ['--import', 'tsx', 'server/src/main.ts', 'migrate']);
+const serve = ['--import', 'tsx', 'server/src/main.ts', 'serve'];
+run(process.execPath, serve);

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# `npm test`: typecheck, lint, unit/integration tests (Vitest, pytest), the server suite again on
+# PostgreSQL, and end-to-end browser tests. Runs every step, then prints a summary; fails if any failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export CI="${CI:-1}" FORCE_COLOR=0 NO_COLOR=1
+
+node scripts/ensure-deps.mjs || exit 1
+
+results=()
+failed=0
+step() {
+  local name=$1; shift
+  echo
+  echo "=== ${name} ==="
+  local t0=$SECONDS
+  if "$@"; then
+    results+=("PASS  ${name} ($((SECONDS - t0)) s)")
+  else
+    results+=("FAIL  ${name} ($((SECONDS - t0)) s)")
+    failed=1
+  fi
+}
+
+step "typecheck (tsc)" npm run --silent typecheck
+step "lint (biome)" npx biome check .
+step "lint (ruff)" bash -c '.venv/bin/ruff check engine && .venv/bin/ruff format --check engine'
+step "engine tests (pytest)" bash -c 'cd engine && ../.venv/bin/python -m pytest -q'
+step "contracts tests (vitest)" npx vitest run --root contracts --passWithNoTests
+step "web tests (vitest)" npx vitest run --root web
+step "server tests on SQLite (vitest)" npx vitest run --root server
+if bash scripts/system-packages.sh postgresql; then
+  step "server tests on PostgreSQL (vitest)" bash scripts/with-postgres.sh npx vitest run --root server
+else
+  results+=("FAIL  server tests on PostgreSQL: PostgreSQL could not be installed")
+  failed=1
+fi
+step "web build (vite)" npm run --silent build -w web
+if bash scripts/system-packages.sh chromium; then
+  step "end-to-end tests (playwright-core + chromium)" npx vitest run --root e2e
+else
+  results+=("FAIL  end-to-end tests: chromium is missing (sudo apt-get install chromium)")
+  failed=1
+fi
+
+echo
+echo "=== summary ==="
+printf '%s\n' "${results[@]}"
+echo "total: ${SECONDS} s"
+exit $failed

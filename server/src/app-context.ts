@@ -1,0 +1,27 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppConfig } from './config.ts';
+import type { Db, DbDialect } from './db/database.ts';
+import type { EngineHealthProbe } from './engine/engine-health.ts';
+import type { EngineLocation } from './engine/engine-runner.ts';
+import type { ApiRegistry } from './http/openapi.ts';
+import type { JobQueue } from './jobs/job-queue.ts';
+import type { JobService } from './jobs/job-service.ts';
+import type { AppSecrets } from './secrets.ts';
+import type { SessionCookieOptions } from './sessions/session-plugin.ts';
+import type { SessionService } from './sessions/session-service.ts';
+
+/** The services a route may use; built once in buildApp and passed to each route module. */
+export interface AppContext {
+  config: AppConfig;
+  secrets: AppSecrets;
+  db: Db;
+  dialect: DbDialect;
+  log: FastifyBaseLogger;
+  api: ApiRegistry;
+  sessions: SessionService;
+  sessionCookie: SessionCookieOptions;
+  engine: EngineLocation;
+  engineHealth: EngineHealthProbe;
+  jobs: JobService;
+  queue: JobQueue;
+}

@@ -1,0 +1,111 @@
+import { existsSync } from 'node:fs';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppContext } from './app-context.ts';
+import type { AppConfig } from './config.ts';
+import { migrateToLatest, openDatabase } from './db/database.ts';
+import { EngineHealthProbe } from './engine/engine-health.ts';
+import { registerFeaRoutes } from './fea/fea-routes.ts';
+import { installErrorHandler } from './http/errors.ts';
+import { ApiRegistry } from './http/openapi.ts';
+import { EmbeddedQueue } from './jobs/embedded-queue.ts';
+import { JobFiles } from './jobs/job-files.ts';
+import { JobService } from './jobs/job-service.ts';
+import { loadOrCreateSecrets } from './secrets.ts';
+import { installSessions } from './sessions/session-plugin.ts';
+import { SessionService } from './sessions/session-service.ts';
+
+export const APP_VERSION = '0.1.0';
+
+export interface BuildOptions {
+  /** Run migrations on start-up (default true; `fieldline migrate` exists for operators). */
+  migrate?: boolean;
+  /** Start the job queue (default true). */
+  startQueue?: boolean;
+  logger?: boolean;
+}
+
+/** Builds the whole server. main.ts and the tests both start from here. */
+export async function buildApp(
+  config: AppConfig,
+  options: BuildOptions = {},
+): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 256 * 1024 * 1024, // meshes travel as JSON to /api/fea/submit
+  });
+  const secrets = loadOrCreateSecrets(config.dataDir);
+  const { db, dialect, close } = openDatabase(config.databaseUrl);
+  if (options.migrate !== false) await migrateToLatest(db);
+
+  const engine = { python: config.enginePython, engineDir: config.engineDir };
+  const jobs = new JobService(db, new JobFiles(config.dataDir));
+  const ctx: AppContext = {
+    config,
+    secrets,
+    db,
+    dialect,
+    log: app.log,
+    api: new ApiRegistry(),
+    sessions: new SessionService(db, secrets.sessionKey),
+    sessionCookie: { secure: config.secureCookies, maxAgeSeconds: 30 * 24 * 3600 },
+    engine,
+    engineHealth: new EngineHealthProbe(engine),
+    jobs,
+    queue: new EmbeddedQueue({
+      jobs,
+      engine,
+      limits: { timeoutSeconds: config.jobTimeoutSeconds, memoryLimitMb: config.jobMemoryLimitMb },
+      slots: config.jobSlots,
+      log: app.log,
+    }),
+  };
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        workerSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  installErrorHandler(app);
+  installSessions(app, ctx.sessions);
+
+  registerFeaRoutes(app, ctx);
+  app.get('/api/docs', async () => ctx.api.document(APP_VERSION));
+
+  if (existsSync(config.webDistDir)) {
+    await app.register(fastifyStatic, { root: config.webDistDir, index: ['index.html'], wildcard: false });
+  } else {
+    app.get('/', async (_request, reply) =>
+      reply
+        .type('text/plain')
+        .send('Fieldline API is running. Build the web app with `npm run build` to serve the UI.'),
+    );
+  }
+
+  app.addHook('onClose', async () => {
+    await ctx.queue.stop();
+    await close();
+  });
+  if (options.startQueue !== false) {
+    app.addHook('onReady', async () => {
+      await ctx.queue.start();
+    });
+  }
+  return { app, ctx };
+}

@@ -1,0 +1,44 @@
+import type { Generated } from 'kysely';
+
+/** Table types for Kysely. Timestamps are ISO-8601 UTC strings (portable across SQLite and PostgreSQL). */
+export interface SessionsTable {
+  /** SHA-256 (keyed) of the opaque session id; the raw id exists only in the cookie. */
+  id_hash: string;
+  user_id: string | null;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface JobsTable {
+  id: string;
+  owner_user_id: string | null;
+  owner_session_hash: string | null;
+  kind: 'meshing' | 'analysis';
+  queue: string;
+  status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+  progress: number;
+  message: string | null;
+  attempts: number;
+  queued_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  worker_id: string | null;
+  lease_expires_at: string | null;
+  compute_seconds: number | null;
+  cost_tokens: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  input_location: string;
+  result_location: string | null;
+  analysis_type: string;
+}
+
+export interface MigrationsMetaTable {
+  id: Generated<number>;
+}
+
+export interface Database {
+  sessions: SessionsTable;
+  jobs: JobsTable;
+}

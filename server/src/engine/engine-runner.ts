@@ -1,0 +1,162 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+/** One line of the engine's stdout protocol (DESIGN.md §3). */
+export type EngineEvent =
+  | { event: 'progress'; percent: number; message?: string }
+  | { event: 'log'; level?: string; message: string }
+  | { event: 'done'; result?: Record<string, unknown>; message?: string }
+  | { event: 'error'; code: string; message: string };
+
+export type EngineOutcome =
+  | { ok: true; result: Record<string, unknown>; message?: string; seconds: number }
+  | { ok: false; code: string; message: string; seconds: number };
+
+export interface EngineRunOptions {
+  command: string;
+  jobDir?: string;
+  extraArgs?: string[];
+  timeoutSeconds: number;
+  memoryLimitMb: number;
+  onProgress?: (percent: number, message: string | undefined) => void;
+  signal?: AbortSignal;
+}
+
+export interface EngineLocation {
+  python: string;
+  engineDir: string;
+}
+
+const STDERR_TAIL_BYTES = 8192;
+
+/**
+ * Runs `python -m fieldline_engine <command> [--job dir]` in its own process group with a wall-time
+ * limit (SIGKILL to the group) and a memory limit (the engine applies RLIMIT_AS to itself at start-up).
+ * Whatever happens to the child, the caller gets an outcome; the server never throws on engine failure.
+ */
+export function runEngine(engine: EngineLocation, opts: EngineRunOptions): Promise<EngineOutcome> {
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  const args = ['-m', 'fieldline_engine', opts.command, ...(opts.jobDir ? ['--job', opts.jobDir] : [])];
+  if (opts.extraArgs) args.push(...opts.extraArgs);
+
+  return new Promise((resolvePromise) => {
+    let settled = false;
+    let last: EngineEvent | null = null;
+    let stderrTail = '';
+    let killedFor: 'timeout' | 'cancel' | null = null;
+
+    const child = spawn(engine.python, args, {
+      cwd: engine.engineDir,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: process.env.HOME ?? '/tmp',
+        LANG: 'C.UTF-8',
+        PYTHONUNBUFFERED: '1',
+        PYTHONPATH: engine.engineDir,
+        FIELDLINE_MEMORY_LIMIT_MB: String(opts.memoryLimitMb),
+        OMP_NUM_THREADS: process.env.OMP_NUM_THREADS ?? '1',
+        OPENBLAS_NUM_THREADS: process.env.OPENBLAS_NUM_THREADS ?? '1',
+        FIELDLINE_THREADS: process.env.FIELDLINE_THREADS ?? '',
+      },
+    });
+
+    const killGroup = () => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      killedFor = 'timeout';
+      killGroup();
+    }, opts.timeoutSeconds * 1000);
+    const onAbort = () => {
+      killedFor = 'cancel';
+      killGroup();
+    };
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const finish = (outcome: EngineOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      resolvePromise(outcome);
+    };
+
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const event = parseEvent(line);
+      if (!event) return;
+      if (event.event === 'progress') opts.onProgress?.(clampPercent(event.percent), event.message);
+      if (event.event === 'done' || event.event === 'error') last = event;
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
+    });
+    child.on('error', (err) => {
+      finish({
+        ok: false,
+        code: 'engine_unavailable',
+        message: `Engine could not start: ${err.message}`,
+        seconds: seconds(),
+      });
+    });
+    child.on('close', (exitCode, signal) => {
+      const s = seconds();
+      if (killedFor === 'timeout') {
+        return finish({
+          ok: false,
+          code: 'time_limit',
+          message: `The job exceeded its wall-time limit of ${opts.timeoutSeconds} s. Use a coarser mesh or lower element order, or ask for a higher limit (JOB_TIMEOUT_SECONDS).`,
+          seconds: s,
+        });
+      }
+      if (killedFor === 'cancel')
+        return finish({ ok: false, code: 'cancelled', message: 'Job cancelled', seconds: s });
+      const final = last as EngineEvent | null;
+      if (final?.event === 'done')
+        return finish({ ok: true, result: final.result ?? {}, message: final.message, seconds: s });
+      if (final?.event === 'error')
+        return finish({ ok: false, code: final.code, message: final.message, seconds: s });
+      if (/MemoryError|std::bad_alloc|Cannot allocate memory/.test(stderrTail)) {
+        return finish({
+          ok: false,
+          code: 'memory_limit',
+          message: `The job exceeded its memory limit of ${opts.memoryLimitMb} MB. Use a coarser mesh or lower element order, or ask for a higher limit (JOB_MEMORY_LIMIT_MB).`,
+          seconds: s,
+        });
+      }
+      const how = signal ? `signal ${signal}` : `exit code ${exitCode}`;
+      return finish({
+        ok: false,
+        code: 'engine_crashed',
+        message: `The solver process ended unexpectedly (${how}).${stderrTail ? ` Last output: ${lastLine(stderrTail)}` : ''}`,
+        seconds: s,
+      });
+    });
+  });
+}
+
+function parseEvent(line: string): EngineEvent | null {
+  if (!line.startsWith('{')) return null;
+  try {
+    const value = JSON.parse(line) as { event?: unknown };
+    return typeof value.event === 'string' ? (value as EngineEvent) : null;
+  } catch {
+    return null;
+  }
+}
+
+function clampPercent(p: number): number {
+  return Number.isFinite(p) ? Math.min(100, Math.max(0, p)) : 0;
+}
+
+function lastLine(text: string): string {
+  const lines = text.trim().split('\n');
+  return (lines[lines.length - 1] ?? '').slice(0, 300);
+}

@@ -1,0 +1,92 @@
+import { HealthResponse, JobStatusResponse, SubmitRequest, SubmitResponse } from '@fieldline/contracts';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { notFound, parseWith } from '../http/errors.ts';
+import { ownerOf } from '../jobs/job-owner.ts';
+import { ensureSession } from '../sessions/session-plugin.ts';
+import { FeaService } from './fea-service.ts';
+
+const JobParams = z.object({ jobId: z.string().uuid() });
+
+/** Spec 001 §7 simulator calls. Routes parse, call the service, shape the reply. */
+export function registerFeaRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const fea = new FeaService(ctx);
+  const api = ctx.api;
+
+  api.add({
+    method: 'get',
+    path: '/api/fea/health',
+    summary: 'Engine and queue health',
+    tag: 'fea',
+    response: HealthResponse,
+  });
+  app.get('/api/fea/health', async () => fea.health());
+
+  api.add({
+    method: 'post',
+    path: '/api/fea/submit',
+    summary: 'Submit a meshing or analysis job',
+    tag: 'fea',
+    body: SubmitRequest,
+    response: SubmitResponse,
+  });
+  app.post('/api/fea/submit', async (request, reply) => {
+    const body = parseWith(SubmitRequest, request.body);
+    const session = await ensureSession(request, reply, ctx.sessions, ctx.sessionCookie);
+    return fea.submit(ownerOf(session), body.mesh_data, body.config);
+  });
+
+  api.add({
+    method: 'get',
+    path: '/api/fea/status/{jobId}',
+    summary: 'Job status, progress and, when completed, results',
+    tag: 'fea',
+    response: JobStatusResponse,
+  });
+  app.get('/api/fea/status/:jobId', async (request) => {
+    const { jobId } = parseJobParams(request.params);
+    const owner = request.session ? ownerOf(request.session) : null;
+    const status = owner ? await fea.status(jobId, owner) : null;
+    if (!status) throw notFound('Job not found');
+    return status;
+  });
+
+  api.add({
+    method: 'get',
+    path: '/api/fea/download/{jobId}',
+    summary: 'Download the results file',
+    tag: 'fea',
+    responseContentType: 'application/json',
+  });
+  app.get('/api/fea/download/:jobId', async (request, reply) => {
+    const { jobId } = parseJobParams(request.params);
+    const owner = request.session ? ownerOf(request.session) : null;
+    const file = owner ? await fea.resultsFile(jobId, owner) : null;
+    if (!file) throw notFound('Results not found');
+    return reply
+      .header('content-type', 'application/json')
+      .header('content-disposition', `attachment; filename="fea_results_${jobId}.json"`)
+      .send(file);
+  });
+
+  api.add({
+    method: 'get',
+    path: '/api/fea/results/{jobId}/info',
+    summary: 'What a job produced',
+    tag: 'fea',
+  });
+  app.get('/api/fea/results/:jobId/info', async (request) => {
+    const { jobId } = parseJobParams(request.params);
+    const owner = request.session ? ownerOf(request.session) : null;
+    const info = owner ? await fea.resultsInfo(jobId, owner) : null;
+    if (!info) throw notFound('Job not found');
+    return info;
+  });
+}
+
+function parseJobParams(params: unknown): { jobId: string } {
+  const parsed = JobParams.safeParse(params);
+  if (!parsed.success) throw notFound('Job not found');
+  return parsed.data;
+}

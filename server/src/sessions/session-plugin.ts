@@ -1,0 +1,56 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Session, SessionService } from './session-service.ts';
+
+export const SESSION_COOKIE = 'fl_session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    session: Session | null;
+  }
+}
+
+export interface SessionCookieOptions {
+  secure: boolean;
+  maxAgeSeconds: number;
+}
+
+export function setSessionCookie(reply: FastifyReply, rawId: string, opts: SessionCookieOptions): void {
+  reply.setCookie(SESSION_COOKIE, rawId, {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure: opts.secure,
+    maxAge: opts.maxAgeSeconds,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
+  reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/', secure });
+}
+
+/** Resolves the session cookie on every /api request into `request.session`. */
+export function installSessions(app: FastifyInstance, sessions: SessionService): void {
+  app.decorateRequest('session', null);
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (!request.url.startsWith('/api/') && !request.url.startsWith('/results/')) return;
+    const raw = request.cookies[SESSION_COOKIE];
+    request.session = raw ? await sessions.resolve(raw) : null;
+  });
+}
+
+/**
+ * Returns the caller's session, creating an anonymous one (and its cookie) when there is none.
+ * Anonymous sessions own the jobs of visitors who have not signed in.
+ */
+export async function ensureSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  sessions: SessionService,
+  cookie: SessionCookieOptions,
+): Promise<Session> {
+  if (request.session) return request.session;
+  const { rawId, session } = await sessions.create(null);
+  setSessionCookie(reply, rawId, cookie);
+  request.session = session;
+  return session;
+}

@@ -1,0 +1,12 @@
+import { Link } from 'react-router';
+
+/** Placeholder: its own issue builds this page. */
+export function RegisterPage() {
+  return (
+    <main className="page">
+      <h1>Register</h1>
+      <p className="muted">This page is not built yet.</p>
+      <Link to="/">Back to Home</Link>
+    </main>
+  );
+}

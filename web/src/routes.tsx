@@ -1,0 +1,29 @@
+import { createHashRouter } from 'react-router';
+import { BillingPage } from './pages/BillingPage.tsx';
+import { DashboardPage } from './pages/DashboardPage.tsx';
+import { EnvironmentPage } from './pages/EnvironmentPage.tsx';
+import { ForgotPasswordPage } from './pages/ForgotPasswordPage.tsx';
+import { InfoPage } from './pages/InfoPage.tsx';
+import { LandingPage } from './pages/LandingPage.tsx';
+import { LoginPage } from './pages/LoginPage.tsx';
+import { NotFoundPage } from './pages/NotFoundPage.tsx';
+import { RegisterPage } from './pages/RegisterPage.tsx';
+
+/** Spec 000 §2 route table; hash-based history. */
+export const router = createHashRouter([
+  { path: '/', element: <LandingPage /> },
+  { path: '/environment', element: <EnvironmentPage /> },
+  { path: '/userdatabase/Login', element: <LoginPage /> },
+  { path: '/userdatabase/Register', element: <RegisterPage /> },
+  { path: '/userdatabase/ForgotPassword', element: <ForgotPasswordPage /> },
+  { path: '/dashboard', element: <DashboardPage /> },
+  { path: '/billing', element: <BillingPage /> },
+  { path: '/docs', element: <InfoPage topic="docs" /> },
+  { path: '/blog', element: <InfoPage topic="blog" /> },
+  { path: '/support', element: <InfoPage topic="support" /> },
+  { path: '/privacy-policy', element: <InfoPage topic="privacy" /> },
+  { path: '/terms-of-service', element: <InfoPage topic="terms" /> },
+  { path: '/privacy', element: <InfoPage topic="privacy" /> },
+  { path: '/terms', element: <InfoPage topic="terms" /> },
+  { path: '*', element: <NotFoundPage /> },
+]);
