@@ -1,4 +1,6 @@
 export * from './analysis-config.ts';
 export * from './errors.ts';
 export * from './fea.ts';
+export * from './geometry.ts';
 export * from './mesh.ts';
+export * from './viewer-protocol.ts';

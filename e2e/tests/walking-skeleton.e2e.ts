@@ -33,7 +33,11 @@ it('goes submit → poll → completed through the real server, queue and engine
   const { job_id } = (await submit.json()) as { job_id: string };
 
   const states: string[] = [];
-  let body: { status: string; error?: string; results?: { field_magnitudes: { e_magnitudes: { data: number[] } } } };
+  let body: {
+    status: string;
+    error?: string;
+    results?: { field_magnitudes: { e_magnitudes: { data: number[] } } };
+  };
   do {
     await new Promise((r) => setTimeout(r, 200));
     const res = await fetch(`${server.origin}/api/fea/status/${job_id}`, { headers: { cookie } });
