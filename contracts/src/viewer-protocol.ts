@@ -6,15 +6,18 @@ import { z } from 'zod';
  * Both sides validate every message with these schemas and check `event.origin`.
  */
 
-const f32 = z.instanceof(Float32Array);
-const u32 = z.instanceof(Uint32Array);
+// Any backing buffer (views on a decoded results.bin share one ArrayBuffer).
+const f32 = z.custom<Float32Array>((v) => v instanceof Float32Array, 'expected a Float32Array');
+const u32 = z.custom<Uint32Array>((v) => v instanceof Uint32Array, 'expected a Uint32Array');
 
 /** Geometry: surface triangles of the volume mesh (or the uploaded surface), multi-body aware. */
 export const ViewerMesh = z.object({
   /** xyz per vertex, model units */
   positions: f32,
-  /** three vertex indices per surface triangle; triangle i is face id i + 1 */
+  /** three vertex indices per surface triangle; triangle i is face id i + 1 unless triangleFaceIds says */
   triangles: u32,
+  /** 1-based face id per triangle, where polygons were split or bodies merged (else face id = i + 1) */
+  triangleFaceIds: u32.optional(),
   /** four vertex indices per tetrahedron (section cuts need them); absent for surface-only models */
   tetrahedra: u32.optional(),
   /** body index per triangle, for per-body colour and visibility */

@@ -8,6 +8,7 @@ from fieldline_engine import protocol
 from fieldline_engine.errors import EngineError
 from fieldline_engine.io.job_files import read_job, write_results
 from fieldline_engine.mesh.tet_model import model_from_mesh_data
+from fieldline_engine.post.results_binary import write_results_binary
 
 
 def run_solve(job_dir: Path) -> dict[str, Any]:
@@ -26,6 +27,10 @@ def run_solve(job_dir: Path) -> dict[str, Any]:
         raise EngineError("unsupported_analysis", f"Analysis type '{analysis}' is not available yet.")
 
     results["computation_time"] = time.perf_counter() - started
+    # Vertices stay in the model's unit; say which, so the viewer labels lengths correctly.
+    results.setdefault("length_unit", (job.get("mesh_data") or {}).get("units") or "m")
     protocol.progress(95, "Writing results")
     write_results(job_dir, results)
+    # The viewer's binary twin: geometry and fields as typed arrays, never large JSON text.
+    write_results_binary(job_dir, results, results["length_unit"])
     return {"analysis": analysis, "computation_time": results["computation_time"]}

@@ -72,6 +72,24 @@ export function registerFeaRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   api.add({
     method: 'get',
+    path: '/api/fea/results/{jobId}/binary',
+    summary: 'The results as binary arrays for the viewer (results.bin; see docs/results-binary.md)',
+    tag: 'fea',
+    responseContentType: 'application/octet-stream',
+  });
+  app.get('/api/fea/results/:jobId/binary', async (request, reply) => {
+    const { jobId } = parseJobParams(request.params);
+    const owner = request.session ? ownerOf(request.session) : null;
+    const file = owner ? await fea.resultsBinary(jobId, owner) : null;
+    if (!file) throw notFound('Results not found');
+    return reply
+      .header('content-type', 'application/octet-stream')
+      .header('cache-control', 'private, no-store')
+      .send(file);
+  });
+
+  api.add({
+    method: 'get',
     path: '/api/fea/results/{jobId}/info',
     summary: 'What a job produced',
     tag: 'fea',

@@ -1,5 +1,5 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type {
   AnalysisConfig,
   HealthResponse,
@@ -62,6 +62,19 @@ export class FeaService {
     const job = await this.ctx.jobs.findOwned(jobId, owner);
     if (job?.status !== 'completed' || !job.result_location) return null;
     return readFile(this.ctx.jobs.files.absolute(job.result_location));
+  }
+
+  /** results.bin, the viewer's binary twin of results.json (docs/results-binary.md), if the engine wrote it. */
+  async resultsBinary(jobId: string, owner: JobOwner): Promise<Buffer | null> {
+    const job = await this.ctx.jobs.findOwned(jobId, owner);
+    if (job?.status !== 'completed' || !job.result_location) return null;
+    const path = join(dirname(this.ctx.jobs.files.absolute(job.result_location)), 'results.bin');
+    try {
+      return await readFile(path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
   }
 
   async resultsInfo(jobId: string, owner: JobOwner): Promise<Record<string, unknown> | null> {

@@ -1,0 +1,192 @@
+"""`results.bin`: the viewer's binary twin of results.json, so large results never travel as JSON text.
+
+Layout (all integers little-endian; docs/results-binary.md is the reference):
+
+    0   4 bytes   magic b"FLRB"
+    4   uint32    format version (1)
+    8   uint32    header length H in bytes
+    12  H bytes   header: UTF-8 JSON, padded with spaces so the first array starts on a 16-byte boundary
+    ... arrays    each at the absolute `offset` its header entry gives (a multiple of 16), little-endian
+
+The header's `arrays` maps a name to {dtype, shape, offset, byte_length}. dtypes are float32 and uint32
+(float32 is plenty for display; the JSON keeps float64 for analysis). Names: vertices (nv×3, model
+units), triangles (nf×3, face id = row + 1), tetrahedra (nt×4), tetrahedron_regions (nt),
+triangle_regions (nf), e_magnitudes, h_magnitudes, potential (nv), efields, hfields (nv×3), and per
+animation frame k: frames/k/e_magnitudes, frames/k/h_magnitudes, frames/k/efields, frames/k/hfields.
+"""
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+MAGIC = b"FLRB"
+VERSION = 1
+ALIGN = 16
+FIELD_UNITS = {"E": "V/m", "H": "A/m", "potential": "V"}
+
+
+def _dense_scalar(entry: Any, size: int) -> np.ndarray | None:
+    """The spec's {format: dense|sparse, data, size}, or a plain list, as float32 of length `size`."""
+    if entry is None:
+        return None
+    if isinstance(entry, dict):
+        data = entry.get("data")
+        if isinstance(data, dict):  # sparse: index → value, missing entries are zero
+            out = np.zeros(size, dtype=np.float32)
+            for key, value in data.items():
+                idx = int(key)
+                if 0 <= idx < size:
+                    out[idx] = value
+            return out
+        entry = data
+    arr = np.asarray(entry, dtype=np.float32).reshape(-1)
+    return arr if arr.size == size else None
+
+
+def _dense_vectors(entry: Any, size: int) -> np.ndarray | None:
+    """The spec's {data: index → [x, y, z]} (or a plain n×3 list) as float32 n×3."""
+    if entry is None:
+        return None
+    if isinstance(entry, dict):
+        data = entry.get("data")
+        if isinstance(data, dict):
+            out = np.zeros((size, 3), dtype=np.float32)
+            if data:
+                idx = np.fromiter((int(k) for k in data), dtype=np.int64, count=len(data))
+                vals = np.asarray(list(data.values()), dtype=np.float32).reshape(-1, 3)
+                keep = (idx >= 0) & (idx < size)
+                out[idx[keep]] = vals[keep]
+            return out
+        entry = data
+    arr = np.asarray(entry, dtype=np.float32)
+    return arr.reshape(-1, 3) if arr.size == size * 3 else None
+
+
+def triangle_regions(faces: np.ndarray, tets: np.ndarray, regions: np.ndarray, nv: int) -> np.ndarray:
+    """Body of the tetrahedron each surface triangle belongs to (the first one found for interfaces)."""
+    if faces.size == 0 or tets.size == 0:
+        return np.zeros(len(faces), dtype=np.uint32)
+    local = np.array([[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]])
+    tet_tris = np.sort(tets[:, local].reshape(-1, 3), axis=1).astype(np.int64)
+    n = np.int64(max(nv, 1))
+    tet_keys = (tet_tris[:, 0] * n + tet_tris[:, 1]) * n + tet_tris[:, 2]
+    order = np.argsort(tet_keys, kind="stable")
+    sorted_keys = tet_keys[order]
+    face_sorted = np.sort(faces, axis=1).astype(np.int64)
+    face_keys = (face_sorted[:, 0] * n + face_sorted[:, 1]) * n + face_sorted[:, 2]
+    pos = np.clip(np.searchsorted(sorted_keys, face_keys), 0, len(sorted_keys) - 1)
+    found = sorted_keys[pos] == face_keys
+    tet_of_face = order[pos] // 4
+    return np.where(found, regions[tet_of_face], 0).astype(np.uint32)
+
+
+def binary_arrays(
+    results: dict[str, Any], length_unit: str | None = None
+) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The arrays and the header metadata for a results dict in the spec's shape.
+
+    `length_unit` is the model's unit (mesh_data.units): vertices stay in it, as in results.json.
+    """
+    vertices = np.asarray(results.get("vertices") or [], dtype=np.float32).reshape(-1, 3)
+    nv = len(vertices)
+    arrays: dict[str, np.ndarray] = {"vertices": vertices}
+    faces = results.get("faces") or []
+    tris = np.asarray([f[:3] for f in faces if len(f) >= 3], dtype=np.uint32).reshape(-1, 3)
+    arrays["triangles"] = tris
+    tets = np.asarray(results.get("tetrahedra") or [], dtype=np.uint32).reshape(-1, 4)
+    if len(tets):
+        arrays["tetrahedra"] = tets
+        regions = np.asarray(
+            results.get("tetrahedron_regions") or np.zeros(len(tets)), dtype=np.uint32
+        ).reshape(-1)
+        if len(regions) == len(tets):
+            arrays["tetrahedron_regions"] = regions
+            arrays["triangle_regions"] = triangle_regions(tris, tets, regions, nv)
+
+    magnitudes = results.get("field_magnitudes") or {}
+    for name, entry in (
+        ("e_magnitudes", magnitudes.get("e_magnitudes")),
+        ("h_magnitudes", magnitudes.get("h_magnitudes")),
+        ("potential", results.get("potential")),
+    ):
+        values = _dense_scalar(entry, nv)
+        if values is not None:
+            arrays[name] = values
+    for name in ("efields", "hfields"):
+        vectors = _dense_vectors(results.get(name), nv)
+        if vectors is not None:
+            arrays[name] = vectors
+
+    meta: dict[str, Any] = {
+        "units": length_unit or "m",
+        "region_names": list(results.get("region_names") or []),
+        "field_units": FIELD_UNITS,
+        "animation": None,
+    }
+    animation = results.get("animation")
+    if isinstance(animation, dict) and isinstance(animation.get("data"), list) and animation["data"]:
+        count = 0
+        for k, frame in enumerate(animation["data"]):
+            if not isinstance(frame, dict):
+                continue
+            for name in ("e_magnitudes", "h_magnitudes"):
+                values = _dense_scalar(frame.get(name), nv)
+                if values is not None:
+                    arrays[f"frames/{k}/{name}"] = values
+            for name in ("efields", "hfields"):
+                vectors = _dense_vectors(frame.get(name), nv)
+                if vectors is not None:
+                    arrays[f"frames/{k}/{name}"] = vectors
+            count = k + 1
+        meta["animation"] = {
+            "kind": "phase" if animation.get("kind") == "phase" else "time",
+            "frame_count": count,
+            "frame_values": [float(v) for v in animation.get("frame_values") or []][:count],
+        }
+    return arrays, meta
+
+
+def encode_results_binary(results: dict[str, Any], length_unit: str | None = None) -> bytes:
+    arrays, meta = binary_arrays(results, length_unit)
+    entries: dict[str, dict[str, Any]] = {}
+    payloads: list[tuple[int, bytes]] = []
+    # The header's length depends on the offsets it holds: lay out arrays after a generous estimate
+    # of its size, then pad the real header up to that point.
+    names = list(arrays)
+    estimate = 12 + len(json.dumps(meta)) + 160 * len(names) + 256
+    cursor = -(-estimate // ALIGN) * ALIGN
+    for name in names:
+        arr = np.ascontiguousarray(arrays[name])
+        dtype = "float32" if arr.dtype.kind == "f" else "uint32"
+        data = arr.astype("<f4" if dtype == "float32" else "<u4", copy=False).tobytes()
+        entries[name] = {"dtype": dtype, "shape": list(arr.shape), "offset": cursor, "byte_length": len(data)}
+        payloads.append((cursor, data))
+        cursor += -(-len(data) // ALIGN) * ALIGN
+    header = json.dumps(
+        {"format": "fieldline-results-binary", "version": VERSION, **meta, "arrays": entries},
+        separators=(",", ":"),
+    ).encode("utf-8")
+    data_start = payloads[0][0] if payloads else -(-(12 + len(header)) // ALIGN) * ALIGN
+    if 12 + len(header) > data_start:
+        raise AssertionError("results.bin header estimate too small")
+    header = header + b" " * (data_start - 12 - len(header))
+    out = bytearray(cursor if payloads else data_start)
+    out[0:4] = MAGIC
+    out[4:8] = VERSION.to_bytes(4, "little")
+    out[8:12] = len(header).to_bytes(4, "little")
+    out[12 : 12 + len(header)] = header
+    for offset, data in payloads:
+        out[offset : offset + len(data)] = data
+    return bytes(out)
+
+
+def write_results_binary(job_dir: Path, results: dict[str, Any], length_unit: str | None = None) -> Path:
+    """Writes results.bin atomically next to results.json."""
+    path = job_dir / "results.bin"
+    tmp = path.with_suffix(".bin.tmp")
+    tmp.write_bytes(encode_results_binary(results, length_unit))
+    os.replace(tmp, path)
+    return path

@@ -1,0 +1,17 @@
+// Results → viewer payloads, shared by the environment (parent) and the viewer.
+export { viewerMeshFromMeshData } from './mesh-data.ts';
+export {
+  type BinaryArrayEntry,
+  decodeResultsBinary,
+  RESULTS_BINARY_VERSION,
+  ResultsBinaryError,
+  type ResultsBinaryHeader,
+  readResultsBinaryHeader,
+} from './results-binary.ts';
+export { ResultsJsonError, viewerPayloadFromResultsJson } from './results-json.ts';
+export {
+  loadMeshMessage,
+  payloadTransferables,
+  type ViewerPayload,
+  vectorMagnitudes,
+} from './viewer-payload.ts';
