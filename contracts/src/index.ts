@@ -1,4 +1,5 @@
 export * from './analysis-config.ts';
+export * from './auth.ts';
 export * from './errors.ts';
 export * from './fea.ts';
 export * from './geometry.ts';

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { AccountService } from './accounts/account-service.ts';
 import type { AppConfig } from './config.ts';
 import type { Db, DbDialect } from './db/database.ts';
 import type { EngineHealthProbe } from './engine/engine-health.ts';
@@ -20,6 +21,7 @@ export interface AppContext {
   api: ApiRegistry;
   sessions: SessionService;
   sessionCookie: SessionCookieOptions;
+  accounts: AccountService;
   engine: EngineLocation;
   engineHealth: EngineHealthProbe;
   jobs: JobService;

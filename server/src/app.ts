@@ -3,6 +3,12 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { AccountService } from './accounts/account-service.ts';
+import { registerAuthRoutes } from './accounts/auth-routes.ts';
+import { installCsrfProtection } from './accounts/csrf.ts';
+import { installCurrentUser } from './accounts/current-user.ts';
+import { PasswordHasher } from './accounts/password-hasher.ts';
+import { RateLimiter } from './accounts/rate-limiter.ts';
 import type { AppContext } from './app-context.ts';
 import type { AppConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
@@ -12,6 +18,7 @@ import { installErrorHandler } from './http/errors.ts';
 import { ApiRegistry } from './http/openapi.ts';
 import { EmbeddedQueue } from './jobs/embedded-queue.ts';
 import { JobFiles } from './jobs/job-files.ts';
+import { transferSessionJobs } from './jobs/job-owner.ts';
 import { JobService } from './jobs/job-service.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
 import { installSessions } from './sessions/session-plugin.ts';
@@ -43,6 +50,7 @@ export async function buildApp(
 
   const engine = { python: config.enginePython, engineDir: config.engineDir };
   const jobs = new JobService(db, new JobFiles(config.dataDir));
+  const sessions = new SessionService(db, secrets.sessionKey);
   const ctx: AppContext = {
     config,
     secrets,
@@ -50,8 +58,12 @@ export async function buildApp(
     dialect,
     log: app.log,
     api: new ApiRegistry(),
-    sessions: new SessionService(db, secrets.sessionKey),
+    sessions,
     sessionCookie: { secure: config.secureCookies, maxAgeSeconds: 30 * 24 * 3600 },
+    // Anonymous-session objects that follow a guest who signs in; add uploads etc. to the list.
+    accounts: new AccountService(db, sessions, new PasswordHasher(), new RateLimiter(db), [
+      transferSessionJobs,
+    ]),
     engine,
     engineHealth: new EngineHealthProbe(engine),
     jobs,
@@ -83,8 +95,11 @@ export async function buildApp(
     crossOriginEmbedderPolicy: false,
   });
   installErrorHandler(app);
+  installCsrfProtection(app, { allowedOrigins: [config.publicOrigin] });
   installSessions(app, ctx.sessions);
+  installCurrentUser(app, ctx.accounts.users, ctx.sessions);
 
+  registerAuthRoutes(app, ctx);
   registerFeaRoutes(app, ctx);
   app.get('/api/docs', async () => ctx.api.document(APP_VERSION));
 

@@ -1,11 +1,18 @@
+import { AccountService } from './accounts/account-service.ts';
+import { PasswordHasher } from './accounts/password-hasher.ts';
+import { RateLimiter } from './accounts/rate-limiter.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
+import { loadOrCreateSecrets } from './secrets.ts';
+import { SessionService } from './sessions/session-service.ts';
 
 const USAGE = `Usage: fieldline <command>
   serve              run the API server, web app and embedded job queue
   migrate            apply database migrations and exit
-  health             print the engine's health report`;
+  health             print the engine's health report
+  admin grant <email>   make the user with this email an administrator
+  admin revoke <email>  make an administrator an ordinary user again`;
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'serve'] = argv;
@@ -37,9 +44,37 @@ async function main(argv: string[]): Promise<number> {
       await app.close();
       return 0;
     }
+    case 'admin':
+      return adminCommand(config, argv.slice(1));
     default:
       console.error(USAGE);
       return 2;
+  }
+}
+
+/** `admin grant|revoke <email>`: roles are changed by an operator on the server, never over HTTP. */
+async function adminCommand(config: ReturnType<typeof loadConfig>, args: string[]): Promise<number> {
+  const [action, email] = args;
+  if ((action !== 'grant' && action !== 'revoke') || !email) {
+    console.error(USAGE);
+    return 2;
+  }
+  const { db, close } = openDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(db);
+    const sessions = new SessionService(db, loadOrCreateSecrets(config.dataDir).sessionKey);
+    const accounts = new AccountService(db, sessions, new PasswordHasher(), new RateLimiter(db), []);
+    const user = await accounts.setRole(email, action === 'grant' ? 'admin' : 'user');
+    if (!user) {
+      console.error(`No user has the email ${email.trim().toLowerCase()}`);
+      return 1;
+    }
+    console.log(
+      `${user.email} is now ${user.role === 'admin' ? 'an administrator' : 'an ordinary user'}; their sessions were ended, so they log in again.`,
+    );
+    return 0;
+  } finally {
+    await close();
   }
 }
 

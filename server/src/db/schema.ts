@@ -34,6 +34,38 @@ export interface JobsTable {
   analysis_type: string;
 }
 
+export type UserRole = 'user' | 'admin';
+export type UserStatus = 'active' | 'disabled';
+
+export interface UsersTable {
+  id: string;
+  name: string;
+  /** Trimmed, lower-cased. */
+  email: string;
+  /** As the user typed it (shown). */
+  username: string;
+  /** Lower-cased username; unique, so "Ada" and "ada" cannot both exist. */
+  username_key: string;
+  /** Argon2id PHC string. */
+  password_hash: string;
+  role: UserRole;
+  /** The plan the user is on now ('token' until a subscription starts). */
+  plan: string;
+  /** The plan chosen at sign-up (e.g. 'single' from the landing page's Subscribe button). */
+  signup_plan: string;
+  status: UserStatus;
+  created_at: string;
+  updated_at: string;
+  last_login_at: string | null;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  /** Epoch milliseconds when the current window ends. */
+  reset_at: number;
+}
+
 export interface MigrationsMetaTable {
   id: Generated<number>;
 }
@@ -41,4 +73,6 @@ export interface MigrationsMetaTable {
 export interface Database {
   sessions: SessionsTable;
   jobs: JobsTable;
+  users: UsersTable;
+  rate_limits: RateLimitsTable;
 }

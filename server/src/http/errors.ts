@@ -8,6 +8,7 @@ export class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -27,7 +28,10 @@ export function parseWith<T extends z.ZodType>(schema: T, value: unknown): z.inf
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
     if (err instanceof HttpError) {
-      return reply.status(err.statusCode).send({ error: err.code, message: err.message, ...err.extra });
+      return reply
+        .status(err.statusCode)
+        .headers(err.headers)
+        .send({ error: err.code, message: err.message, ...err.extra });
     }
     const status = err.statusCode ?? 500;
     if (status >= 500) {

@@ -38,7 +38,8 @@ export class SessionService {
     return createHmac('sha256', this.hashKey).update(rawId).digest('hex');
   }
 
-  async create(userId: string | null): Promise<{ rawId: string; session: Session }> {
+  /** A new session; pass a transaction as `db` to create it inside one (login rotates inside one). */
+  async create(userId: string | null, db: Db = this.db): Promise<{ rawId: string; session: Session }> {
     const rawId = randomBytes(32).toString('base64url');
     const t = this.now();
     const session: Session = {
@@ -47,7 +48,7 @@ export class SessionService {
       createdAt: iso(t),
       expiresAt: iso(t + this.policy.absoluteSeconds * 1000),
     };
-    await this.db
+    await db
       .insertInto('sessions')
       .values({
         id_hash: session.idHash,
@@ -86,8 +87,21 @@ export class SessionService {
     return { idHash, userId: row.user_id, createdAt: row.created_at, expiresAt: row.expires_at };
   }
 
-  async destroy(idHash: string): Promise<void> {
-    await this.db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+  async destroy(idHash: string, db: Db = this.db): Promise<void> {
+    await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+  }
+
+  /**
+   * Session fixation defence: the caller's old session (if any) is deleted and a new id is issued for
+   * `userId`. Run it in the same transaction as whatever else login or registration changes.
+   */
+  async rotate(
+    previous: Session | null,
+    userId: string,
+    db: Db = this.db,
+  ): Promise<{ rawId: string; session: Session }> {
+    if (previous) await this.destroy(previous.idHash, db);
+    return this.create(userId, db);
   }
 
   async destroyAllForUser(userId: string): Promise<void> {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { type BuildOptions, buildApp } from '../../src/app.ts';
 import type { AppContext } from '../../src/app-context.ts';
 import { loadConfig } from '../../src/config.ts';
 
@@ -17,7 +17,15 @@ export interface TestApp {
  * A real app on a real database: a fresh SQLite file by default, or the PostgreSQL server named by
  * TEST_DATABASE_URL (scripts/test.sh starts one), in a schema of its own per test app.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export interface TestAppOptions extends BuildOptions {
+  /** Adds routes or hooks before the app is ready (e.g. a probe route that uses a guard). */
+  configure?: (app: FastifyInstance, ctx: AppContext) => void;
+}
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fieldline-test-'));
   const databaseUrl = await testDatabaseUrl(dataDir);
   const config = loadConfig({
@@ -27,7 +35,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     JOB_SLOTS: '2',
     ...env,
   });
-  const { app, ctx } = await buildApp(config, { logger: false });
+  const { configure, ...buildOptions } = options;
+  const { app, ctx } = await buildApp(config, { logger: false, ...buildOptions });
+  configure?.(app, ctx);
   await app.ready();
   return {
     app,
