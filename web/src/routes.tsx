@@ -1,4 +1,5 @@
 import { createHashRouter } from 'react-router';
+import { GuestOnlyRoute, ProtectedRoute } from './auth/index.ts';
 import { BillingPage } from './pages/BillingPage.tsx';
 import { DashboardPage } from './pages/DashboardPage.tsx';
 import { EnvironmentPage } from './pages/EnvironmentPage.tsx';
@@ -9,15 +10,50 @@ import { LoginPage } from './pages/LoginPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { RegisterPage } from './pages/RegisterPage.tsx';
 
-/** Spec 000 §2 route table; hash-based history. */
+/** Spec 000 §2 route table; hash-based history. Guards: guest-only and protected (web/src/auth). */
 export const router = createHashRouter([
   { path: '/', element: <LandingPage /> },
   { path: '/environment', element: <EnvironmentPage /> },
-  { path: '/userdatabase/Login', element: <LoginPage /> },
-  { path: '/userdatabase/Register', element: <RegisterPage /> },
-  { path: '/userdatabase/ForgotPassword', element: <ForgotPasswordPage /> },
-  { path: '/dashboard', element: <DashboardPage /> },
-  { path: '/billing', element: <BillingPage /> },
+  {
+    path: '/userdatabase/Login',
+    element: (
+      <GuestOnlyRoute>
+        <LoginPage />
+      </GuestOnlyRoute>
+    ),
+  },
+  {
+    path: '/userdatabase/Register',
+    element: (
+      <GuestOnlyRoute>
+        <RegisterPage />
+      </GuestOnlyRoute>
+    ),
+  },
+  {
+    path: '/userdatabase/ForgotPassword',
+    element: (
+      <GuestOnlyRoute>
+        <ForgotPasswordPage />
+      </GuestOnlyRoute>
+    ),
+  },
+  {
+    path: '/dashboard',
+    element: (
+      <ProtectedRoute>
+        <DashboardPage />
+      </ProtectedRoute>
+    ),
+  },
+  {
+    path: '/billing',
+    element: (
+      <ProtectedRoute>
+        <BillingPage />
+      </ProtectedRoute>
+    ),
+  },
   { path: '/docs', element: <InfoPage topic="docs" /> },
   { path: '/blog', element: <InfoPage topic="blog" /> },
   { path: '/support', element: <InfoPage topic="support" /> },

@@ -1,21 +1,55 @@
-import { Link } from 'react-router';
+import { type ReactNode, useEffect } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { Brand } from '../components/Logo.tsx';
+import { SiteFooter } from '../components/SiteFooter.tsx';
+import { scrollToSection } from '../components/scroll.ts';
+import { BlogContent } from './info/BlogContent.tsx';
+import { DocsContent } from './info/DocsContent.tsx';
+import { PrivacyContent } from './info/PrivacyContent.tsx';
+import { SupportContent } from './info/SupportContent.tsx';
+import { TermsContent } from './info/TermsContent.tsx';
 
 export type InfoTopic = 'docs' | 'blog' | 'support' | 'privacy' | 'terms';
 
-const TITLES: Record<InfoTopic, string> = {
-  docs: 'Documentation',
-  blog: 'Blog',
-  support: 'Support',
-  privacy: 'Privacy Policy',
-  terms: 'Terms of Service',
+const PAGES: Record<InfoTopic, { title: string; content: () => ReactNode }> = {
+  docs: { title: 'Documentation', content: DocsContent },
+  blog: { title: 'Blog', content: BlogContent },
+  support: { title: 'Support', content: SupportContent },
+  privacy: { title: 'Privacy Policy', content: PrivacyContent },
+  terms: { title: 'Terms of Service', content: TermsContent },
 };
 
-/** Footer information pages (content comes with the accounts issue). */
+/** Footer information pages; `?section=<id>` scrolls to a section (e.g. the Community anchor). */
 export function InfoPage({ topic }: { topic: InfoTopic }) {
+  const [params] = useSearchParams();
+  const section = params.get('section');
+  const { title, content: Content } = PAGES[topic];
+
+  useEffect(() => {
+    document.title = `${title} — Fieldline`;
+    if (section) scrollToSection(section);
+    else window.scrollTo(0, 0);
+  }, [title, section]);
+
   return (
-    <main className="page">
-      <h1>{TITLES[topic]}</h1>
-      <Link to="/">Back to Home</Link>
-    </main>
+    <div className="info-layout">
+      <header className="topbar">
+        <div className="topbar-inner">
+          <Link to="/" className="brand-link" aria-label="Fieldline home">
+            <Brand />
+          </Link>
+          <nav className="topbar-actions" aria-label="Pages">
+            <Link to="/docs">Docs</Link>
+            <Link to="/support">Support</Link>
+            <Link to="/">Back to Home</Link>
+          </nav>
+        </div>
+      </header>
+      <main className="page info-page">
+        <h1>{title}</h1>
+        <Content />
+      </main>
+      <SiteFooter />
+    </div>
   );
 }

@@ -1,0 +1,52 @@
+import { type ReactNode, useRef } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { useAuth } from './useAuth.ts';
+
+export const LOGIN_PATH = '/userdatabase/Login';
+export const REGISTER_PATH = '/userdatabase/Register';
+export const FORGOT_PASSWORD_PATH = '/userdatabase/ForgotPassword';
+
+/** Where a protected page sends a guest; `from` is the location to return to after login. */
+export interface LoginRedirectState {
+  from?: { pathname: string; search?: string; hash?: string };
+  /** A message shown as a success banner on the login page. */
+  message?: string;
+}
+
+/** The centred spinner with "Loading..." that both guards show while the auth check is pending. */
+export function LoadingScreen() {
+  return (
+    <div className="loading-screen" role="status" aria-live="polite">
+      <div className="spinner" aria-hidden="true" />
+      <p>Loading...</p>
+    </div>
+  );
+}
+
+/**
+ * Pages for guests only (login, register, forgot password): a visitor who is already signed in when
+ * the page opens goes to /dashboard. Signing in *on* the page is left to the page, which sends the
+ * user on (login: to the page they came from; register: to /), so the guard does not race it.
+ */
+export function GuestOnlyRoute({ children }: { children: ReactNode }) {
+  const { loading, isAuthenticated } = useAuth();
+  const signedInOnArrival = useRef<boolean | null>(null);
+  if (!loading && signedInOnArrival.current === null) signedInOnArrival.current = isAuthenticated;
+  if (loading) return <LoadingScreen />;
+  if (signedInOnArrival.current) return <Navigate to="/dashboard" replace />;
+  return children;
+}
+
+/** Pages for signed-in users: a guest goes to login (history entry replaced), then back here. */
+export function ProtectedRoute({ children }: { children: ReactNode }) {
+  const { loading, isAuthenticated } = useAuth();
+  const location = useLocation();
+  if (loading) return <LoadingScreen />;
+  if (!isAuthenticated) {
+    const state: LoginRedirectState = {
+      from: { pathname: location.pathname, search: location.search, hash: location.hash },
+    };
+    return <Navigate to={LOGIN_PATH} replace state={state} />;
+  }
+  return children;
+}
