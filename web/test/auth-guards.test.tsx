@@ -102,19 +102,19 @@ describe('route guards', () => {
   });
 });
 
-describe('AuthProvider', () => {
-  function Probe() {
-    const auth = useAuth();
-    return (
-      <div>
-        <p>{auth.loading ? 'loading' : auth.isAuthenticated ? `in as ${auth.currentUser?.name}` : 'out'}</p>
-        <button type="button" onClick={() => void auth.logout()}>
-          Log Out
-        </button>
-      </div>
-    );
-  }
+function Probe() {
+  const auth = useAuth();
+  return (
+    <div>
+      <p>{auth.loading ? 'loading' : auth.isAuthenticated ? `in as ${auth.currentUser?.name}` : 'out'}</p>
+      <button type="button" onClick={() => void auth.logout()}>
+        Log Out
+      </button>
+    </div>
+  );
+}
 
+describe('AuthProvider', () => {
   it('treats a failing auth check as signed out and stops loading', async () => {
     vi.stubGlobal(
       'fetch',
