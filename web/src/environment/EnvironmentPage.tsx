@@ -1,0 +1,121 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { convertStep } from './api/convert-step.ts';
+import { FeaApi } from './api/fea-api.ts';
+import { ENVIRONMENT_PATH, isSignedIn, LOGIN_PATH } from './auth/guest-check.ts';
+import { BottomBar } from './layout/BottomBar.tsx';
+import { LeftPanel } from './layout/LeftPanel.tsx';
+import { RightPanel } from './layout/RightPanel.tsx';
+import { TopBar } from './layout/TopBar.tsx';
+import { indexedDbWorkStore, snapshotWork } from './persistence/saved-work.ts';
+import { RawJsonDrawer } from './raw-json/RawJsonDrawer.tsx';
+import { RESULT_MESSAGES } from './results/process-results.ts';
+import {
+  createJobControls,
+  EnvironmentContext,
+  type EnvironmentServices,
+} from './state/EnvironmentContext.tsx';
+import { createEnvironmentStore } from './state/environment-state.ts';
+import { useStoreState } from './state/store.ts';
+import { ViewerFrame } from './viewer-bridge/ViewerFrame.tsx';
+import { ViewerBridge } from './viewer-bridge/viewer-bridge.ts';
+import { showModel } from './workflows/show-model.ts';
+import './environment.css';
+
+/** /environment: upload → mesh → configure → run → results (spec 001). */
+export function EnvironmentPage() {
+  const navigate = useNavigate();
+  const services = useMemo<EnvironmentServices>(() => {
+    const store = createEnvironmentStore();
+    const bridge = new ViewerBridge();
+    const api = new FeaApi();
+    const workStore = indexedDbWorkStore();
+    return {
+      store,
+      bridge,
+      jobs: createJobControls(),
+      deps: {
+        store,
+        api,
+        viewer: bridge,
+        convert: (file) => convertStep(file),
+        auth: {
+          isSignedIn: () => isSignedIn(),
+          sendToLogin: async () => {
+            const work = snapshotWork(store.get());
+            if (work) await workStore.save(work).catch(() => undefined);
+            navigate(`${LOGIN_PATH}?returnTo=${encodeURIComponent(ENVIRONMENT_PATH)}`, {
+              state: { from: { pathname: ENVIRONMENT_PATH } },
+            });
+          },
+        },
+      },
+    };
+  }, [navigate]);
+  const { store, bridge, jobs } = services;
+  const [left, setLeft] = useState(true);
+  const [right, setRight] = useState(true);
+  const [rawOpen, setRawOpen] = useState(false);
+  const rawResults = useStoreState(store, (s) => s.rawResults);
+  const centre = useRef<HTMLDivElement>(null);
+
+  // back from the login page: the same model and configuration
+  useEffect(() => {
+    let live = true;
+    indexedDbWorkStore()
+      .take()
+      .then((work) => {
+        if (!live || !work) return;
+        store.set({
+          model: work.model,
+          bodies: work.bodies,
+          form: work.form,
+          analysis: {
+            status: 'idle',
+            progress: 0,
+            notice: 'Your model and configuration were restored. Press Run Analysis to continue.',
+          },
+        });
+        showModel(store.get(), bridge);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+      jobs.stop('meshing');
+      jobs.stop('analysis');
+    };
+  }, [store, bridge, jobs]);
+
+  const openRawJson = () => {
+    if (rawResults == null) {
+      window.alert(RESULT_MESSAGES.noResultsYet);
+      return;
+    }
+    setRawOpen(true);
+  };
+  const fullscreen = () => {
+    const el = centre.current;
+    if (!el) return;
+    if (document.fullscreenElement) void document.exitFullscreen();
+    else void el.requestFullscreen?.().catch(() => bridge.call('toggleFullscreen'));
+  };
+
+  return (
+    <EnvironmentContext.Provider value={services}>
+      <div className={`env${left ? '' : ' no-left'}${right ? '' : ' no-right'}`} data-testid="environment">
+        <TopBar panels={{ left, right, setLeft, setRight }} onRawJson={openRawJson} />
+        <div className="env-main">
+          {left && <LeftPanel />}
+          <main className="centre" aria-label="Viewer">
+            <ViewerFrame ref={centre} />
+          </main>
+          {right && <RightPanel />}
+        </div>
+        <BottomBar onFullscreen={fullscreen} />
+        {rawOpen && rawResults != null && (
+          <RawJsonDrawer data={rawResults} onClose={() => setRawOpen(false)} />
+        )}
+      </div>
+    </EnvironmentContext.Provider>
+  );
+}

@@ -1,0 +1,67 @@
+import type { SubmitRequest } from '@fieldline/contracts';
+import { defaultFetch, type FetchLike, readBody } from './http.ts';
+
+export interface HttpResult {
+  ok: boolean;
+  status: number;
+  json: unknown;
+  text: string;
+}
+
+export type SubmitBody = { mesh_data: SubmitRequest['mesh_data'] | Record<string, unknown>; config: object };
+
+/** The simulator's job calls (spec 001 §7). Every call returns what the server said; callers decide. */
+export class FeaApi {
+  constructor(private readonly doFetch: FetchLike = defaultFetch) {}
+
+  private async call(path: string, init?: RequestInit): Promise<HttpResult> {
+    const res = await this.doFetch(path, { credentials: 'same-origin', ...init });
+    const { text, json } = await readBody(res);
+    return { ok: res.ok, status: res.status, json, text };
+  }
+
+  health(): Promise<HttpResult> {
+    return this.call('/api/fea/health', { cache: 'no-store' });
+  }
+
+  submit(body: SubmitBody): Promise<HttpResult> {
+    return this.call('/api/fea/submit', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  }
+
+  status(jobId: string): Promise<HttpResult> {
+    return this.call(`/api/fea/status/${encodeURIComponent(jobId)}`, { cache: 'no-store' });
+  }
+
+  cancel(jobId: string): Promise<HttpResult> {
+    return this.call(`/api/fea/cancel/${encodeURIComponent(jobId)}`, { method: 'POST' });
+  }
+
+  resultsInfo(jobId: string): Promise<HttpResult> {
+    return this.call(`/api/fea/results/${encodeURIComponent(jobId)}/info`, { cache: 'no-store' });
+  }
+
+  /** Meshing diagnostics after a failure; caching disabled (spec 001 §7). */
+  problemMarkers(jobId?: string): Promise<HttpResult> {
+    const query = jobId ? `?job_id=${encodeURIComponent(jobId)}` : '';
+    return this.call(`/results/tetra_output.json${query}`, { cache: 'no-store' });
+  }
+
+  /** GET /api/fea/download/{jobId}: a file blob, or `Download failed: {status}`. */
+  async download(jobId: string, file?: string): Promise<Blob> {
+    const query = file ? `?file=${encodeURIComponent(file)}` : '';
+    let res: Response;
+    try {
+      res = await this.doFetch(`/api/fea/download/${encodeURIComponent(jobId)}${query}`, {
+        credentials: 'same-origin',
+      });
+    } catch {
+      throw new Error('Download failed: network error');
+    }
+    if (!res.ok) throw new Error(`Download failed: ${res.status}`);
+    return res.blob();
+  }
+}

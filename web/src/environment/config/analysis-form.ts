@@ -1,0 +1,186 @@
+import {
+  ANALYSIS_DEFAULTS,
+  type S_PARAM_METHODS,
+  type TIME_SCHEMES,
+  type WAVE_PORT_MODES,
+} from '@fieldline/contracts';
+
+export type WavePortMode = (typeof WAVE_PORT_MODES)[number];
+export type SParamMethod = (typeof S_PARAM_METHODS)[number];
+export type TimeScheme = (typeof TIME_SCHEMES)[number];
+export type MeshOrder = 1 | 2 | 3;
+
+/** Typed entries stay text until the config is built, so fallbacks apply to what the user typed. */
+export interface DirichletNodeRow {
+  key: string;
+  node: string;
+  voltage: string;
+}
+export interface DirichletFaceGroupRow {
+  key: string;
+  name: string;
+  faces: string;
+  voltage: string;
+}
+export interface NeumannRow {
+  key: string;
+  faces: string;
+  flux: string;
+}
+export interface ImpedanceRow {
+  key: string;
+  faces: string;
+  real: string;
+  imag: string;
+}
+export interface WavePortRow {
+  key: string;
+  portID: string;
+  faces: string;
+  mode: WavePortMode;
+  amplitude: string;
+  phase: string;
+}
+export type Triple = [string, string, string];
+export interface AnisotropicRow {
+  key: string;
+  id: string;
+  permittivity: Triple;
+  permeability: Triple;
+  conductivity: Triple;
+}
+
+/** The configuration form's state (spec 001 §2 groups). */
+export interface AnalysisForm {
+  analysisType: 'em';
+  frequencyHz: number;
+  tolerance: string;
+  maxIterations: string;
+  defaultPermittivity: string;
+  defaultPermeability: string;
+  defaultConductivity: string;
+  density: string;
+  heatCapacity: string;
+  useAnisotropicMaterials: boolean;
+  anisotropicMaterials: AnisotropicRow[];
+  /** body (region) index → materials-library id */
+  bodyMaterials: Record<number, string>;
+  dirichletNodes: DirichletNodeRow[];
+  dirichletFaceGroups: DirichletFaceGroupRow[];
+  neumann: NeumannRow[];
+  impedance: ImpedanceRow[];
+  referenceNode: string;
+  transient: boolean;
+  timeStep: string;
+  endTime: string;
+  timeScheme: TimeScheme;
+  useCurvedMesh: boolean;
+  useCurvedGeometry: boolean;
+  meshOrder: MeshOrder;
+  useRadialPML: boolean;
+  pmlThickness: number;
+  pmlSigmaMax: string;
+  useWavePorts: boolean;
+  wavePorts: WavePortRow[];
+  portImpedance: string;
+  calculateSParameters: boolean;
+  extractSParameters: boolean;
+  sParamFreqMin: string;
+  sParamFreqMax: string;
+  sParamNumPoints: string;
+  sParamMethod: SParamMethod;
+  animate: boolean;
+  animationFrames: number;
+  gridFieldsEnabled: boolean;
+  gridResolution: Triple;
+  gridPaddingFactor: number;
+  verbose: boolean;
+  autoRunAnalysis: boolean;
+}
+
+const d = ANALYSIS_DEFAULTS;
+let keyCounter = 0;
+/** Stable React keys for list rows. */
+export const rowKey = (): string => `row-${Date.now().toString(36)}-${(keyCounter++).toString(36)}`;
+
+/** Spec 001 §9 defaults. */
+export function defaultAnalysisForm(): AnalysisForm {
+  return {
+    analysisType: 'em',
+    frequencyHz: d.frequency,
+    tolerance: String(d.tolerance),
+    maxIterations: String(d.maxIterations),
+    defaultPermittivity: String(d.defaultPermittivity),
+    defaultPermeability: String(d.defaultPermeability),
+    defaultConductivity: String(d.defaultConductivity),
+    density: String(d.density),
+    heatCapacity: String(d.heatCapacity),
+    useAnisotropicMaterials: false,
+    anisotropicMaterials: [],
+    bodyMaterials: {},
+    dirichletNodes: [],
+    dirichletFaceGroups: [],
+    neumann: [],
+    impedance: [],
+    referenceNode: '',
+    transient: false,
+    timeStep: String(d.timeStep),
+    endTime: String(d.endTime),
+    timeScheme: 'newmark',
+    useCurvedMesh: false,
+    useCurvedGeometry: false,
+    meshOrder: 1,
+    useRadialPML: false,
+    pmlThickness: d.pmlThickness,
+    pmlSigmaMax: String(d.pmlSigmaMax),
+    useWavePorts: false,
+    wavePorts: [],
+    portImpedance: String(d.portImpedance),
+    calculateSParameters: false,
+    extractSParameters: false,
+    sParamFreqMin: String(d.sParamFreqMin),
+    sParamFreqMax: String(d.sParamFreqMax),
+    sParamNumPoints: String(d.sParamNumPoints),
+    sParamMethod: 'wave_port',
+    animate: false,
+    animationFrames: d.animationFrames,
+    gridFieldsEnabled: false,
+    gridResolution: d.gridResolution.map(String) as Triple,
+    gridPaddingFactor: d.gridPaddingFactor,
+    verbose: false,
+    autoRunAnalysis: false,
+  };
+}
+
+/** New rows with the spec's starting values (a new impedance boundary starts at 50+0j, §9). */
+export const newRows = {
+  dirichletNode: (): DirichletNodeRow => ({ key: rowKey(), node: '', voltage: '' }),
+  dirichletFaceGroup: (index: number): DirichletFaceGroupRow => ({
+    key: rowKey(),
+    name: `Terminal ${index + 1}`,
+    faces: '',
+    voltage: index === 0 ? '0' : '1',
+  }),
+  neumann: (): NeumannRow => ({ key: rowKey(), faces: '', flux: '0' }),
+  impedance: (): ImpedanceRow => ({
+    key: rowKey(),
+    faces: '',
+    real: String(d.impedance.real),
+    imag: String(d.impedance.imag),
+  }),
+  wavePort: (index: number): WavePortRow => ({
+    key: rowKey(),
+    portID: String(index + 1),
+    faces: '',
+    mode: 'TE10',
+    amplitude: '1',
+    phase: '0',
+  }),
+  anisotropic: (index: number): AnisotropicRow => ({
+    key: rowKey(),
+    id: String(index + 1),
+    permittivity: ['1', '1', '1'],
+    permeability: ['1', '1', '1'],
+    conductivity: ['0', '0', '0'],
+  }),
+};

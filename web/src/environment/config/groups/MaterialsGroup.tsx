@@ -1,0 +1,130 @@
+import { Checkbox, TextField } from '../../ui/fields.tsx';
+import { Section } from '../../ui/Section.tsx';
+import { newRows, type Triple } from '../analysis-form.ts';
+import { MATERIALS_LIBRARY, materialById } from '../materials-library.ts';
+import { useForm } from '../use-form.ts';
+
+const EPS0 = 8.854e-12;
+const MU0 = 4 * Math.PI * 1e-7;
+
+/** Default (absolute) material properties, a library quick-fill, and the optional anisotropic list. */
+export function MaterialsGroup() {
+  const { form, set, setRow, addRow, removeRow } = useForm();
+  const fillFromLibrary = (id: string) => {
+    const m = materialById(id);
+    set({
+      defaultPermittivity: String(+(m.relativePermittivity * EPS0).toPrecision(6)),
+      defaultPermeability: String(+(m.relativePermeability * MU0).toPrecision(8)),
+      defaultConductivity: String(m.conductivity),
+    });
+  };
+  const tripleFields = (label: string, value: Triple, onChange: (t: Triple) => void) => (
+    <div className="triple">
+      <span className="triple-label">{label}</span>
+      {(['x', 'y', 'z'] as const).map((axis, i) => (
+        <input
+          key={axis}
+          aria-label={`${label} ${axis}`}
+          value={value[i]}
+          onChange={(e) => {
+            const next = [...value] as Triple;
+            next[i] = e.target.value;
+            onChange(next);
+          }}
+        />
+      ))}
+    </div>
+  );
+  return (
+    <Section title="Materials" testId="group-materials">
+      <div className="field">
+        <label htmlFor="material-fill">Fill defaults from library</label>
+        <select
+          id="material-fill"
+          value=""
+          onChange={(e) => e.target.value && fillFromLibrary(e.target.value)}
+        >
+          <option value="">Choose a material…</option>
+          {MATERIALS_LIBRARY.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.label} (εr {m.relativePermittivity}, σ {m.conductivity} S/m)
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="row2">
+        <TextField
+          label="Permittivity"
+          unit="F/m"
+          value={form.defaultPermittivity}
+          onChange={(v) => set({ defaultPermittivity: v })}
+        />
+        <TextField
+          label="Permeability"
+          unit="H/m"
+          value={form.defaultPermeability}
+          onChange={(v) => set({ defaultPermeability: v })}
+        />
+        <TextField
+          label="Conductivity"
+          unit="S/m"
+          value={form.defaultConductivity}
+          onChange={(v) => set({ defaultConductivity: v })}
+        />
+        <TextField label="Density" unit="kg/m³" value={form.density} onChange={(v) => set({ density: v })} />
+        <TextField
+          label="Heat capacity"
+          unit="J/(kg·K)"
+          value={form.heatCapacity}
+          onChange={(v) => set({ heatCapacity: v })}
+        />
+      </div>
+      <Checkbox
+        label="Anisotropic materials"
+        checked={form.useAnisotropicMaterials}
+        onChange={(on) => set({ useAnisotropicMaterials: on })}
+      />
+      {form.useAnisotropicMaterials && (
+        <div className="rows">
+          {form.anisotropicMaterials.map((m) => (
+            <div className="row-card" key={m.key}>
+              <div className="row-head">
+                <TextField
+                  label="Material id"
+                  value={m.id}
+                  onChange={(v) => setRow('anisotropicMaterials', m.key, { id: v })}
+                />
+                <button
+                  type="button"
+                  className="icon"
+                  title="Remove"
+                  onClick={() => removeRow('anisotropicMaterials', m.key)}
+                >
+                  ✕
+                </button>
+              </div>
+              {tripleFields('εr', m.permittivity, (t) =>
+                setRow('anisotropicMaterials', m.key, { permittivity: t }),
+              )}
+              {tripleFields('μr', m.permeability, (t) =>
+                setRow('anisotropicMaterials', m.key, { permeability: t }),
+              )}
+              {tripleFields('σ S/m', m.conductivity, (t) =>
+                setRow('anisotropicMaterials', m.key, { conductivity: t }),
+              )}
+            </div>
+          ))}
+          <button
+            type="button"
+            className="add"
+            onClick={() =>
+              addRow('anisotropicMaterials', newRows.anisotropic(form.anisotropicMaterials.length))
+            }
+          >
+            + Add anisotropic material
+          </button>
+        </div>
+      )}
+    </Section>
+  );
+}

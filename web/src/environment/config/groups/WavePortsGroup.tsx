@@ -1,0 +1,87 @@
+import { WAVE_PORT_MODES } from '@fieldline/contracts';
+import { Checkbox, Select, TextField } from '../../ui/fields.tsx';
+import { Section } from '../../ui/Section.tsx';
+import { newRows, type WavePortMode } from '../analysis-form.ts';
+import { FaceListInput } from '../FaceListInput.tsx';
+import { useForm } from '../use-form.ts';
+
+export function WavePortsGroup() {
+  const { form, set, setRow, addRow, removeRow } = useForm();
+  return (
+    <Section
+      title="Wave ports"
+      badge={form.useWavePorts ? String(form.wavePorts.length) : undefined}
+      testId="group-ports"
+    >
+      <Checkbox
+        label="Use wave ports"
+        checked={form.useWavePorts}
+        onChange={(on) => set({ useWavePorts: on })}
+      />
+      {form.useWavePorts && (
+        <div className="rows">
+          {form.wavePorts.map((p) => (
+            <div className="row-card" key={p.key}>
+              <div className="row-head">
+                <TextField
+                  label="Port id"
+                  inputMode="text"
+                  value={p.portID}
+                  onChange={(v) => setRow('wavePorts', p.key, { portID: v })}
+                />
+                <Select<WavePortMode>
+                  label="Mode"
+                  value={p.mode}
+                  options={WAVE_PORT_MODES.map((m) => ({ value: m, label: m }))}
+                  onChange={(v) => setRow('wavePorts', p.key, { mode: v })}
+                />
+                <button
+                  type="button"
+                  className="icon"
+                  title="Remove"
+                  onClick={() => removeRow('wavePorts', p.key)}
+                >
+                  ✕
+                </button>
+              </div>
+              <div className="row2">
+                <TextField
+                  label="Amplitude"
+                  value={p.amplitude}
+                  onChange={(v) => setRow('wavePorts', p.key, { amplitude: v })}
+                  hint="Blank: 1"
+                />
+                <TextField
+                  label="Phase"
+                  unit="°"
+                  value={p.phase}
+                  onChange={(v) => setRow('wavePorts', p.key, { phase: v })}
+                  hint="Blank: 0"
+                />
+              </div>
+              <FaceListInput
+                value={p.faces}
+                onChange={(v) => setRow('wavePorts', p.key, { faces: v })}
+                target={{ list: 'wavePorts', key: p.key }}
+              />
+            </div>
+          ))}
+          <button
+            type="button"
+            className="add"
+            onClick={() => addRow('wavePorts', newRows.wavePort(form.wavePorts.length))}
+          >
+            + Add wave port
+          </button>
+        </div>
+      )}
+      <TextField
+        label="Port impedance"
+        unit="Ω"
+        value={form.portImpedance}
+        onChange={(v) => set({ portImpedance: v })}
+        hint="Blank or invalid: 50 Ω"
+      />
+    </Section>
+  );
+}

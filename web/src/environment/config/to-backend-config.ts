@@ -1,0 +1,203 @@
+import { ANALYSIS_BOUNDS, ANALYSIS_DEFAULTS, type AnalysisConfigInput } from '@fieldline/contracts';
+import type { AnalysisForm, Triple } from './analysis-form.ts';
+import { parseFaceList } from './face-list.ts';
+import { materialById } from './materials-library.ts';
+import { clamp, numberOr, parseInteger, parseNumber, positiveOr } from './numbers.ts';
+
+const d = ANALYSIS_DEFAULTS;
+const b = ANALYSIS_BOUNDS;
+
+export type JobPurpose = 'analysis' | 'meshing';
+export type BackendAnalysisType = 'em' | 'em-time' | 'em-eigen' | 'tetra-only';
+
+/** A body of the model that can carry a material (multi-body models). */
+export interface BodyRef {
+  region: number;
+  name: string;
+}
+
+/** Mesh-size controls sent with a meshing job (extra keys pass through the contract). */
+export interface MeshingOptions {
+  maxElementSize?: number;
+  minElementSize?: number;
+  grading?: number;
+}
+
+/**
+ * The backend's `mode` (spec 001 §3: em → electro, anything containing "time" → electro-time,
+ * tetra-only kept). em-eigen follows the same pattern.
+ */
+export function modeForAnalysisType(analysisType: string): string {
+  if (analysisType === 'tetra-only') return 'tetra-only';
+  if (analysisType.includes('time')) return 'electro-time';
+  if (analysisType === 'em-eigen') return 'electro-eigen';
+  return 'electro';
+}
+
+export function analysisTypeFor(form: AnalysisForm, purpose: JobPurpose): BackendAnalysisType {
+  if (purpose === 'meshing') return 'tetra-only';
+  return form.transient ? 'em-time' : form.analysisType;
+}
+
+const positive = (text: string, fallback: number) => positiveOr(text, fallback);
+const nonNegative = (text: string, fallback: number) => {
+  const v = parseNumber(text);
+  return v !== undefined && v >= 0 ? v : fallback;
+};
+const positiveInt = (text: string, fallback: number) => {
+  const v = parseInteger(text);
+  return v !== undefined && v > 0 ? v : fallback;
+};
+const gridAxis = (text: string) =>
+  clamp(Math.round(parseNumber(text) ?? d.gridResolution[0]), b.gridResolution.min, b.gridResolution.max);
+const triple = (t: Triple, fallback: number): [number, number, number] => [
+  numberOr(t[0], fallback),
+  numberOr(t[1], fallback),
+  numberOr(t[2], fallback),
+];
+const portId = (text: string, index: number): number | string => {
+  const trimmed = text.trim();
+  if (trimmed === '') return index + 1;
+  const n = parseInteger(trimmed);
+  return n !== undefined ? n : trimmed;
+};
+const snapFrames = (frames: number) =>
+  clamp(
+    Math.round(frames / b.animationFrames.step) * b.animationFrames.step,
+    b.animationFrames.min,
+    b.animationFrames.max,
+  );
+
+/**
+ * The one place the form becomes the backend config (spec 001 §3 backend form: adds mode,
+ * meshingOnly and gridResolutionX/Y/Z). Bounds of §5 are enforced and §5/§9 fallbacks applied;
+ * incomplete rows (a Dirichlet entry without node or voltage, a face list with no valid id) are left out.
+ */
+export function toBackendConfig(
+  form: AnalysisForm,
+  options: { purpose?: JobPurpose; bodies?: readonly BodyRef[]; meshing?: MeshingOptions } = {},
+): AnalysisConfigInput {
+  const purpose = options.purpose ?? 'analysis';
+  const analysisType = analysisTypeFor(form, purpose);
+  const grid = form.gridResolution.map(gridAxis) as [number, number, number];
+
+  const dirichletConditions: Record<string, number> = {};
+  for (const row of form.dirichletNodes) {
+    const node = parseInteger(row.node);
+    const voltage = parseNumber(row.voltage);
+    if (node === undefined || node < 0 || voltage === undefined) continue;
+    dirichletConditions[String(node)] = voltage;
+  }
+  const referenceNode = parseInteger(form.referenceNode);
+
+  const config: AnalysisConfigInput = {
+    analysisType,
+    mode: modeForAnalysisType(analysisType),
+    meshingOnly: purpose === 'meshing',
+    frequency: clamp(form.frequencyHz, b.frequencyHz.min, b.frequencyHz.max),
+    tolerance: positive(form.tolerance, d.tolerance),
+    maxIterations: positiveInt(form.maxIterations, d.maxIterations),
+    defaultPermittivity: positive(form.defaultPermittivity, d.defaultPermittivity),
+    defaultPermeability: positive(form.defaultPermeability, d.defaultPermeability),
+    defaultConductivity: nonNegative(form.defaultConductivity, d.defaultConductivity),
+    density: positive(form.density, d.density),
+    heatCapacity: positive(form.heatCapacity, d.heatCapacity),
+    dirichletConditions,
+    dirichletFaceConditions: form.dirichletFaceGroups.flatMap((g) => {
+      const faces = parseFaceList(g.faces);
+      const voltage = parseNumber(g.voltage);
+      if (faces.length === 0 || voltage === undefined) return [];
+      return [{ faces, voltage, name: g.name.trim() || undefined }];
+    }),
+    neumannConditions: form.neumann.flatMap((row) => {
+      const faces = parseFaceList(row.faces);
+      return faces.length ? [{ faces, flux: numberOr(row.flux, 0) }] : [];
+    }),
+    impedanceConditions: form.impedance.flatMap((row) => {
+      const faces = parseFaceList(row.faces);
+      const impedance = {
+        real: numberOr(row.real, d.impedance.real),
+        imag: numberOr(row.imag, d.impedance.imag),
+      };
+      return faces.length ? [{ faces, impedance }] : [];
+    }),
+    referenceNode: referenceNode !== undefined && referenceNode >= 0 ? referenceNode : null,
+    transient: form.transient,
+    timeStep: positive(form.timeStep, d.timeStep),
+    endTime: positive(form.endTime, d.endTime),
+    timeScheme: form.timeScheme,
+    useCurvedMesh: form.useCurvedMesh,
+    useCurvedGeometry: form.useCurvedGeometry,
+    meshOrder: b.meshOrder.includes(form.meshOrder) ? form.meshOrder : 1,
+    useRadialPML: form.useRadialPML,
+    pmlThickness: clamp(form.pmlThickness, b.pmlThickness.min, b.pmlThickness.max),
+    pmlSigmaMax: positive(form.pmlSigmaMax, d.pmlSigmaMax),
+    useWavePorts: form.useWavePorts,
+    wavePorts: form.useWavePorts
+      ? form.wavePorts.flatMap((p, i) => {
+          const faces = parseFaceList(p.faces);
+          if (faces.length === 0) return [];
+          return [
+            {
+              portID: portId(p.portID, i),
+              faces,
+              mode: p.mode,
+              amplitude: numberOr(p.amplitude, 1),
+              phase: numberOr(p.phase, 0),
+            },
+          ];
+        })
+      : [],
+    calculateSParameters: form.calculateSParameters,
+    portImpedance: positive(form.portImpedance, d.portImpedance),
+    extractSParameters: form.extractSParameters,
+    sParamFreqMin: positive(form.sParamFreqMin, d.sParamFreqMin),
+    sParamFreqMax: positive(form.sParamFreqMax, d.sParamFreqMax),
+    sParamNumPoints: Math.min(positiveInt(form.sParamNumPoints, d.sParamNumPoints), 10001),
+    sParamMethod: form.sParamMethod,
+    animate: form.animate,
+    animationFrames: snapFrames(form.animationFrames),
+    gridFieldsEnabled: form.gridFieldsEnabled,
+    gridResolution: grid,
+    gridResolutionX: grid[0],
+    gridResolutionY: grid[1],
+    gridResolutionZ: grid[2],
+    gridPaddingFactor: clamp(form.gridPaddingFactor, b.gridPaddingFactor.min, b.gridPaddingFactor.max),
+    useAnisotropicMaterials: form.useAnisotropicMaterials,
+    anisotropicMaterials: form.useAnisotropicMaterials
+      ? form.anisotropicMaterials.map((m, i) => ({
+          id: portId(m.id, i),
+          permittivity: triple(m.permittivity, 1),
+          permeability: triple(m.permeability, 1),
+          conductivity: triple(m.conductivity, 0),
+        }))
+      : [],
+    bodyMaterials: (options.bodies ?? []).flatMap((body) => {
+      const id = form.bodyMaterials[body.region];
+      if (!id) return [];
+      const m = materialById(id);
+      return [
+        {
+          region: body.region,
+          name: body.name,
+          relativePermittivity: m.relativePermittivity,
+          relativePermeability: m.relativePermeability,
+          conductivity: m.conductivity,
+          lossTangent: m.lossTangent,
+        },
+      ];
+    }),
+    verbose: form.verbose,
+    autoRunAnalysis: form.autoRunAnalysis,
+  };
+  if (purpose === 'meshing' && options.meshing) Object.assign(config, meshingKeys(options.meshing));
+  return config;
+}
+
+function meshingKeys(m: MeshingOptions): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (m.maxElementSize !== undefined && m.maxElementSize > 0) out.meshMaxSize = m.maxElementSize;
+  if (m.minElementSize !== undefined && m.minElementSize > 0) out.meshMinSize = m.minElementSize;
+  if (m.grading !== undefined && m.grading > 0 && m.grading <= 1) out.meshGrading = m.grading;
+  return out;
+}

@@ -1,0 +1,13 @@
+import { useEnv } from '../state/EnvironmentContext.tsx';
+import { statusChip } from '../state/status-chip.ts';
+
+export function StatusChip() {
+  const chip = useEnv(statusChip);
+  return (
+    <span className={`chip ${chip.tone}`} data-testid="status-chip" role="status">
+      {chip.tone === 'busy' && <span className="spinner" aria-hidden />}
+      {chip.text}
+      {chip.progress !== undefined && <span className="chip-progress"> {Math.round(chip.progress)}%</span>}
+    </span>
+  );
+}

@@ -1,0 +1,124 @@
+import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
+import { ErrorBox } from '../ui/Messages.tsx';
+import { showResultBody } from '../workflows/apply-results.ts';
+import { runAnalysis } from '../workflows/run-analysis.ts';
+import { Downloads } from './Downloads.tsx';
+import { formatHz, formatSI, type Quantity } from './quantities.ts';
+import { SParameterPlot } from './SParameterPlot.tsx';
+import { SParameterTable } from './SParameterTable.tsx';
+
+function quantityText(q: Quantity): string {
+  if (typeof q.value === 'number') return formatSI(q.value, q.unit);
+  if (Array.isArray(q.value)) return q.value.map((v) => formatSI(v, q.unit)).join(', ');
+  return Object.entries(q.value)
+    .map(([k, v]) => `${k}: ${formatSI(v, q.unit)}`)
+    .join(' · ');
+}
+
+/** FEA results: solver info, computation time, key quantities, S-parameters, downloads. */
+export function FeaResults() {
+  const { deps, jobs, store } = useServices();
+  const results = useEnv((s) => s.results);
+  const error = useEnv((s) => s.analysis.error);
+  const status = useEnv((s) => s.analysis.status);
+  if (!results) {
+    if (status === 'failed' && error) return <ErrorBox error={error} />;
+    return <p className="muted small">Run an analysis or load a results file to see results here.</p>;
+  }
+  const info = results.solverInfo ?? {};
+  const solverRows: [string, string][] = [];
+  if (typeof info.analysis === 'string') solverRows.push(['Analysis', info.analysis]);
+  if (typeof info.frequency === 'number') solverRows.push(['Frequency', formatHz(info.frequency)]);
+  for (const [k, label] of [
+    ['elements', 'Elements'],
+    ['matrix_size', 'Unknowns'],
+    ['non_zeros', 'Non-zeros'],
+    ['element_order', 'Element order'],
+    ['iterations', 'Iterations'],
+  ] as const) {
+    const v = info[k];
+    if (typeof v === 'number') solverRows.push([label, v.toLocaleString()]);
+  }
+  if (typeof info.linear_solver === 'string') solverRows.push(['Linear solver', info.linear_solver]);
+  if (results.computationTime !== null)
+    solverRows.push(['Computation time', `${results.computationTime.toFixed(2)} s`]);
+
+  const enableAnimation = () => {
+    store.set((s) => ({ form: { ...s.form, animate: true, animationFrames: s.form.animationFrames || 50 } }));
+    void runAnalysis(deps, jobs.start('analysis'));
+  };
+
+  return (
+    <div className="fea-results" data-testid="fea-results">
+      {results.multiBody && (
+        <div className="multibody-results">
+          <p className="small">
+            {results.successCount ?? 0} of {results.meshCount ?? results.bodies.length} bodies solved.
+          </p>
+          <ul className="body-results">
+            {results.bodies.map((b, i) => (
+              // bodies are a fixed list per result; the index is their identity
+              // biome-ignore lint/suspicious/noArrayIndexKey: see above
+              <li key={i}>
+                <button
+                  type="button"
+                  className={i === results.activeBody ? 'active' : ''}
+                  disabled={!b.success}
+                  title={b.success ? 'Show this body' : (b.error ?? 'This body failed')}
+                  onClick={() => showResultBody(i, deps)}
+                >
+                  {b.success ? '●' : '✕'} {b.name}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {results.quantities.length > 0 && (
+        <table className="kv quantities" data-testid="quantities">
+          <tbody>
+            {results.quantities.map((q) => (
+              <tr key={q.key} data-testid={`quantity-${q.key}`}>
+                <th>{q.label}</th>
+                <td>{quantityText(q)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <table className="kv" data-testid="solver-info">
+        <tbody>
+          {solverRows.map(([k, v]) => (
+            <tr key={k}>
+              <th>{k}</th>
+              <td>{v}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {results.sParameters && (
+        <>
+          <h4>S-parameters</h4>
+          <SParameterPlot data={results.sParameters} />
+          <SParameterTable data={results.sParameters} />
+          {results.sParameters.portImpedances && (
+            <p className="small">
+              Port impedances: {results.sParameters.portImpedances.map((z) => formatSI(z, 'Ω')).join(', ')}
+            </p>
+          )}
+        </>
+      )}
+      {results.timeDomain && results.animationFrames === 0 && (
+        <div className="enable-animation">
+          <button type="button" onClick={enableAnimation} data-testid="enable-animation">
+            Enable Animation
+          </button>
+          <p className="muted small">
+            These time-domain results have no frames; this runs the analysis again with 50 frames.
+          </p>
+        </div>
+      )}
+      <Downloads />
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+import { isRecord } from '../api/http.ts';
+
+export interface Quantity {
+  key: string;
+  label: string;
+  value: number | number[] | Record<string, number>;
+  unit: string;
+}
+
+/** Known result quantities: the key's suffix names its SI unit (engine writes e.g. capacitance_F). */
+const UNIT_SUFFIXES: [RegExp, string][] = [
+  [/_F$/, 'F'],
+  [/_J$/, 'J'],
+  [/_C$/, 'C'],
+  [/_(ohm|Ohm)$/, 'Ω'],
+  [/_H$/, 'H'],
+  [/_S$/, 'S'],
+  [/_W$/, 'W'],
+  [/_A$/, 'A'],
+  [/_V$/, 'V'],
+  [/_Hz$/, 'Hz'],
+  [/_s$/, 's'],
+];
+const PREFERRED_ORDER = [
+  'capacitance',
+  'resistance',
+  'conductance',
+  'inductance',
+  'impedance',
+  'stored_energy',
+];
+
+function labelOf(key: string): string {
+  const base = key.replace(/_(F|J|C|ohm|Ohm|H|S|W|A|V|Hz|s)$/, '').replace(/_/g, ' ');
+  return base.charAt(0).toUpperCase() + base.slice(1);
+}
+function unitOf(key: string): string {
+  for (const [re, unit] of UNIT_SUFFIXES) if (re.test(key)) return unit;
+  if (/capacitance/i.test(key)) return 'F';
+  if (/resistance|impedance/i.test(key)) return 'Ω';
+  if (/inductance/i.test(key)) return 'H';
+  return '';
+}
+const isNumberMap = (v: unknown): v is Record<string, number> =>
+  isRecord(v) && Object.values(v).every((x) => typeof x === 'number');
+
+/** Key quantities (capacitance, resistance, energy, charges …) from `quantities` or top-level keys. */
+export function extractQuantities(result: Record<string, unknown>): Quantity[] {
+  const source: Record<string, unknown> = {
+    ...Object.fromEntries(
+      Object.entries(result).filter(([k]) => /^(capacitance|resistance|inductance|conductance)/i.test(k)),
+    ),
+    ...(isRecord(result.quantities) ? result.quantities : {}),
+  };
+  const out: Quantity[] = [];
+  for (const [key, value] of Object.entries(source)) {
+    if (typeof value === 'number' || (Array.isArray(value) && value.every((x) => typeof x === 'number'))) {
+      out.push({ key, label: labelOf(key), value, unit: unitOf(key) });
+    } else if (isNumberMap(value)) {
+      out.push({ key, label: labelOf(key), value, unit: unitOf(key) });
+    }
+  }
+  const rank = (q: Quantity) => {
+    const i = PREFERRED_ORDER.findIndex((p) => q.key.toLowerCase().startsWith(p));
+    return i === -1 ? PREFERRED_ORDER.length : i;
+  };
+  return out.sort((a, b) => rank(a) - rank(b));
+}
+
+const PREFIXES: [number, string][] = [
+  [1e12, 'T'],
+  [1e9, 'G'],
+  [1e6, 'M'],
+  [1e3, 'k'],
+  [1, ''],
+  [1e-3, 'm'],
+  [1e-6, 'µ'],
+  [1e-9, 'n'],
+  [1e-12, 'p'],
+  [1e-15, 'f'],
+  [1e-18, 'a'],
+];
+
+/** 1.234e-12 F → "1.234 pF"; unitless numbers in plain or exponent form. */
+export function formatSI(value: number, unit: string, digits = 4): string {
+  if (!Number.isFinite(value)) return `${value} ${unit}`.trim();
+  if (value === 0) return `0 ${unit}`.trim();
+  if (!unit)
+    return Math.abs(value) >= 1e-3 && Math.abs(value) < 1e6
+      ? String(+value.toPrecision(digits))
+      : value.toExponential(digits - 1);
+  const abs = Math.abs(value);
+  const [scale, prefix] = PREFIXES.find(([s]) => abs >= s * 0.9995) ?? PREFIXES[PREFIXES.length - 1]!;
+  return `${+(value / scale).toPrecision(digits)} ${prefix}${unit}`;
+}
+
+export function formatHz(hz: number): string {
+  return hz === 0 ? 'DC' : formatSI(hz, 'Hz');
+}

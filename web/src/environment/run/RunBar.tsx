@@ -1,0 +1,38 @@
+import { Progress } from '../meshing/SurfaceMeshCard.tsx';
+import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
+import { ErrorBox, Notice } from '../ui/Messages.tsx';
+import { cancelAnalysis, runAnalysis } from '../workflows/run-analysis.ts';
+
+/** Run Analysis / Cancel, the run's progress and its errors. */
+export function RunBar() {
+  const { deps, jobs } = useServices();
+  const analysis = useEnv((s) => s.analysis);
+  const busy = analysis.status === 'submitting' || analysis.status === 'running';
+  return (
+    <div className="run-bar" data-testid="run-bar">
+      <div className="actions">
+        <button
+          type="button"
+          className="primary run"
+          disabled={busy}
+          data-testid="run-analysis"
+          onClick={() => void runAnalysis(deps, jobs.start('analysis'))}
+        >
+          {busy ? 'Running…' : 'Run Analysis'}
+        </button>
+        {busy && (
+          <button
+            type="button"
+            data-testid="cancel-analysis"
+            onClick={() => void cancelAnalysis(deps, () => jobs.stop('analysis'))}
+          >
+            Cancel
+          </button>
+        )}
+      </div>
+      {analysis.status === 'running' && <Progress value={analysis.progress} label={analysis.message} />}
+      {analysis.error && <ErrorBox error={analysis.error} testId="analysis-error" />}
+      {analysis.notice && <Notice testId="analysis-notice">{analysis.notice}</Notice>}
+    </div>
+  );
+}

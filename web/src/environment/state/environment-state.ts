@@ -1,0 +1,124 @@
+import type { LENGTH_UNITS, MeshData } from '@fieldline/contracts';
+import { type AnalysisForm, defaultAnalysisForm } from '../config/analysis-form.ts';
+import type { MeshingOptions } from '../config/to-backend-config.ts';
+import type { ProblemMarkersPayload } from '../meshing/problem-markers.ts';
+import type { ProcessedResults } from '../results/process-results.ts';
+import { createStore, type Store } from './store.ts';
+
+export type LengthUnit = (typeof LENGTH_UNITS)[number];
+export type SourceFormat = 'json' | 'step' | 'stp' | 'stl' | 'obj' | 'zip';
+
+/** A user-facing error: an exact spec message as the title, the server's detail below it. */
+export interface UiError {
+  title: string;
+  detail?: string;
+  notice?: string;
+}
+
+export interface LoadedModel {
+  fileName: string;
+  format: SourceFormat;
+  mesh: MeshData;
+  /** STL/OBJ carry no unit: the user picks one before meshing */
+  unitsEditable: boolean;
+  boundingBox?: { min: [number, number, number]; max: [number, number, number] };
+  uploadId?: string;
+  /** per surface triangle: the CAD face it belongs to, so a click can pick a whole face */
+  facePatches?: number[];
+  repairs?: string[];
+}
+
+export interface BodyState {
+  region: number;
+  name: string;
+  visible: boolean;
+}
+
+export type MeshingStatus = 'idle' | 'submitting' | 'meshing' | 'completed' | 'failed';
+export type AnalysisStatus = 'idle' | 'submitting' | 'running' | 'completed' | 'failed';
+
+export interface MeshQuality {
+  [key: string]: unknown;
+}
+
+export interface EnvironmentState {
+  loading: boolean;
+  uploadError: UiError | null;
+  model: LoadedModel | null;
+  bodies: BodyState[];
+  meshing: {
+    status: MeshingStatus;
+    progress: number;
+    jobId?: string;
+    message?: string;
+    error?: UiError;
+    notice?: string;
+    quality?: MeshQuality;
+    problemMarkers?: ProblemMarkersPayload;
+    options: MeshingOptions;
+  };
+  analysis: {
+    status: AnalysisStatus;
+    progress: number;
+    jobId?: string;
+    message?: string;
+    error?: UiError;
+    notice?: string;
+  };
+  /** the results JSON exactly as received (raw JSON drawer, downloads, re-upload) */
+  rawResults: unknown;
+  results: ProcessedResults | null;
+  form: AnalysisForm;
+  /** the Dirichlet/port/boundary row that viewer clicks add faces to */
+  pickTarget: PickTarget | null;
+}
+
+export interface PickTarget {
+  list: 'dirichletFaceGroups' | 'neumann' | 'impedance' | 'wavePorts';
+  key: string;
+}
+
+export function initialEnvironmentState(): EnvironmentState {
+  return {
+    loading: false,
+    uploadError: null,
+    model: null,
+    bodies: [],
+    meshing: { status: 'idle', progress: 0, options: {} },
+    analysis: { status: 'idle', progress: 0 },
+    rawResults: null,
+    results: null,
+    form: defaultAnalysisForm(),
+    pickTarget: null,
+  };
+}
+
+export type EnvironmentStore = Store<EnvironmentState>;
+
+export function createEnvironmentStore(): EnvironmentStore {
+  return createStore(initialEnvironmentState());
+}
+
+/**
+ * Uploading clears all prior data (spec 001 §4). The form keeps its settings (frequency, solver, …)
+ * but drops everything that names faces, nodes or bodies of the old model.
+ */
+export function clearedState(state: EnvironmentState): EnvironmentState {
+  const form = {
+    ...state.form,
+    bodyMaterials: {},
+    dirichletNodes: [],
+    dirichletFaceGroups: [],
+    neumann: [],
+    impedance: [],
+    wavePorts: [],
+    referenceNode: '',
+  };
+  return { ...initialEnvironmentState(), form };
+}
+
+export function hasVolumeMesh(model: LoadedModel | null): boolean {
+  if (!model) return false;
+  if ((model.mesh.tetrahedra?.length ?? 0) > 0) return true;
+  return (model.mesh.meshes ?? []).some((m) => (m.tetrahedra?.length ?? 0) > 0);
+}

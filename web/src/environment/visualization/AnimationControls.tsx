@@ -1,0 +1,81 @@
+import { ANALYSIS_BOUNDS } from '@fieldline/contracts';
+import { useEffect, useState } from 'react';
+import { useServices } from '../state/EnvironmentContext.tsx';
+import { Slider } from '../ui/fields.tsx';
+
+const speed = ANALYSIS_BOUNDS.animationSpeedFps;
+
+/** Play/pause, previous/next frame, frame slider and speed; synced from viewer-animation-sync. */
+export function AnimationControls({ frameCount }: { frameCount: number }) {
+  const { bridge } = useServices();
+  const [frame, setFrame] = useState(0);
+  const [total, setTotal] = useState(frameCount);
+  const [playing, setPlaying] = useState(false);
+  const [fps, setFps] = useState<number>(speed.default);
+  useEffect(
+    () =>
+      bridge.onMessage((m) => {
+        if (m.type !== 'viewer-animation-sync') return;
+        setFrame(m.currentFrame);
+        setTotal(m.totalFrames);
+        setPlaying(m.playing);
+      }),
+    [bridge],
+  );
+  useEffect(() => setTotal(frameCount), [frameCount]);
+  return (
+    <div className="viz-group animation" data-testid="animation-controls">
+      <div className="transport">
+        <button
+          type="button"
+          className="icon"
+          title="Previous frame"
+          onClick={() => bridge.call('previousFrame')}
+        >
+          ⏮
+        </button>
+        <button
+          type="button"
+          className="icon play"
+          title={playing ? 'Pause' : 'Play'}
+          onClick={() => {
+            bridge.call(playing ? 'pauseAnimation' : 'playAnimation');
+            setPlaying(!playing);
+          }}
+        >
+          {playing ? '⏸' : '▶'}
+        </button>
+        <button type="button" className="icon" title="Next frame" onClick={() => bridge.call('nextFrame')}>
+          ⏭
+        </button>
+        <span className="muted small">
+          Frame {Math.min(frame + 1, Math.max(total, 1))} / {total}
+        </span>
+      </div>
+      <Slider
+        label="Frame"
+        min={0}
+        max={Math.max(0, total - 1)}
+        step={1}
+        value={frame}
+        display={String(frame + 1)}
+        onChange={(v) => {
+          setFrame(v);
+          bridge.call('setFrame', v);
+        }}
+      />
+      <Slider
+        label="Speed"
+        min={speed.min}
+        max={speed.max}
+        step={0.5}
+        value={fps}
+        display={`${fps} fps`}
+        onChange={(v) => {
+          setFps(v);
+          bridge.call('setAnimationSpeed', v);
+        }}
+      />
+    </div>
+  );
+}

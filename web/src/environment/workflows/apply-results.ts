@@ -1,0 +1,79 @@
+import { isRecord } from '../api/http.ts';
+import { processResults, RESULT_MESSAGES, ResultsError } from '../results/process-results.ts';
+import type { BodyState, UiError } from '../state/environment-state.ts';
+import { resultsToViewer } from '../viewer-bridge/to-viewer-payload.ts';
+import type { WorkflowDeps } from './deps.ts';
+
+/**
+ * Shows completed results: panels, raw JSON and the viewer. Returns the error shown, if any.
+ * `fromFile` results also become the loaded model, so the analysis can be run again on their mesh.
+ */
+export function applyResults(
+  raw: unknown,
+  deps: Pick<WorkflowDeps, 'store' | 'viewer'>,
+  options: { fromFile?: { fileName: string }; activeBody?: number } = {},
+): UiError | null {
+  const { store, viewer } = deps;
+  let processed: ReturnType<typeof processResults>;
+  try {
+    processed = processResults(raw, options.activeBody ?? 0);
+  } catch (err) {
+    const title = err instanceof ResultsError ? err.message : RESULT_MESSAGES.processingFailed;
+    const error: UiError = options.fromFile ? { title: `Failed to load FEA results: ${title}` } : { title };
+    store.set((s) => ({ rawResults: raw, analysis: { ...s.analysis, status: 'failed', error } }));
+    return error;
+  }
+  const active = processed.active;
+  store.set((s) => {
+    const next: Partial<typeof s> = {
+      rawResults: raw,
+      results: processed,
+      analysis: { ...s.analysis, status: 'completed', progress: 100, error: undefined },
+    };
+    if (options.fromFile) {
+      next.model = {
+        fileName: options.fromFile.fileName,
+        format: 'json',
+        unitsEditable: false,
+        mesh: {
+          vertices: (active.vertices as [number, number, number][]) ?? [],
+          faces: (active.faces as number[][]) ?? [],
+          tetrahedra: Array.isArray(active.tetrahedra) ? (active.tetrahedra as number[][]) : undefined,
+          tetrahedron_regions: Array.isArray(active.tetrahedron_regions)
+            ? (active.tetrahedron_regions as number[])
+            : undefined,
+          region_names: Array.isArray(active.region_names) ? (active.region_names as string[]) : undefined,
+          units: typeof active.units === 'string' ? active.units : undefined,
+        },
+      };
+      next.bodies = regionBodies(active);
+    }
+    return next;
+  });
+  try {
+    const visible = store.get().bodies.map((b) => b.visible);
+    const payload = resultsToViewer(active, visible);
+    viewer.loadMesh(payload);
+  } catch {
+    const error = { title: RESULT_MESSAGES.processingFailed };
+    store.set((s) => ({ analysis: { ...s.analysis, error } }));
+    return error;
+  }
+  return null;
+}
+
+function regionBodies(active: Record<string, unknown>): BodyState[] {
+  const names = Array.isArray(active.region_names) ? active.region_names : [];
+  if (names.length < 2) return [];
+  return names.map((n, i) => ({
+    region: i,
+    name: typeof n === 'string' ? n : `Body ${i + 1}`,
+    visible: true,
+  }));
+}
+
+/** Switches the shown body of multi-body results. */
+export function showResultBody(index: number, deps: Pick<WorkflowDeps, 'store' | 'viewer'>): void {
+  const raw = deps.store.get().rawResults;
+  if (isRecord(raw)) applyResults(raw, deps, { activeBody: index });
+}

@@ -1,0 +1,9 @@
+import { defaultAnalysisForm } from '../config/analysis-form.ts';
+import { initialEnvironmentState } from '../state/environment-state.ts';
+import type { WorkflowDeps } from './deps.ts';
+
+/** Clear Data: model, mesh, results and the form's model-specific rows; the viewer is emptied. */
+export function clearData(deps: Pick<WorkflowDeps, 'store' | 'viewer'>): void {
+  deps.store.set({ ...initialEnvironmentState(), form: defaultAnalysisForm() });
+  deps.viewer.call('clearData');
+}
