@@ -10,9 +10,7 @@ import { SParameterTable } from './SParameterTable.tsx';
 function quantityText(q: Quantity): string {
   if (typeof q.value === 'number') return formatSI(q.value, q.unit);
   if (Array.isArray(q.value)) return q.value.map((v) => formatSI(v, q.unit)).join(', ');
-  return Object.entries(q.value)
-    .map(([k, v]) => `${k}: ${formatSI(v, q.unit)}`)
-    .join(' · ');
+  return '';
 }
 
 /** FEA results: solver info, computation time, key quantities, S-parameters, downloads. */
@@ -77,12 +75,23 @@ export function FeaResults() {
       {results.quantities.length > 0 && (
         <table className="kv quantities" data-testid="quantities">
           <tbody>
-            {results.quantities.map((q) => (
-              <tr key={q.key} data-testid={`quantity-${q.key}`}>
-                <th>{q.label}</th>
-                <td>{quantityText(q)}</td>
-              </tr>
-            ))}
+            {results.quantities.flatMap((q) =>
+              typeof q.value === 'object' && !Array.isArray(q.value)
+                ? Object.entries(q.value).map(([name, v]) => (
+                    <tr key={`${q.key}-${name}`} className="sub-quantity">
+                      <th>
+                        {q.label} · {name}
+                      </th>
+                      <td>{formatSI(v, q.unit)}</td>
+                    </tr>
+                  ))
+                : [
+                    <tr key={q.key} data-testid={`quantity-${q.key}`}>
+                      <th>{q.label}</th>
+                      <td>{quantityText(q)}</td>
+                    </tr>,
+                  ],
+            )}
           </tbody>
         </table>
       )}

@@ -20,3 +20,14 @@ export function sourceFormatOf(name: string): SourceFormat | null {
 export const UNITLESS_FORMATS: readonly SourceFormat[] = ['stl', 'obj'];
 
 export const failedToLoadMessage = (detail: string) => `Failed to load file: ${detail}`;
+
+/** The file's text (FileReader where Blob.text is missing, as in older engines and jsdom). */
+export function readFileText(file: Blob): Promise<string> {
+  if (typeof file.text === 'function') return file.text();
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result ?? ''));
+    reader.onerror = () => reject(reader.error ?? new Error('could not read the file'));
+    reader.readAsText(file);
+  });
+}

@@ -10,6 +10,7 @@ import {
 import {
   failedToLoadMessage,
   fileExtension,
+  readFileText,
   sourceFormatOf,
   UNITLESS_FORMATS,
   unsupportedFileTypeMessage,
@@ -46,7 +47,7 @@ export async function loadFile(file: File, deps: WorkflowDeps): Promise<void> {
 }
 
 async function loadJson(file: File, deps: WorkflowDeps): Promise<void> {
-  const json: unknown = JSON.parse(await file.text());
+  const json: unknown = JSON.parse(await readFileText(file));
   if (isResultsJson(json)) {
     const problem = checkResultsFile(json);
     if (problem) {

@@ -1,0 +1,75 @@
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { createHashRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EnvironmentPage } from '../../src/environment/EnvironmentPage.tsx';
+import { isUsable, snapshotWork } from '../../src/environment/persistence/saved-work.ts';
+import { RawJsonDrawer } from '../../src/environment/raw-json/RawJsonDrawer.tsx';
+import { initialEnvironmentState } from '../../src/environment/state/environment-state.ts';
+import { tinyVolume } from './fakes.ts';
+
+afterEach(cleanup);
+
+function renderEnvironment() {
+  window.location.hash = '#/environment';
+  const router = createHashRouter([
+    { path: '/', element: <p>home</p> },
+    { path: '/environment', element: <EnvironmentPage /> },
+  ]);
+  return render(<RouterProvider router={router} />);
+}
+
+describe('environment page', () => {
+  it('renders the layout of spec 001 §2', () => {
+    renderEnvironment();
+    expect(screen.getByText('FEA Configuration')).toBeTruthy();
+    expect(screen.getByText('Field Visualization')).toBeTruthy();
+    expect(screen.getByTestId('status-chip').textContent).toBe('No model loaded');
+    expect(screen.getByTestId('viewer-frame').getAttribute('src')).toBe('/viewer.html');
+    expect(screen.getByText('Back to Home')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('mode-section'));
+    expect(screen.getByText('Wheel scrubs')).toBeTruthy();
+    expect(screen.getByTestId('slice-lock')).toBeTruthy();
+    expect(screen.getByTestId('section-offset')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('toggle-left'));
+    expect(screen.queryByText('FEA Configuration')).toBeNull();
+  });
+
+  it('alerts No analysis results available yet. when Raw JSON opens without results', () => {
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    renderEnvironment();
+    fireEvent.click(screen.getByTestId('raw-json-button'));
+    expect(alert).toHaveBeenCalledWith('No analysis results available yet.');
+    expect(screen.queryByTestId('raw-json-drawer')).toBeNull();
+    alert.mockRestore();
+  });
+});
+
+describe('raw JSON drawer', () => {
+  it('closes on Escape and renders large arrays lazily', () => {
+    const onClose = vi.fn();
+    const big = { vertices: Array.from({ length: 50_000 }, (_, i) => [i, i, i]) };
+    render(<RawJsonDrawer data={big} onClose={onClose} />);
+    fireEvent.click(screen.getByText('vertices'));
+    // the vertices node itself plus its first page of 100 children
+    expect(document.querySelectorAll('.json-children .json-node').length).toBe(101);
+    expect(screen.getByText(/Show 100 more of 49900 remaining/)).toBeTruthy();
+    act(() => {
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    });
+    expect(onClose).toHaveBeenCalled();
+  });
+});
+
+describe('saved work (guest → login → back)', () => {
+  it('snapshots the model and configuration and expires after a day', () => {
+    const state = initialEnvironmentState();
+    expect(snapshotWork(state)).toBeNull();
+    const work = snapshotWork(
+      { ...state, model: { fileName: 'v.json', format: 'json', mesh: tinyVolume, unitsEditable: false } },
+      1000,
+    );
+    expect(work?.model.fileName).toBe('v.json');
+    expect(isUsable(work, 1000 + 3600_000)).toBe(true);
+    expect(isUsable(work, 1000 + 25 * 3600_000)).toBe(false);
+  });
+});
