@@ -44,6 +44,19 @@ export class FeaApi {
     return this.call(`/api/fea/results/${encodeURIComponent(jobId)}/info`, { cache: 'no-store' });
   }
 
+  /** results.bin for the viewer (docs/results-binary.md); null when the server has none. */
+  async resultsBinary(jobId: string): Promise<ArrayBuffer | null> {
+    try {
+      const res = await this.doFetch(`/api/fea/results/${encodeURIComponent(jobId)}/binary`, {
+        credentials: 'same-origin',
+        cache: 'no-store',
+      });
+      return res.ok ? await res.arrayBuffer() : null;
+    } catch {
+      return null;
+    }
+  }
+
   /** Meshing diagnostics after a failure; caching disabled (spec 001 §7). */
   problemMarkers(jobId?: string): Promise<HttpResult> {
     const query = jobId ? `?job_id=${encodeURIComponent(jobId)}` : '';

@@ -1,9 +1,9 @@
-import { fieldsFromResults } from '../viewer-bridge/to-viewer-payload.ts';
+import { viewerPayloadFromResultsJson } from '../../results/index.ts';
 
 /** Per-vertex CSV (x, y, z, |E|, Ex, Ey, Ez, |H|, potential) from a results object. */
 export function vertexFieldsCsv(result: Record<string, unknown>): string {
   const vertices = Array.isArray(result.vertices) ? (result.vertices as number[][]) : [];
-  const f = fieldsFromResults(result, vertices.length);
+  const f = viewerPayloadFromResultsJson(result).fields ?? {};
   const cols = ['x', 'y', 'z'];
   if (f.eMagnitude) cols.push('E_magnitude_V_per_m');
   if (f.eVectors) cols.push('Ex', 'Ey', 'Ez');

@@ -1,3 +1,4 @@
+import type { ViewerPayload } from '../../results/index.ts';
 import { isRecord } from '../api/http.ts';
 import { processResults, RESULT_MESSAGES, ResultsError } from '../results/process-results.ts';
 import type { BodyState, UiError } from '../state/environment-state.ts';
@@ -11,7 +12,7 @@ import type { WorkflowDeps } from './deps.ts';
 export function applyResults(
   raw: unknown,
   deps: Pick<WorkflowDeps, 'store' | 'viewer'>,
-  options: { fromFile?: { fileName: string }; activeBody?: number } = {},
+  options: { fromFile?: { fileName: string }; activeBody?: number; payload?: ViewerPayload } = {},
 ): UiError | null {
   const { store, viewer } = deps;
   let processed: ReturnType<typeof processResults>;
@@ -52,8 +53,7 @@ export function applyResults(
   });
   try {
     const visible = store.get().bodies.map((b) => b.visible);
-    const payload = resultsToViewer(active, visible);
-    viewer.loadMesh(payload);
+    viewer.loadMesh(options.payload ?? resultsToViewer(active, visible));
   } catch {
     const error = { title: RESULT_MESSAGES.processingFailed };
     store.set((s) => ({ analysis: { ...s.analysis, error } }));

@@ -15,6 +15,7 @@ import {
 } from '../jobs/server-error.ts';
 import { AbortedError } from '../jobs/sleep.ts';
 import type { EnvironmentState, UiError } from '../state/environment-state.ts';
+import { binaryResultsToViewer } from '../viewer-bridge/to-viewer-payload.ts';
 import { applyResults } from './apply-results.ts';
 import type { WorkflowDeps } from './deps.ts';
 
@@ -130,9 +131,11 @@ export async function runAnalysis(deps: WorkflowDeps, signal?: AbortSignal): Pro
       wait: deps.wait,
     });
     switch (end.kind) {
-      case 'completed':
-        applyResults(resultsOf(end.body), deps);
+      case 'completed': {
+        const raw = resultsOf(end.body);
+        applyResults(raw, deps, { payload: await binaryPayload(deps, jobId, raw) });
         return;
+      }
       case 'failed': {
         const message = end.body.error ?? end.body.message;
         if (!message) fail(deps, { title: RUN_MESSAGES.failedOnServer, detail: RUN_MESSAGES.failedDefault });
@@ -174,5 +177,20 @@ export async function cancelAnalysis(deps: WorkflowDeps, stopPolling: () => void
     patchAnalysis(deps, {
       notice: `${RUN_MESSAGES.cancelled} The server could not be reached to stop the job.`,
     });
+  }
+}
+
+/** The viewer gets results.bin when the server has it (large meshes never travel as JSON numbers). */
+async function binaryPayload(deps: WorkflowDeps, jobId: string, raw: unknown) {
+  if (isRecord(raw) && raw.type === 'multi_body') return undefined;
+  const buffer = await deps.api.resultsBinary(jobId);
+  if (!buffer) return undefined;
+  try {
+    return binaryResultsToViewer(
+      buffer,
+      deps.store.get().bodies.map((b) => b.visible),
+    );
+  } catch {
+    return undefined;
   }
 }
