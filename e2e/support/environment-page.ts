@@ -1,0 +1,88 @@
+import type { Frame, Page } from 'playwright-core';
+
+/** Helpers for driving /environment in the e2e tests. */
+
+export async function openEnvironment(page: Page, origin: string): Promise<void> {
+  await page.goto(`${origin}/#/environment`);
+  await page.waitForSelector('[data-testid=status-chip]');
+}
+
+export async function viewerFrame(page: Page): Promise<Frame> {
+  for (let i = 0; i < 100; i++) {
+    const frame = page.frames().find((f) => f.url().includes('/viewer.html'));
+    if (frame) {
+      await frame.waitForLoadState('load');
+      return frame;
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error('viewer iframe not found');
+}
+
+/** Records what the parent posts to the viewer (inside the viewer's window, as the viewer sees it). */
+export async function recordViewerMessages(frame: Frame): Promise<void> {
+  await frame.evaluate(() => {
+    const w = window as unknown as { __received: unknown[] };
+    w.__received = [];
+    window.addEventListener('message', (e) => {
+      const d = e.data as {
+        type?: string;
+        name?: string;
+        mesh?: { positions?: Float32Array; triangles?: Uint32Array };
+        fields?: { eMagnitude?: Float32Array };
+        problemMarkers?: { faces?: Uint32Array; vertices?: Uint32Array };
+      };
+      w.__received.push({
+        type: d.type,
+        name: d.name,
+        vertices: d.mesh?.positions ? d.mesh.positions.length / 3 : undefined,
+        eMagnitude: d.fields?.eMagnitude ? Array.from(d.fields.eMagnitude) : undefined,
+        problemFaces: d.problemMarkers?.faces ? Array.from(d.problemMarkers.faces) : undefined,
+        problemVertices: d.problemMarkers?.vertices ? Array.from(d.problemMarkers.vertices) : undefined,
+      });
+    });
+  });
+}
+
+export interface ReceivedMessage {
+  type?: string;
+  name?: string;
+  vertices?: number;
+  eMagnitude?: number[];
+  problemFaces?: number[];
+  problemVertices?: number[];
+}
+
+export function received(frame: Frame): Promise<ReceivedMessage[]> {
+  return frame.evaluate(() => (window as unknown as { __received: ReceivedMessage[] }).__received);
+}
+
+/** A face click in the viewer, sent from the viewer's own window as the viewer does. */
+export async function pickFace(frame: Frame, faceId: number): Promise<void> {
+  await frame.evaluate((id) => {
+    window.parent.postMessage(
+      { type: 'viewer-event', event: { kind: 'face-picked', faceId: id, point: [0, 0, 0] } },
+      window.location.origin,
+    );
+  }, faceId);
+}
+
+/** Registers and signs in through the real accounts API, from the page (same-origin, as the app would). */
+export async function signUp(page: Page): Promise<void> {
+  const tag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+  const status = await page.evaluate(async (t) => {
+    const res = await fetch('/api/auth/register', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Grace Hopper',
+        email: `grace.${t}@analytical-engines.com`,
+        username: `grace_${t}`.slice(0, 20),
+        password: 'correct horse battery staple',
+        acceptedTerms: true,
+      }),
+    });
+    return res.status;
+  }, tag);
+  if (status !== 200 && status !== 201) throw new Error(`registration failed with HTTP ${status}`);
+}

@@ -1,0 +1,149 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { boxMesh, facesOnPlane } from '../../server/test/support/box-mesh.ts';
+import { launchBrowser } from '../support/browser.ts';
+import {
+  openEnvironment,
+  pickFace,
+  received,
+  recordViewerMessages,
+  signUp,
+  viewerFrame,
+} from '../support/environment-page.ts';
+import { type RunningServer, startServer } from '../support/server.ts';
+
+const EPS0 = 8.854187817e-12;
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function newPage(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 800 }, acceptDownloads: true });
+  return context.newPage();
+}
+
+/** A 5 mm × 5 mm parallel-plate capacitor with a 1 mm gap, as a volume mesh in JSON (units: m). */
+function capacitorMeshFile(dir: string) {
+  const gap = 0.001;
+  const mesh = boxMesh([0.005, 0.005, gap], [2, 2, 2]);
+  const path = join(dir, 'capacitor.json');
+  writeFileSync(path, JSON.stringify({ ...mesh, units: 'm' }));
+  return { path, mesh, gap, bottom: facesOnPlane(mesh, 2, 0), top: facesOnPlane(mesh, 2, gap) };
+}
+
+describe('/environment with a volume mesh, against the real server and engine', () => {
+  it('configures two Dirichlet face groups (typed and picked in the viewer), runs, shows C and sends fields', async () => {
+    const page = await newPage();
+    await openEnvironment(page, server.origin);
+    await signUp(page);
+    const frame = await viewerFrame(page);
+    await recordViewerMessages(frame);
+    const cap = capacitorMeshFile(server.dataDir);
+
+    await page.setInputFiles('[data-testid=file-input]', cap.path);
+    await page.waitForSelector('[data-testid=config-form]');
+    expect(await page.textContent('[data-testid=status-chip]')).toBe('Ready for Analysis');
+
+    await page.click('[data-testid=add-dirichlet-group]');
+    await page.click('[data-testid=add-dirichlet-group]');
+    await page.fill('[data-testid=dirichlet-group-0-faces]', cap.bottom.join(', '));
+    await page.fill('[data-testid=dirichlet-group-1-voltage]', '3');
+    // group 2 by clicking faces in the viewer
+    await page.click('[data-testid=dirichlet-group-1] button.pick');
+    for (const id of cap.top) await pickFace(frame, id);
+    await expect
+      .poll(() => page.inputValue('[data-testid=dirichlet-group-1-faces]'))
+      .toBe(cap.top.join(', '));
+
+    await page.click('[data-testid=run-analysis]');
+    await page.waitForSelector('[data-testid=quantity-capacitance_F]', { timeout: 120_000 });
+    expect(await page.textContent('[data-testid=status-chip]')).toBe('FEA: completed');
+    const shown = (await page.textContent('[data-testid=quantity-capacitance_F] td')) ?? '';
+    const expected = (EPS0 * 0.005 * 0.005) / cap.gap; // 221.35 fF, exact for a uniform field
+    const [, value] = /([\d.]+) fF/.exec(shown) ?? [];
+    const error = Math.abs(Number(value) * 1e-15 - expected) / expected;
+    console.log(
+      `capacitance shown ${shown}, closed form ${(expected * 1e15).toFixed(2)} fF, error ${(error * 100).toFixed(3)} %`,
+    );
+    expect(error).toBeLessThan(0.005);
+
+    // the viewer received the fields: |E| = 3 V / 1 mm at every vertex
+    await expect
+      .poll(async () => (await received(frame)).filter((m) => m.type === 'load-mesh' && m.eMagnitude).length)
+      .toBeGreaterThan(0);
+    const load = (await received(frame)).filter((m) => m.type === 'load-mesh' && m.eMagnitude).at(-1);
+    expect(load?.vertices).toBe(cap.mesh.vertices.length);
+    for (const e of load?.eMagnitude ?? []) expect(Math.abs(e - 3000) / 3000).toBeLessThan(0.01);
+    await page.context().close();
+  });
+
+  it('opens and closes the raw JSON drawer, downloads the JSON and loads it again as results', async () => {
+    const page = await newPage();
+    await openEnvironment(page, server.origin);
+    const alerts: string[] = [];
+    page.on('dialog', (d) => {
+      alerts.push(d.message());
+      void d.dismiss();
+    });
+    await page.click('[data-testid=raw-json-button]');
+    await expect.poll(() => alerts).toEqual(['No analysis results available yet.']);
+
+    await signUp(page);
+    const cap = capacitorMeshFile(server.dataDir);
+    await page.setInputFiles('[data-testid=file-input]', cap.path);
+    await page.click('[data-testid=add-dirichlet-group]');
+    await page.click('[data-testid=add-dirichlet-group]');
+    await page.fill('[data-testid=dirichlet-group-0-faces]', cap.bottom.join(','));
+    await page.fill('[data-testid=dirichlet-group-1-faces]', cap.top.join(','));
+    await page.click('[data-testid=run-analysis]');
+    await page.waitForSelector('[data-testid=quantity-capacitance_F]', { timeout: 120_000 });
+    const capacitance = await page.textContent('[data-testid=quantity-capacitance_F] td');
+
+    await page.click('[data-testid=raw-json-button]');
+    await page.waitForSelector('[data-testid=raw-json-drawer]');
+    const downloading = page.waitForEvent('download');
+    await page.click('[data-testid=raw-json-download]');
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('fea_results_raw.json');
+    const saved = join(server.dataDir, 'fea_results_raw.json');
+    await download.saveAs(saved);
+    expect(JSON.parse(readFileSync(saved, 'utf8')).solver_info.elements).toBe(cap.mesh.tetrahedra.length);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=raw-json-drawer]', { state: 'detached' });
+
+    await page.click('[data-testid=clear-data]');
+    expect(await page.textContent('[data-testid=status-chip]')).toBe('No model loaded');
+    await page.setInputFiles('[data-testid=file-input]', saved);
+    await page.waitForSelector('[data-testid=quantity-capacitance_F]');
+    expect(await page.textContent('[data-testid=quantity-capacitance_F] td')).toBe(capacitance);
+    expect(await page.textContent('[data-testid=status-chip]')).toBe('FEA: completed');
+    await page.context().close();
+  });
+
+  it('sends a guest who presses Run to log in and restores the model and configuration on return', async () => {
+    const page = await newPage();
+    await openEnvironment(page, server.origin);
+    const cap = capacitorMeshFile(server.dataDir);
+    await page.setInputFiles('[data-testid=file-input]', cap.path);
+    await page.click('[data-testid=add-dirichlet-group]');
+    await page.fill('[data-testid=dirichlet-group-0-faces]', '3, 4, 5');
+    await page.click('[data-testid=run-analysis]');
+    await page.waitForURL(/#\/userdatabase\/Login/);
+    await signUp(page);
+    await page.goto(`${server.origin}/#/environment`);
+    await page.waitForSelector('[data-testid=analysis-notice]');
+    expect(await page.textContent('.file-name')).toBe('capacitor.json');
+    expect(await page.inputValue('[data-testid=dirichlet-group-0-faces]')).toBe('3, 4, 5');
+    await page.context().close();
+  });
+});
