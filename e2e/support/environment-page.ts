@@ -67,8 +67,11 @@ export async function pickFace(frame: Frame, faceId: number): Promise<void> {
   }, faceId);
 }
 
-/** Registers and signs in through the real accounts API, from the page (same-origin, as the app would). */
-export async function signUp(page: Page): Promise<void> {
+/**
+ * Registers (and so signs in) through the real accounts API, from the page (same-origin, as the app
+ * would). Returns the credentials.
+ */
+export async function signUp(page: Page): Promise<{ email: string; password: string }> {
   const tag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
   const status = await page.evaluate(async (t) => {
     const res = await fetch('/api/auth/register', {
@@ -85,4 +88,5 @@ export async function signUp(page: Page): Promise<void> {
     return res.status;
   }, tag);
   if (status !== 200 && status !== 201) throw new Error(`registration failed with HTTP ${status}`);
+  return { email: `grace.${tag}@analytical-engines.com`, password: 'correct horse battery staple' };
 }

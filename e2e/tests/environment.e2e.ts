@@ -130,7 +130,12 @@ describe('/environment with a volume mesh, against the real server and engine', 
     await page.context().close();
   });
 
-  it('sends a guest who presses Run to log in and restores the model and configuration on return', async () => {
+  it('sends a guest who presses Run to log in and brings them back to the same model and configuration', async () => {
+    const other = await newPage();
+    await openEnvironment(other, server.origin);
+    const account = await signUp(other);
+    await other.context().close();
+
     const page = await newPage();
     await openEnvironment(page, server.origin);
     const cap = capacitorMeshFile(server.dataDir);
@@ -139,8 +144,10 @@ describe('/environment with a volume mesh, against the real server and engine', 
     await page.fill('[data-testid=dirichlet-group-0-faces]', '3, 4, 5');
     await page.click('[data-testid=run-analysis]');
     await page.waitForURL(/#\/userdatabase\/Login/);
-    await signUp(page);
-    await page.goto(`${server.origin}/#/environment`);
+    await page.fill('#login-email', account.email);
+    await page.fill('#login-password', account.password);
+    await page.click('button[type=submit]');
+    await page.waitForURL(/#\/environment/);
     await page.waitForSelector('[data-testid=analysis-notice]');
     expect(await page.textContent('.file-name')).toBe('capacitor.json');
     expect(await page.inputValue('[data-testid=dirichlet-group-0-faces]')).toBe('3, 4, 5');

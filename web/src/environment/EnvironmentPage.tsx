@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { LOGIN_PATH, type LoginRedirectState, useAuth } from '../auth/index.ts';
 import { convertStep } from './api/convert-step.ts';
 import { FeaApi } from './api/fea-api.ts';
-import { ENVIRONMENT_PATH, isSignedIn, LOGIN_PATH } from './auth/guest-check.ts';
+import { ENVIRONMENT_PATH, isSignedIn } from './auth/guest-check.ts';
 import { BottomBar } from './layout/BottomBar.tsx';
 import { LeftPanel } from './layout/LeftPanel.tsx';
 import { RightPanel } from './layout/RightPanel.tsx';
@@ -25,6 +26,9 @@ import './environment.css';
 /** /environment: upload → mesh → configure → run → results (spec 001). */
 export function EnvironmentPage() {
   const navigate = useNavigate();
+  const auth = useAuth();
+  const authRef = useRef(auth);
+  authRef.current = auth;
   const services = useMemo<EnvironmentServices>(() => {
     const store = createEnvironmentStore();
     const bridge = new ViewerBridge();
@@ -40,13 +44,18 @@ export function EnvironmentPage() {
         viewer: bridge,
         convert: (file) => convertStep(file),
         auth: {
-          isSignedIn: () => isSignedIn(),
+          // the auth context, or the server when the context has not seen a sign-in (another tab)
+          isSignedIn: async () => {
+            if (authRef.current.isAuthenticated) return true;
+            const signedIn = await isSignedIn();
+            if (signedIn) void authRef.current.refresh();
+            return signedIn;
+          },
           sendToLogin: async () => {
             const work = snapshotWork(store.get());
             if (work) await workStore.save(work).catch(() => undefined);
-            navigate(`${LOGIN_PATH}?returnTo=${encodeURIComponent(ENVIRONMENT_PATH)}`, {
-              state: { from: { pathname: ENVIRONMENT_PATH } },
-            });
+            const state: LoginRedirectState = { from: { pathname: ENVIRONMENT_PATH } };
+            navigate(LOGIN_PATH, { state });
           },
         },
       },

@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { createHashRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AuthProvider } from '../../src/auth/index.ts';
 import { EnvironmentPage } from '../../src/environment/EnvironmentPage.tsx';
 import { isUsable, snapshotWork } from '../../src/environment/persistence/saved-work.ts';
 import { RawJsonDrawer } from '../../src/environment/raw-json/RawJsonDrawer.tsx';
@@ -15,7 +16,11 @@ function renderEnvironment() {
     { path: '/', element: <p>home</p> },
     { path: '/environment', element: <EnvironmentPage /> },
   ]);
-  return render(<RouterProvider router={router} />);
+  return render(
+    <AuthProvider>
+      <RouterProvider router={router} />
+    </AuthProvider>,
+  );
 }
 
 describe('environment page', () => {

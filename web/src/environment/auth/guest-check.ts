@@ -16,5 +16,4 @@ export async function isSignedIn(doFetch: FetchLike = defaultFetch): Promise<boo
   }
 }
 
-export const LOGIN_PATH = '/userdatabase/Login';
 export const ENVIRONMENT_PATH = '/environment';
