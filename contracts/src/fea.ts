@@ -32,6 +32,11 @@ export const JobStatusResponse = z.object({
 });
 export type JobStatusResponse = z.infer<typeof JobStatusResponse>;
 
+/** GET /api/fea/download/{jobId}?format=…: the results JSON, or the S-parameters as Touchstone / CSV. */
+export const DOWNLOAD_FORMATS = ['json', 'touchstone', 'csv'] as const;
+export const DownloadQuery = z.object({ format: z.enum(DOWNLOAD_FORMATS).default('json') });
+export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
+
 /** GET /api/fea/health. */
 export const HealthResponse = z.object({
   status: z.enum(['ok', 'degraded']),

@@ -9,7 +9,9 @@ from typing import Any
 
 from fieldline_engine import protocol
 from fieldline_engine.errors import EngineError
-from fieldline_engine.limits import apply_memory_limit_from_env
+from fieldline_engine.limits import apply_memory_limit_from_env, limit_blas_threads
+
+limit_blas_threads()  # before any numeric library is imported
 
 
 def _health(_job: Path | None) -> dict[str, Any]:

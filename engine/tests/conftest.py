@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the engine CLI does (limits.limit_blas_threads)
+
 ENGINE_DIR = Path(__file__).resolve().parents[1]
 
 

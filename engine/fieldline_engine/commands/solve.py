@@ -9,6 +9,7 @@ from fieldline_engine.errors import EngineError
 from fieldline_engine.io.job_files import read_job, write_results
 from fieldline_engine.mesh.tet_model import model_from_mesh_data
 from fieldline_engine.post.results_binary import write_results_binary
+from fieldline_engine.post.touchstone import write_network_exports
 
 
 def run_solve(job_dir: Path) -> dict[str, Any]:
@@ -20,9 +21,20 @@ def run_solve(job_dir: Path) -> dict[str, Any]:
     model = model_from_mesh_data(job.get("mesh_data") or {})
 
     if analysis == "em":
-        from fieldline_engine.physics.em_static_job import solve_em_static
+        from fieldline_engine.physics.routing import em_solver_for
 
-        results = solve_em_static(model, config)
+        if em_solver_for(config) == "fullwave":
+            from fieldline_engine.physics.fullwave.job import solve_fullwave_job
+
+            results = solve_fullwave_job(model, config)
+        else:
+            from fieldline_engine.physics.em_static_job import solve_em_static
+
+            results = solve_em_static(model, config)
+    elif analysis == "em-eigen":
+        from fieldline_engine.physics.fullwave.eigen_job import solve_eigen_job
+
+        results = solve_eigen_job(model, config)
     else:
         raise EngineError("unsupported_analysis", f"Analysis type '{analysis}' is not available yet.")
 
@@ -33,4 +45,5 @@ def run_solve(job_dir: Path) -> dict[str, Any]:
     write_results(job_dir, results)
     # The viewer's binary twin: geometry and fields as typed arrays, never large JSON text.
     write_results_binary(job_dir, results, results["length_unit"])
+    write_network_exports(job_dir, results)
     return {"analysis": analysis, "computation_time": results["computation_time"]}

@@ -18,6 +18,7 @@ class BodyMaterial:
     permittivity: tuple[float, float, float]  # absolute, diagonal
     permeability: tuple[float, float, float]  # absolute, diagonal
     conductivity: tuple[float, float, float]  # S/m, diagonal
+    loss_tangent: float = 0.0  # dielectric loss tangent (time-harmonic solvers)
 
     @property
     def isotropic(self) -> bool:
@@ -43,7 +44,8 @@ def body_materials(model: TetModel, config: dict[str, Any]) -> list[BodyMaterial
         er = float(entry.get("relativePermittivity", 1.0))
         mr = float(entry.get("relativePermeability", 1.0))
         s = float(entry.get("conductivity", 0.0))
-        materials[i] = BodyMaterial((er * EPS0,) * 3, (mr * MU0,) * 3, (s,) * 3)
+        tan_d = float(entry.get("lossTangent", 0.0) or 0.0)
+        materials[i] = BodyMaterial((er * EPS0,) * 3, (mr * MU0,) * 3, (s,) * 3, tan_d)
 
     if config.get("useAnisotropicMaterials"):
         for entry in config.get("anisotropicMaterials") or []:

@@ -9,15 +9,18 @@ import numpy as np
 
 
 def vector_at_vertices(
-    mesh: ng.Mesh, field: ng.CoefficientFunction, complex_valued: bool = False
+    mesh: ng.Mesh, field: ng.CoefficientFunction, complex_valued: bool = False, order: int = 1
 ) -> np.ndarray:
-    space = ng.VectorH1(mesh, order=1, complex=complex_valued)
+    """`order` ≥ the field's polynomial order makes the element-wise projection exact, so each vertex
+    value is the average of the field's values in the elements around it (order 1 smooths curved fields)."""
+    space = ng.VectorH1(mesh, order=order, complex=complex_valued)
     gf = ng.GridFunction(space)
     with ng.TaskManager():
         gf.Set(field)
     nv = mesh.nv
     values = gf.vec.FV().NumPy().copy()
-    return values.reshape(3, nv).T  # VectorH1 stores component blocks: x for all vertices, then y, then z
+    # VectorH1 stores component blocks (x, then y, then z); each block starts with its vertex DOFs.
+    return values.reshape(3, -1)[:, :nv].T
 
 
 def scalar_at_vertices(gf: ng.GridFunction) -> np.ndarray:

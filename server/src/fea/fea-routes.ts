@@ -1,4 +1,10 @@
-import { HealthResponse, JobStatusResponse, SubmitRequest, SubmitResponse } from '@fieldline/contracts';
+import {
+  DownloadQuery,
+  HealthResponse,
+  JobStatusResponse,
+  SubmitRequest,
+  SubmitResponse,
+} from '@fieldline/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
@@ -55,13 +61,22 @@ export function registerFeaRoutes(app: FastifyInstance, ctx: AppContext): void {
   api.add({
     method: 'get',
     path: '/api/fea/download/{jobId}',
-    summary: 'Download the results file',
+    summary: 'Download the results file (?format=json), or the S-parameters (?format=touchstone|csv)',
     tag: 'fea',
     responseContentType: 'application/json',
   });
   app.get('/api/fea/download/:jobId', async (request, reply) => {
     const { jobId } = parseJobParams(request.params);
+    const { format } = parseWith(DownloadQuery, request.query);
     const owner = request.session ? ownerOf(request.session) : null;
+    if (format !== 'json') {
+      const exported = owner ? await fea.networkExport(jobId, owner, format) : null;
+      if (!exported) throw notFound('No S-parameters for this job');
+      return reply
+        .header('content-type', exported.contentType)
+        .header('content-disposition', `attachment; filename="${exported.fileName}"`)
+        .send(exported.body);
+    }
     const file = owner ? await fea.resultsFile(jobId, owner) : null;
     if (!file) throw notFound('Results not found');
     return reply

@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type {
   AnalysisConfig,
+  DownloadFormat,
   HealthResponse,
   JobStatusResponse,
   MeshData,
@@ -75,6 +76,28 @@ export class FeaService {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
+  }
+
+  /** The engine's S-parameter exports (`sparameters.sNp`, `sparameters.csv`) of a completed job. */
+  async networkExport(
+    jobId: string,
+    owner: JobOwner,
+    format: Exclude<DownloadFormat, 'json'>,
+  ): Promise<{ body: Buffer; fileName: string; contentType: string } | null> {
+    const job = await this.ctx.jobs.findOwned(jobId, owner);
+    if (job?.status !== 'completed') return null;
+    const dir = this.ctx.jobs.files.dir(job.id);
+    const names = await readdir(dir).catch(() => [] as string[]);
+    const name = names.find((n) =>
+      format === 'csv' ? n === 'sparameters.csv' : /^sparameters\.s\d+p$/.test(n),
+    );
+    if (!name) return null;
+    const ext = name.slice(name.indexOf('.'));
+    return {
+      body: await readFile(join(dir, name)),
+      fileName: `fea_sparameters_${jobId}${ext}`,
+      contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'text/plain; charset=us-ascii',
+    };
   }
 
   async resultsInfo(jobId: string, owner: JobOwner): Promise<Record<string, unknown> | null> {

@@ -1,0 +1,95 @@
+"""Frequency sweeps: one factorization per point (symbolic analysis reused), every port driven in turn."""
+
+from typing import Any
+
+import numpy as np
+
+from fieldline_engine import protocol
+from fieldline_engine.errors import InvalidInput
+from fieldline_engine.physics.fullwave.solver import FrequencySolution, FullwaveSolver
+from fieldline_engine.physics.fullwave.sparameters import (
+    RENORMALISING_METHODS,
+    S_PARAM_METHODS,
+    line_impedances,
+    reference_line_impedance,
+    renormalise,
+)
+
+MAX_POINTS = 10001
+
+
+def sweep_frequencies(config: dict[str, Any]) -> tuple[list[float], float]:
+    """The sweep's points and the frequency whose fields are reported."""
+    f0 = float(config.get("frequency") or 0.0)
+    if not (config.get("calculateSParameters") or config.get("extractSParameters")):
+        if f0 <= 0:
+            raise InvalidInput("A full-wave analysis needs a frequency above 0 Hz (or an S-parameter sweep).")
+        return [f0], f0
+    fmin = float(config.get("sParamFreqMin") or 1e9)
+    fmax = float(config.get("sParamFreqMax") or 1e10)
+    n = int(config.get("sParamNumPoints") or 101)
+    if fmin <= 0 or fmax <= 0:
+        raise InvalidInput("S-parameter frequencies must be above 0 Hz.")
+    if fmax < fmin:
+        raise InvalidInput("sParamFreqMax must not be below sParamFreqMin.")
+    if n < 1 or n > MAX_POINTS:
+        raise InvalidInput(f"sParamNumPoints must be between 1 and {MAX_POINTS}.")
+    freqs = [fmin] if n == 1 or fmax == fmin else [float(f) for f in np.linspace(fmin, fmax, n)]
+    if f0 <= 0:
+        f0 = freqs[len(freqs) // 2]
+    return freqs, f0
+
+
+def run_sweep(
+    solver: FullwaveSolver, freqs: list[float], field_freq: float, method: str, z_ref: float
+) -> tuple[dict[str, Any], FrequencySolution]:
+    if method not in S_PARAM_METHODS:
+        raise InvalidInput(f"sParamMethod must be one of {', '.join(S_PARAM_METHODS)}.")
+    renorm = method in RENORMALISING_METHODS
+    points = sorted(set(freqs) | {field_freq})
+    s_list, z_modal, z_line, props = [], [], [], []
+    field_solution: FrequencySolution | None = None
+    for i, f in enumerate(points):
+        is_field = f == field_freq
+        sol = solver.solve(f, keep_fields=is_field or renorm)
+        lines = [port_line_impedances(solver, sol, p) for p in range(len(solver.ports))] if renorm else []
+        if is_field:
+            field_solution = sol
+        if f in freqs:
+            s = sol.s
+            if renorm:
+                z_old = np.array([reference_line_impedance(method, z) or np.nan for z in lines])
+                if np.any(~np.isfinite(z_old)):
+                    raise InvalidInput(
+                        f"sParamMethod '{method}' needs a port voltage path; a port's cross-section has none "
+                        "(use wave_port for this port shape)."
+                    )
+                s = renormalise(s, z_old, np.full(len(z_old), z_ref))
+                z_line.append(lines)
+            s_list.append(s)
+            z_modal.append([p["wave_impedance_ohm"] for p in sol.port_props])
+            props.append(sol.port_props)
+        if not is_field:
+            sol.excitations.clear()
+        protocol.progress(15 + 70 * (i + 1) / len(points), f"Frequency {i + 1} of {len(points)}")
+    assert field_solution is not None
+    out: dict[str, Any] = {
+        "method": method,
+        "convention": "e^{+jwt} (engineering); S[q][p] is the wave leaving port q when port p is driven",
+        "port_ids": [p.port_id for p in solver.ports],
+        "normalization": f"renormalized to {z_ref:g} ohm" if renorm else "modal (each port's mode, 1 W)",
+        "reference_impedance_ohm": z_ref if renorm else None,
+        "frequencies_hz": [float(f) for f in freqs],
+        "s": [[[[float(v.real), float(v.imag)] for v in row] for row in s] for s in s_list],
+        "mode_impedances_ohm": z_modal,
+        "port_propagation": props,
+    }
+    if renorm:
+        out["line_impedances_ohm"] = z_line
+    return out, field_solution
+
+
+def port_line_impedances(solver: FullwaveSolver, sol: FrequencySolution, p: int) -> dict[str, float | None]:
+    gf = sol.excitations[p]
+    h = solver.magnetic_field(gf, sol.frequency)
+    return line_impedances(solver.ports[p], solver.mesh, gf, h, complex(sol.s[p, p]))

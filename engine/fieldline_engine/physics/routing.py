@@ -1,0 +1,27 @@
+"""Which solver an `em` job goes to. Kept in one small function shared by the static and full-wave paths."""
+
+from typing import Any
+
+FULLWAVE_MODES = ("fullwave", "full-wave", "full_wave", "rf")
+
+
+def em_solver_for(config: dict[str, Any]) -> str:
+    """'fullwave' for time-harmonic Maxwell, 'static' for the static/quasi-static solvers.
+
+    Full-wave when the frequency is above 0 and the model uses wave ports, a PML or impedance
+    boundaries, or the config asks for it with `mode: "fullwave"`.
+    """
+    if str(config.get("mode") or "").lower() in FULLWAVE_MODES or _sweep_only(config):
+        return "fullwave"
+    if float(config.get("frequency") or 0.0) <= 0.0:
+        return "static"
+    uses_ports = bool(config.get("useWavePorts")) and bool(config.get("wavePorts"))
+    uses_pml = bool(config.get("useRadialPML"))
+    uses_impedance = bool(config.get("impedanceConditions"))
+    return "fullwave" if (uses_ports or uses_pml or uses_impedance) else "static"
+
+
+def _sweep_only(config: dict[str, Any]) -> bool:
+    """An S-parameter sweep over wave ports is full-wave even when the single frequency is left at 0."""
+    wants_s = bool(config.get("calculateSParameters") or config.get("extractSParameters"))
+    return wants_s and bool(config.get("useWavePorts")) and bool(config.get("wavePorts"))

@@ -1,0 +1,50 @@
+"""Validation geometries for the full-wave tests and benches, meshed with netgen.occ (curved on request).
+
+Boundary names follow the engine's labels: `default` is PEC, `port_k` are wave ports.
+"""
+
+import ngsolve as ng
+from netgen.occ import Box, Cylinder, OCCGeometry, Pnt, X, Z
+
+WR90_A = 22.86e-3
+WR90_B = 10.16e-3
+# RG-401 (Palace coaxial example): conductor diameters 0.0645" and 0.215", PTFE εr = 2.08.
+RG401_INNER = 0.5 * 0.0645 * 25.4e-3
+RG401_OUTER = 0.5 * 0.215 * 25.4e-3
+RG401_EPS_R = 2.08
+
+
+def waveguide_mesh(length: float, maxh: float, a: float = WR90_A, b: float = WR90_B) -> ng.Mesh:
+    guide = Box((0, 0, 0), (a, b, length))
+    guide.faces.name = "default"
+    guide.faces.Min(Z).name = "port_0"
+    guide.faces.Max(Z).name = "port_1"
+    guide.mat("body0")
+    return ng.Mesh(OCCGeometry(guide).GenerateMesh(maxh=maxh))
+
+
+def coax_mesh(length: float, maxh: float, curve_order: int = 0, curvature_safety: float = 2.0) -> ng.Mesh:
+    outer = Cylinder(Pnt(0, 0, 0), Z, r=RG401_OUTER, h=length)
+    inner = Cylinder(Pnt(0, 0, 0), Z, r=RG401_INNER, h=length)
+    line = outer - inner
+    line.faces.name = "default"
+    line.faces.Min(Z).name = "port_0"
+    line.faces.Max(Z).name = "port_1"
+    line.mat("body0")
+    mesh = ng.Mesh(OCCGeometry(line).GenerateMesh(maxh=maxh, curvaturesafety=curvature_safety))
+    if curve_order:
+        mesh.Curve(curve_order)
+    return mesh
+
+
+def cavity_mesh(size: tuple[float, float, float], maxh: float, curve_order: int = 0) -> ng.Mesh:
+    box = Box((0, 0, 0), size)
+    box.faces.name = "default"
+    box.mat("body0")
+    mesh = ng.Mesh(OCCGeometry(box).GenerateMesh(maxh=maxh))
+    if curve_order:
+        mesh.Curve(curve_order)
+    return mesh
+
+
+__all__ = ["X", "waveguide_mesh", "coax_mesh", "cavity_mesh"]

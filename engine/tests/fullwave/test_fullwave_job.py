@@ -1,0 +1,112 @@
+"""The full-wave and eigen paths through the engine command, on uploaded (box) tetrahedral meshes.
+
+WR-90 as uploaded tetrahedra in mm with two TE10 wave ports: the sweep's S-matrix, the port
+quantities, the fields, and the Touchstone/CSV exports (read back with scikit-rf).
+"""
+
+import cmath
+import json
+import math
+
+import numpy as np
+import pytest
+
+from fieldline_engine.physics.constants import C0
+from fieldline_engine.testing.meshes import box_mesh, faces_on_plane
+
+A, B, L = 22.86, 10.16, 100.0  # mm
+
+
+def wr90_job(tmp_path, **extra):
+    mesh = box_mesh((A, B, L), (4, 2, 16))
+    mesh["units"] = "mm"
+    config = {
+        "analysisType": "em",
+        "frequency": 10e9,
+        "meshOrder": 3,
+        "useWavePorts": True,
+        "wavePorts": [
+            {"portID": 1, "faces": faces_on_plane(mesh, 2, 0.0), "mode": "TE10"},
+            {"portID": 2, "faces": faces_on_plane(mesh, 2, L), "mode": "TE10", "amplitude": 0},
+        ],
+        "calculateSParameters": True,
+        "sParamFreqMin": 7.6e9,
+        "sParamFreqMax": 12.4e9,
+        "sParamNumPoints": 3,
+        **extra,
+    }
+    (tmp_path / "job.json").write_text(json.dumps({"mesh_data": mesh, "config": config}))
+    return mesh
+
+
+def beta(f):
+    k0 = 2 * math.pi * f / C0
+    return math.sqrt(k0**2 - (math.pi / (A * 1e-3)) ** 2)
+
+
+def test_wr90_two_port_job_and_touchstone(engine, tmp_path):
+    mesh = wr90_job(tmp_path, animate=True, animationFrames=10)
+    events = engine("solve", tmp_path)
+    assert events[-1]["event"] == "done", events[-1]
+    res = json.loads((tmp_path / "results.json").read_text())
+    info = res["solver_info"]
+    assert info["analysis"] == "fullwave" and info["frequency"] == 10e9 and info["element_order"] == 3
+    sp = res["s_parameters"]
+    assert sp["frequencies_hz"] == [7.6e9, 10e9, 12.4e9] and sp["port_ids"] == ["1", "2"]
+    for k, f in enumerate(sp["frequencies_hz"]):
+        s = np.array([[complex(*v) for v in row] for row in sp["s"][k]])
+        err = (math.degrees(cmath.phase(s[1, 0]) + beta(f) * L * 1e-3) + 180) % 360 - 180
+        print(
+            f"job WR-90 {f / 1e9:.1f} GHz: |S11| {20 * math.log10(abs(s[0, 0])):.1f} dB, ∠S21 error {err:+.3f}°"
+        )
+        assert abs(s[0, 0]) < 0.01 and abs(abs(s[1, 0]) - 1) < 1e-3 and abs(err) < 0.5
+    port = res["ports"][0]
+    assert port["shape"] == "rectangle" and port["mode"] == "TE10"
+    assert abs(port["dimensions_m"]["a"] - 0.02286) < 1e-12
+    assert abs(port["cutoff_frequency_hz"] - 6.557140e9) < 1e3
+    assert abs(port["beta_rad_per_m"] - 158.238) < 1e-3
+    assert res["ports"][1]["reference_plane"]["normal"] == [0.0, 0.0, 1.0]
+    # Fields: 1 W in TE10 → peak E at the guide centre E0 = √(4·Z_TE·P/(a·b)).
+    e = np.asarray(res["field_magnitudes"]["e_magnitudes"]["data"])
+    assert len(e) == len(mesh["vertices"])
+    e0 = math.sqrt(4 * 498.97 * 1.0 / (A * B * 1e-6))
+    print(f"peak |E| {e.max():.1f} V/m, TE10 1 W amplitude {e0:.1f} V/m")
+    assert abs(e.max() - e0) / e0 < 0.02
+    assert res["animation"]["frames"] == 10 and len(res["animation"]["data"]) == 10
+    # Exports: a standard reader gets the same numbers.
+    skrf = pytest.importorskip("skrf")
+    net = skrf.Network(str(tmp_path / "sparameters.s2p"))
+    assert net.nports == 2 and list(net.f) == [7.6e9, 10e9, 12.4e9]
+    s_file = net.s[1]
+    s_res = np.array([[complex(*v) for v in row] for row in sp["s"][1]])
+    assert np.allclose(s_file, s_res, atol=1e-11)
+    csv = (tmp_path / "sparameters.csv").read_text().splitlines()
+    assert csv[0].startswith("frequency_hz,S11_re,S11_im,S11_db,S11_deg,S12_re") and len(csv) == 4
+
+
+def test_em_eigen_job_on_uploaded_box(engine, tmp_path):
+    mesh = box_mesh((22.86, 10.16, 50.0), (4, 2, 8))
+    mesh["units"] = "mm"
+    config = {"analysisType": "em-eigen", "meshOrder": 2, "eigenNumModes": 2}
+    (tmp_path / "job.json").write_text(json.dumps({"mesh_data": mesh, "config": config}))
+    events = engine("solve", tmp_path)
+    assert events[-1]["event"] == "done", events[-1]
+    res = json.loads((tmp_path / "results.json").read_text())
+    f = [m["frequency_hz"] for m in res["eigenmodes"]]
+    errs = [(f[0] - 7.209968e9) / 7.209968e9, (f[1] - 8.885173e9) / 8.885173e9]
+    print(
+        f"eigen job: TE101 {f[0] / 1e9:.5f} GHz ({errs[0]:+.3%}), TE102 {f[1] / 1e9:.5f} GHz ({errs[1]:+.3%})"
+    )
+    assert all(abs(x) < 0.01 for x in errs)
+    e = np.asarray(res["field_magnitudes"]["e_magnitudes"]["data"])
+    assert abs(e.max() - 1.0) < 1e-9
+
+
+def test_bad_port_config_is_refused(engine, tmp_path):
+    wr90_job(tmp_path)
+    job = json.loads((tmp_path / "job.json").read_text())
+    job["config"]["wavePorts"][0]["mode"] = "TEM"
+    (tmp_path / "job.json").write_text(json.dumps(job))
+    final = engine("solve", tmp_path)[-1]
+    assert final["event"] == "error" and "TEM mode needs two conductors" in final["message"]
+    assert not (tmp_path / "results.json").exists()

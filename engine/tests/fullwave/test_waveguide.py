@@ -1,0 +1,70 @@
+"""WR-90 rectangular waveguide: matched two-port transmission and the TE10 cutoff (closed form).
+
+β = √(k0² − (π/a)²), S21 = e^{-jβL} (e^{+jωt}), |S11| → 0 for an empty matched guide. Below the TE10
+cutoff 6.557 GHz the mode is evanescent, |S21| = e^{-αL} with α = √((π/a)² − k0²).
+"""
+
+import cmath
+import math
+
+import pytest
+
+from fieldline_engine.physics.constants import C0
+from fieldline_engine.physics.fullwave.media import uniform_media
+from fieldline_engine.physics.fullwave.solver import FullwaveSolver
+from fieldline_engine.physics.ports.wave_port import build_wave_port
+from fieldline_engine.testing.rf_meshes import WR90_A, waveguide_mesh
+
+L = 0.1
+
+
+@pytest.fixture(scope="module")
+def wr90():
+    mesh = waveguide_mesh(L, maxh=0.008)
+    ports = [build_wave_port(mesh, f"port_{k}", str(k + 1), "TE10") for k in range(2)]
+    return FullwaveSolver(mesh, uniform_media(), 3, "default", ports)
+
+
+def beta_te10(f: float) -> complex:
+    k0 = 2 * math.pi * f / C0
+    return cmath.sqrt(k0**2 - (math.pi / WR90_A) ** 2)
+
+
+@pytest.mark.parametrize("f", [8.2e9, 10e9, 12.4e9])
+def test_wr90_matched_line(wr90, f):
+    sol = wr90.solve(f)
+    beta = beta_te10(f).real
+    s11_db = 20 * math.log10(abs(sol.s[0, 0]))
+    mag_err = abs(abs(sol.s[1, 0]) - 1)
+    phase_err = (math.degrees(cmath.phase(sol.s[1, 0]) + beta * L) + 180) % 360 - 180
+    print(
+        f"WR-90 {f / 1e9:.1f} GHz: |S11| = {s11_db:.1f} dB, ||S21|-1| = {mag_err:.1e}, "
+        f"∠S21 error {phase_err:+.3f}° (β = {beta:.3f} rad/m), {wr90.ndof} unknowns"
+    )
+    assert s11_db < -40
+    assert mag_err < 1e-3
+    assert abs(phase_err) < 0.5
+    assert abs(sol.s[0, 1] - sol.s[1, 0]) < 1e-9  # reciprocity
+    reported = sol.port_props[0]["beta_rad_per_m"]
+    assert abs(reported - beta) < 1e-9 * beta
+    if f == 10e9:
+        assert abs(beta - 158.238) < 1e-3
+
+
+@pytest.mark.parametrize("f", [5.0e9, 6.0e9, 6.4e9])
+def test_te10_cutoff_transmission_collapses(wr90, f):
+    sol = wr90.solve(f)
+    alpha = abs(beta_te10(f).imag)
+    expected = math.exp(-alpha * L)
+    err = abs(abs(sol.s[1, 0]) - expected) / expected
+    print(
+        f"WR-90 below cutoff {f / 1e9:.1f} GHz: |S21| = {abs(sol.s[1, 0]):.3e}, e^(-αL) = {expected:.3e}, rel. error {err:.1e}"
+    )
+    assert abs(sol.s[1, 0]) < 0.06
+    assert err < 0.02
+
+
+def test_transmission_recovers_above_cutoff(wr90):
+    below, above = wr90.solve(6.3e9), wr90.solve(6.9e9)
+    print(f"|S21| 6.3 GHz {abs(below.s[1, 0]):.3e} → 6.9 GHz {abs(above.s[1, 0]):.4f}")
+    assert abs(below.s[1, 0]) < 0.05 < 0.99 < abs(above.s[1, 0])

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { boxMesh, facesOnPlane } from './support/box-mesh.ts';
+import { cookieFrom, createTestApp, type TestApp, waitForJob } from './support/test-app.ts';
+import { parseTouchstone } from './support/touchstone.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const A = 22.86; // WR-90, mm
+const B = 10.16;
+const L = 60;
+const C0 = 299_792_458;
+
+/** An empty WR-90 guide as uploaded tetrahedra (mm) with TE10 wave ports at both ends. */
+function waveguideJob() {
+  const mesh = { ...boxMesh([A, B, L], [4, 2, 10]), units: 'mm' };
+  const config = {
+    analysisType: 'em',
+    frequency: 10e9,
+    meshOrder: 2,
+    useWavePorts: true,
+    wavePorts: [
+      { portID: 1, faces: facesOnPlane(mesh, 2, 0), mode: 'TE10' },
+      { portID: 2, faces: facesOnPlane(mesh, 2, L), mode: 'TE10', amplitude: 0 },
+    ],
+    calculateSParameters: true,
+    sParamFreqMin: 9e9,
+    sParamFreqMax: 11e9,
+    sParamNumPoints: 3,
+  };
+  return { mesh_data: mesh, config };
+}
+
+describe('full-wave two-port waveguide through the API', () => {
+  it('returns S-parameters and a Touchstone file a strict reader parses', async () => {
+    const submit = await t.app.inject({ method: 'POST', url: '/api/fea/submit', payload: waveguideJob() });
+    expect(submit.statusCode).toBe(200);
+    const cookie = cookieFrom(submit);
+    const { job_id } = submit.json();
+    const { body } = await waitForJob(t.app, job_id, cookie);
+    expect(body.status, body.error).toBe('completed');
+    const sp = body.results.s_parameters;
+    expect(sp.frequencies_hz).toEqual([9e9, 10e9, 11e9]);
+    expect(body.results.solver_info.analysis).toBe('fullwave');
+
+    // S21 of a matched empty guide is e^{-jβL}: check magnitude and phase at 10 GHz.
+    const k0 = (2 * Math.PI * 10e9) / C0;
+    const beta = Math.sqrt(k0 ** 2 - (Math.PI / (A * 1e-3)) ** 2);
+    const [re, im] = sp.s[1][1][0] as [number, number];
+    const phaseErr = ((((Math.atan2(im, re) + beta * L * 1e-3) * 180) / Math.PI + 540) % 360) - 180;
+    expect(Math.abs(Math.hypot(re, im) - 1)).toBeLessThan(1e-2);
+    expect(Math.abs(phaseErr)).toBeLessThan(2);
+
+    const s2p = await t.app.inject({
+      method: 'GET',
+      url: `/api/fea/download/${job_id}?format=touchstone`,
+      headers: { cookie },
+    });
+    expect(s2p.statusCode).toBe(200);
+    expect(s2p.headers['content-disposition']).toContain(`fea_sparameters_${job_id}.s2p`);
+    const net = parseTouchstone(s2p.body, 'x.s2p');
+    expect(net.ports).toBe(2);
+    expect(net.parameter).toBe('S');
+    expect(net.frequenciesHz).toEqual([9e9, 10e9, 11e9]);
+    for (let k = 0; k < 3; k++)
+      for (let r = 0; r < 2; r++)
+        for (let c = 0; c < 2; c++) {
+          const [fr, fi] = (net.s[k]?.[r]?.[c] ?? [Number.NaN, Number.NaN]) as [number, number];
+          const [rr, ri] = sp.s[k][r][c] as [number, number];
+          expect(Math.abs(fr - rr) + Math.abs(fi - ri)).toBeLessThan(1e-9);
+        }
+
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: `/api/fea/download/${job_id}?format=csv`,
+      headers: { cookie },
+    });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    const lines = csv.body.trim().split('\n');
+    expect(lines[0]).toMatch(/^frequency_hz,S11_re,S11_im,S11_db,S11_deg/);
+    expect(lines).toHaveLength(4);
+
+    const stranger = await t.app.inject({
+      method: 'GET',
+      url: `/api/fea/download/${job_id}?format=touchstone`,
+    });
+    expect(stranger.statusCode).toBe(404);
+    const badFormat = await t.app.inject({
+      method: 'GET',
+      url: `/api/fea/download/${job_id}?format=xlsx`,
+      headers: { cookie },
+    });
+    expect(badFormat.statusCode).toBe(400);
+  });
+});
