@@ -36,8 +36,8 @@ def touchstone_text(sp: dict[str, Any]) -> str:
             "! S-parameter uses the power definition",
         ]
     lines.append(f"# HZ S RI R {_fmt(r)}")
-    for k, f in enumerate(sp["frequencies_hz"]):
-        s = _matrix(sp["s"][k])
+    for k, f in enumerate(sp["frequencies"]):
+        s = _matrix(sp["matrix"][k])
         if n == 2:
             order = [s[0][0], s[1][0], s[0][1], s[1][1]]
             lines.append(_fmt(f) + " " + " ".join(_pair(v) for v in order))
@@ -58,8 +58,8 @@ def csv_text(sp: dict[str, Any]) -> str:
     names = [f"S{q + 1}{p + 1}" for q in range(n) for p in range(n)]
     header = ["frequency_hz"] + [f"{nm}_{part}" for nm in names for part in ("re", "im", "db", "deg")]
     rows = [",".join(header)]
-    for k, f in enumerate(sp["frequencies_hz"]):
-        s = _matrix(sp["s"][k])
+    for k, f in enumerate(sp["frequencies"]):
+        s = _matrix(sp["matrix"][k])
         vals = [_fmt(f)]
         for q in range(n):
             for p in range(n):
@@ -76,7 +76,7 @@ def csv_text(sp: dict[str, Any]) -> str:
 
 def write_network_exports(job_dir: Path, results: dict[str, Any]) -> list[str]:
     sp = results.get("s_parameters")
-    if not sp or not sp.get("frequencies_hz"):
+    if not sp or not sp.get("frequencies"):
         return []
     n = len(sp["port_ids"])
     names = [f"{EXPORT_STEM}.s{n}p", f"{EXPORT_STEM}.csv"]

@@ -52,9 +52,9 @@ def test_wr90_two_port_job_and_touchstone(engine, tmp_path):
     info = res["solver_info"]
     assert info["analysis"] == "fullwave" and info["frequency"] == 10e9 and info["element_order"] == 3
     sp = res["s_parameters"]
-    assert sp["frequencies_hz"] == [7.6e9, 10e9, 12.4e9] and sp["port_ids"] == ["1", "2"]
-    for k, f in enumerate(sp["frequencies_hz"]):
-        s = np.array([[complex(*v) for v in row] for row in sp["s"][k]])
+    assert sp["frequencies"] == [7.6e9, 10e9, 12.4e9] and sp["port_ids"] == ["1", "2"]
+    for k, f in enumerate(sp["frequencies"]):
+        s = np.array([[complex(*v) for v in row] for row in sp["matrix"][k]])
         err = (math.degrees(cmath.phase(s[1, 0]) + beta(f) * L * 1e-3) + 180) % 360 - 180
         print(
             f"job WR-90 {f / 1e9:.1f} GHz: |S11| {20 * math.log10(abs(s[0, 0])):.1f} dB, ∠S21 error {err:+.3f}°"
@@ -78,7 +78,7 @@ def test_wr90_two_port_job_and_touchstone(engine, tmp_path):
     net = skrf.Network(str(tmp_path / "sparameters.s2p"))
     assert net.nports == 2 and list(net.f) == [7.6e9, 10e9, 12.4e9]
     s_file = net.s[1]
-    s_res = np.array([[complex(*v) for v in row] for row in sp["s"][1]])
+    s_res = np.array([[complex(*v) for v in row] for row in sp["matrix"][1]])
     assert np.allclose(s_file, s_res, atol=1e-11)
     csv = (tmp_path / "sparameters.csv").read_text().splitlines()
     assert csv[0].startswith("frequency_hz,S11_re,S11_im,S11_db,S11_deg,S12_re") and len(csv) == 4

@@ -79,8 +79,14 @@ def run_sweep(
         "port_ids": [p.port_id for p in solver.ports],
         "normalization": f"renormalized to {z_ref:g} ohm" if renorm else "modal (each port's mode, 1 W)",
         "reference_impedance_ohm": z_ref if renorm else None,
-        "frequencies_hz": [float(f) for f in freqs],
-        "s": [[[[float(v.real), float(v.imag)] for v in row] for row in s] for s in s_list],
+        "frequencies": [float(f) for f in freqs],  # Hz
+        # matrix[k][q][p] = [re, im]: frequency k, wave leaving port q with port p driven
+        "matrix": [[[[float(v.real), float(v.imag)] for v in row] for row in s] for s in s_list],
+        # one reference per port for display: the renormalisation target, or the modal impedances
+        # at the middle frequency
+        "port_impedances": [z_ref] * len(solver.ports)
+        if renorm
+        else [_real(z) for z in z_modal[len(z_modal) // 2]],
         "mode_impedances_ohm": z_modal,
         "port_propagation": props,
     }
@@ -93,3 +99,7 @@ def port_line_impedances(solver: FullwaveSolver, sol: FrequencySolution, p: int)
     gf = sol.excitations[p]
     h = solver.magnetic_field(gf, sol.frequency)
     return line_impedances(solver.ports[p], solver.mesh, gf, h, complex(sol.s[p, p]))
+
+
+def _real(z: float | list[float]) -> float:
+    return float(z[0]) if isinstance(z, list) else float(z)
