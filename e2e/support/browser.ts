@@ -3,8 +3,11 @@ import { type Browser, chromium } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Debian's Chromium, headless, with the flags that keep it off the (closed) network. */
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Debian's Chromium, headless, with the flags that keep it off the (closed) network. `webgl` renders
+ * WebGL in software (SwiftShader through ANGLE), the same on every machine, for the 3D viewer.
+ */
+export async function launchBrowser(options: { webgl?: boolean } = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium not found at ${CHROMIUM_PATH}. Install it with: sudo apt-get install chromium`);
   }
@@ -13,7 +16,9 @@ export async function launchBrowser(): Promise<Browser> {
     headless: true,
     args: [
       '--no-sandbox',
-      '--disable-gpu',
+      ...(options.webgl
+        ? ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist']
+        : ['--disable-gpu']),
       '--disable-quic',
       '--no-first-run',
       '--disable-background-networking',

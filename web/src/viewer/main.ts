@@ -1,4 +1,35 @@
-// The viewer page (its own entry, embedded by the environment in an iframe). The viewer issue builds it.
+// The viewer page: embedded by the environment in an iframe, driven by window messages (spec 001 §7).
+import './ui/viewer.css';
+import { parseViewerMessage, postToParent } from './messaging.ts';
+import { ViewerApp } from './viewer-app.ts';
+
 const root = document.getElementById('viewer-root');
-if (root) root.textContent = 'Fieldline viewer';
-window.parent?.postMessage({ type: 'viewer-ready' }, window.location.origin);
+if (!root) throw new Error('#viewer-root is missing from viewer.html');
+
+const app = new ViewerApp(root, {
+  event: (event) => postToParent({ type: 'viewer-event', event }),
+  sync: (state) => postToParent({ type: 'viewer-animation-sync', ...state }),
+});
+
+window.addEventListener('message', (event: MessageEvent) => {
+  const outcome = parseViewerMessage(event, window.location.origin);
+  if (!outcome.ok) {
+    // Our own outgoing messages come back here when the viewer is opened on its own; ignore quietly.
+    if (event.source !== window) console.warn(`viewer: ${outcome.reason}`);
+    return;
+  }
+  if (outcome.command.type === 'parent-hello') {
+    postToParent({ type: 'viewer-ready' });
+    return;
+  }
+  try {
+    app.handle(outcome.command);
+  } catch (err) {
+    console.error('viewer: command failed', err);
+  }
+});
+
+// Read by the benchmark and the browser tests (same origin only).
+Object.assign(window, { fieldlineViewer: { stats: () => app.statsSnapshot, app } });
+
+postToParent({ type: 'viewer-ready' });

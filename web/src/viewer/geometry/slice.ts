@@ -1,0 +1,181 @@
+/**
+ * The exact cut of a tetrahedral mesh by a plane n·x = offset (marching tetrahedra): each cut tetrahedron
+ * gives a triangle or a quad (two triangles). Every cut vertex lies on a mesh edge (a, b) at fraction t,
+ * so a field at the cut is f[a]·(1 − t) + f[b]·t — frames change the colours without re-slicing.
+ */
+
+export interface SliceResult {
+  /** xyz per cut vertex, three vertices per triangle (not indexed) */
+  positions: Float32Array;
+  /** mesh vertices of the edge each cut vertex lies on, and the fraction along it */
+  edgeA: Uint32Array;
+  edgeB: Uint32Array;
+  weight: Float32Array;
+  /** source tetrahedron per triangle */
+  triangleTets: Uint32Array;
+}
+
+export interface SliceOptions {
+  /** body per tetrahedron and which bodies to cut (hidden bodies are skipped) */
+  tetBodies?: Uint32Array;
+  visibleBodies?: readonly boolean[];
+}
+
+/** Edge pairs of the quad cut when vertices a, b are above and c, d below: a cycle ac, ad, bd, bc. */
+export function sliceTetrahedra(
+  positions: Float32Array,
+  tets: Uint32Array,
+  normal: readonly [number, number, number],
+  offset: number,
+  options: SliceOptions = {},
+): SliceResult {
+  const nv = positions.length / 3;
+  const nt = tets.length / 4;
+  const [nx, ny, nz] = normal;
+  const dist = new Float64Array(nv);
+  for (let i = 0; i < nv; i++) {
+    dist[i] = nx * positions[3 * i]! + ny * positions[3 * i + 1]! + nz * positions[3 * i + 2]! - offset;
+  }
+  const { tetBodies, visibleBodies } = options;
+  // Pass 1: how many triangles each tetrahedron gives (0, 1 or 2).
+  const kind = new Uint8Array(nt);
+  let triangles = 0;
+  for (let t = 0; t < nt; t++) {
+    if (tetBodies && visibleBodies && visibleBodies[tetBodies[t]!] === false) continue;
+    const o = 4 * t;
+    const d0 = dist[tets[o]!]!;
+    const d1 = dist[tets[o + 1]!]!;
+    const d2 = dist[tets[o + 2]!]!;
+    const d3 = dist[tets[o + 3]!]!;
+    // A vertex on the plane counts as above, so a face lying in the plane is emitted once (by the
+    // tetrahedron below it); tetrahedra that only touch the plane at an edge or vertex give nothing.
+    const above = (d0 >= 0 ? 1 : 0) + (d1 >= 0 ? 1 : 0) + (d2 >= 0 ? 1 : 0) + (d3 >= 0 ? 1 : 0);
+    if (above === 0 || above === 4) continue;
+    if (Math.max(d0, d1, d2, d3) === 0) {
+      const zeros = (d0 === 0 ? 1 : 0) + (d1 === 0 ? 1 : 0) + (d2 === 0 ? 1 : 0) + (d3 === 0 ? 1 : 0);
+      if (zeros < 3) continue;
+    }
+    kind[t] = above === 2 ? 2 : 1;
+    triangles += kind[t]!;
+  }
+  const out: SliceResult = {
+    positions: new Float32Array(triangles * 9),
+    edgeA: new Uint32Array(triangles * 3),
+    edgeB: new Uint32Array(triangles * 3),
+    weight: new Float32Array(triangles * 3),
+    triangleTets: new Uint32Array(triangles),
+  };
+  let v = 0;
+  let tri = 0;
+  const up = [0, 0, 0, 0];
+  const down = [0, 0, 0, 0];
+  const emit = (a: number, b: number) => {
+    const da = dist[a]!;
+    const db = dist[b]!;
+    const t = da === db ? 0 : da / (da - db);
+    out.edgeA[v] = a;
+    out.edgeB[v] = b;
+    out.weight[v] = t;
+    for (let k = 0; k < 3; k++) {
+      const pa = positions[3 * a + k]!;
+      out.positions[3 * v + k] = pa + t * (positions[3 * b + k]! - pa);
+    }
+    v++;
+  };
+  for (let t = 0; t < nt; t++) {
+    const k = kind[t]!;
+    if (k === 0) continue;
+    let nu = 0;
+    let nd = 0;
+    for (let j = 0; j < 4; j++) {
+      const vert = tets[4 * t + j]!;
+      if (dist[vert]! >= 0) up[nu++] = vert;
+      else down[nd++] = vert;
+    }
+    if (nu === 1) {
+      emit(up[0]!, down[0]!);
+      emit(up[0]!, down[1]!);
+      emit(up[0]!, down[2]!);
+      out.triangleTets[tri++] = t;
+    } else if (nu === 3) {
+      emit(up[0]!, down[0]!);
+      emit(up[1]!, down[0]!);
+      emit(up[2]!, down[0]!);
+      out.triangleTets[tri++] = t;
+    } else {
+      const [a, b] = [up[0]!, up[1]!];
+      const [c, d] = [down[0]!, down[1]!];
+      emit(a, c);
+      emit(a, d);
+      emit(b, d);
+      emit(a, c);
+      emit(b, d);
+      emit(b, c);
+      out.triangleTets[tri++] = t;
+      out.triangleTets[tri++] = t;
+    }
+  }
+  return out;
+}
+
+/** Values of a per-vertex field at the cut vertices. */
+export function interpolateAtSlice(
+  slice: SliceResult,
+  field: Float32Array,
+  out?: Float32Array,
+): Float32Array {
+  const n = slice.weight.length;
+  const values = out && out.length === n ? out : new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const w = slice.weight[i]!;
+    values[i] = field[slice.edgeA[i]!]! * (1 - w) + field[slice.edgeB[i]!]! * w;
+  }
+  return values;
+}
+
+/** Vectors (xyz per vertex) at the cut vertices. */
+export function interpolateVectorsAtSlice(slice: SliceResult, vectors: Float32Array): Float32Array {
+  const n = slice.weight.length;
+  const out = new Float32Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    const w = slice.weight[i]!;
+    const a = 3 * slice.edgeA[i]!;
+    const b = 3 * slice.edgeB[i]!;
+    for (let k = 0; k < 3; k++) out[3 * i + k] = vectors[a + k]! * (1 - w) + vectors[b + k]! * w;
+  }
+  return out;
+}
+
+/** Total area of the cut triangles. */
+export function sliceArea(slice: SliceResult): number {
+  const p = slice.positions;
+  let area = 0;
+  for (let i = 0; i < p.length; i += 9) {
+    const ux = p[i + 3]! - p[i]!;
+    const uy = p[i + 4]! - p[i + 1]!;
+    const uz = p[i + 5]! - p[i + 2]!;
+    const vx = p[i + 6]! - p[i]!;
+    const vy = p[i + 7]! - p[i + 1]!;
+    const vz = p[i + 8]! - p[i + 2]!;
+    const cx = uy * vz - uz * vy;
+    const cy = uz * vx - ux * vz;
+    const cz = ux * vy - uy * vx;
+    area += 0.5 * Math.sqrt(cx * cx + cy * cy + cz * cz);
+  }
+  return area;
+}
+
+/** Extent of the mesh along a direction: the section offset slider's range. */
+export function extentAlong(
+  positions: Float32Array,
+  normal: readonly [number, number, number],
+): [number, number] {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < positions.length; i += 3) {
+    const d = normal[0] * positions[i]! + normal[1] * positions[i + 1]! + normal[2] * positions[i + 2]!;
+    if (d < min) min = d;
+    if (d > max) max = d;
+  }
+  return [min, max];
+}

@@ -1,0 +1,109 @@
+import { type ColorRange, formatTick, normalize, siPrefix, ticks } from '../color/color-scale.ts';
+import { type ColorMapName, colorAt } from '../color/colormaps.ts';
+
+export interface LegendState {
+  title: string;
+  units: string;
+  range: ColorRange;
+  map: ColorMapName;
+  auto: boolean;
+}
+
+export const LEGEND_WIDTH = 118;
+export const LEGEND_HEIGHT = 270;
+
+/** Draws the colour legend (title with units, gradient bar, ticks, range mode) at (x, y) in CSS px. */
+export function drawLegend(ctx: CanvasRenderingContext2D, x: number, y: number, state: LegendState): void {
+  const { range } = state;
+  const { factor, prefix } = siPrefix(Math.max(Math.abs(range.min), Math.abs(range.max)));
+  const barX = x + 12;
+  const barY = y + 44;
+  const barW = 16;
+  const barH = LEGEND_HEIGHT - 70;
+  ctx.save();
+  ctx.fillStyle = 'rgba(14, 18, 24, 0.72)';
+  roundRect(ctx, x, y, LEGEND_WIDTH, LEGEND_HEIGHT, 8);
+  ctx.fill();
+  ctx.fillStyle = '#e8edf3';
+  ctx.font = '600 13px system-ui, -apple-system, "Segoe UI", sans-serif';
+  ctx.textBaseline = 'top';
+  ctx.fillText(state.title, x + 12, y + 10);
+  ctx.font = '12px system-ui, -apple-system, "Segoe UI", sans-serif';
+  ctx.fillStyle = '#aab4c0';
+  ctx.fillText(`${prefix}${state.units}${range.log ? ' · log' : ''}`, x + 12, y + 26);
+  for (let i = 0; i < barH; i++) {
+    const [r, g, b] = colorAt(state.map, 1 - i / (barH - 1));
+    ctx.fillStyle = `rgb(${r},${g},${b})`;
+    ctx.fillRect(barX, barY + i, barW, 1);
+  }
+  ctx.strokeStyle = 'rgba(255,255,255,0.35)';
+  ctx.lineWidth = 1;
+  ctx.strokeRect(barX - 0.5, barY - 0.5, barW + 1, barH + 1);
+  ctx.font = '11px ui-monospace, "SF Mono", Menlo, Consolas, monospace';
+  ctx.textBaseline = 'middle';
+  ctx.fillStyle = '#dfe5ec';
+  const values = ticks(range, 5);
+  let lastY = Number.POSITIVE_INFINITY;
+  for (const v of values) {
+    const ty = barY + (1 - normalize(v, range)) * (barH - 1);
+    if (Math.abs(ty - lastY) < 13) continue;
+    lastY = ty;
+    ctx.fillRect(barX + barW, Math.round(ty), 5, 1);
+    ctx.fillText(formatTick(v, factor), barX + barW + 8, ty);
+  }
+  ctx.fillStyle = '#8d98a6';
+  ctx.font = '10px system-ui, -apple-system, "Segoe UI", sans-serif';
+  ctx.textBaseline = 'top';
+  const mode = state.auto ? 'auto range' : 'fixed range';
+  ctx.fillText(mode, x + 12, y + LEGEND_HEIGHT - 18);
+  ctx.restore();
+}
+
+export function roundRect(
+  ctx: CanvasRenderingContext2D,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  r: number,
+): void {
+  ctx.beginPath();
+  ctx.moveTo(x + r, y);
+  ctx.arcTo(x + w, y, x + w, y + h, r);
+  ctx.arcTo(x + w, y + h, x, y + h, r);
+  ctx.arcTo(x, y + h, x, y, r);
+  ctx.arcTo(x, y, x + w, y, r);
+  ctx.closePath();
+}
+
+/** The legend as a DOM canvas in the viewer's corner. */
+export class LegendView {
+  readonly canvas = document.createElement('canvas');
+  private state: LegendState | null = null;
+
+  constructor(parent: HTMLElement) {
+    this.canvas.className = 'fl-legend';
+    this.canvas.style.width = `${LEGEND_WIDTH}px`;
+    this.canvas.style.height = `${LEGEND_HEIGHT}px`;
+    parent.appendChild(this.canvas);
+    this.show(null);
+  }
+
+  show(state: LegendState | null): void {
+    this.state = state;
+    this.canvas.style.display = state ? 'block' : 'none';
+    if (!state) return;
+    const dpr = Math.min(window.devicePixelRatio || 1, 2);
+    this.canvas.width = LEGEND_WIDTH * dpr;
+    this.canvas.height = LEGEND_HEIGHT * dpr;
+    const ctx = this.canvas.getContext('2d');
+    if (!ctx) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, LEGEND_WIDTH, LEGEND_HEIGHT);
+    drawLegend(ctx, 0, 0, state);
+  }
+
+  get current(): LegendState | null {
+    return this.state;
+  }
+}

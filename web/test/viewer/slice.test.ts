@@ -1,0 +1,84 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import {
+  extentAlong,
+  interpolateAtSlice,
+  sliceArea,
+  sliceTetrahedra,
+} from '../../src/viewer/geometry/slice.ts';
+import { bodySurfaces, triangleEdges } from '../../src/viewer/geometry/surface.ts';
+import { boxTets } from './box-tets.ts';
+
+describe('section cut of a tetrahedral mesh', () => {
+  const cube = boxTets([0, 0, 0], [1, 1, 1], [4, 4, 4]);
+
+  it('gives the exact regular hexagon for the plane x + y + z = 1.5 through the unit cube', () => {
+    const n = 1 / Math.sqrt(3);
+    const slice = sliceTetrahedra(cube.positions, cube.tets, [n, n, n], 1.5 * n);
+    const exact = (3 * Math.sqrt(3)) / 4; // side √2/2
+    const area = sliceArea(slice);
+    console.log(
+      `hexagon section: area ${area.toFixed(9)}, exact ${exact.toFixed(9)}, error ${Math.abs(area - exact).toExponential(2)}`,
+    );
+    expect(Math.abs(area - exact)).toBeLessThan(1e-6);
+    // Every cut vertex lies on the plane.
+    for (let i = 0; i < slice.positions.length; i += 3) {
+      const d = (slice.positions[i]! + slice.positions[i + 1]! + slice.positions[i + 2]!) * n - 1.5 * n;
+      expect(Math.abs(d)).toBeLessThan(1e-6);
+    }
+  });
+
+  it('counts a plane through a layer of mesh faces exactly once', () => {
+    const slice = sliceTetrahedra(cube.positions, cube.tets, [0, 0, 1], 0.5);
+    const area = sliceArea(slice);
+    console.log(`plane on mesh faces: area ${area}, exact 1`);
+    expect(area).toBeCloseTo(1, 9);
+  });
+
+  it('cuts an oblique box exactly (a rectangle) and interpolates a linear field exactly', () => {
+    const box = boxTets([-1, -2, 0], [3, 2, 1], [5, 4, 3]);
+    const c = Math.cos(0.3);
+    const s = Math.sin(0.3);
+    // Plane tilted about z: cuts the full height (1) along a segment across the box in the xy-plane.
+    const slice = sliceTetrahedra(box.positions, box.tets, [c, s, 0], 0.9);
+    // Segment of the line c·x + s·y = 0.9 inside [-1,3]×[-2,2]: y = ±2 gives x inside [-1, 3].
+    const x1 = (0.9 - s * 2) / c;
+    const x2 = (0.9 + s * 2) / c;
+    const exact = Math.hypot(x1 - x2, 4) * 1;
+    expect(Math.abs(sliceArea(slice) - exact)).toBeLessThan(1e-5);
+    const field = new Float32Array(box.positions.length / 3);
+    for (let v = 0; v < field.length; v++) field[v] = 2 * box.positions[3 * v]! - box.positions[3 * v + 2]!;
+    const values = interpolateAtSlice(slice, field);
+    for (let i = 0; i < values.length; i++) {
+      const expected = 2 * slice.positions[3 * i]! - slice.positions[3 * i + 2]!;
+      expect(Math.abs(values[i]! - expected)).toBeLessThan(1e-5);
+    }
+  });
+
+  it('skips hidden bodies and gives nothing outside the mesh', () => {
+    const bodies = new Uint32Array(cube.tets.length / 4).map((_, t) => (t < cube.tets.length / 8 ? 0 : 1));
+    const both = sliceTetrahedra(cube.positions, cube.tets, [0, 1, 0], 0.3);
+    const one = sliceTetrahedra(cube.positions, cube.tets, [0, 1, 0], 0.3, {
+      tetBodies: bodies,
+      visibleBodies: [true, false],
+    });
+    expect(sliceArea(one)).toBeCloseTo(0.5, 6);
+    expect(sliceArea(both)).toBeCloseTo(1, 6);
+    expect(sliceTetrahedra(cube.positions, cube.tets, [0, 0, 1], 2).weight.length).toBe(0);
+    expect(extentAlong(cube.positions, [0, 0, 1])).toEqual([0, 1]);
+  });
+});
+
+describe('surfaces', () => {
+  it('extracts each body of a two-body box as a closed surface, interfaces once per body', () => {
+    const box = boxTets([0, 0, 0], [2, 1, 1], [2, 1, 1]);
+    const bodies = new Uint32Array([0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1]);
+    const s = bodySurfaces(box.tets, bodies, new Uint32Array(0), undefined, 2);
+    // Each unit cube: 6 sides × 2 triangles.
+    expect(s.groups).toEqual([
+      [0, 12],
+      [12, 12],
+    ]);
+    expect(triangleEdges(s.triangles.subarray(0, 36)).length / 2).toBe(12 + 6); // cube edges + face diagonals
+  });
+});
