@@ -86,7 +86,7 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any
     if config.get("useRadialPML"):
         from fieldline_engine.physics.fullwave.pml_job import attach_radial_pml
 
-        mesh, media, pml = attach_radial_pml(model, mesh, media, config)
+        mesh, media, pml = attach_radial_pml(model, mesh, media, config, labels)
 
     solver = FullwaveSolver(mesh, media, order, pec, ports, walls, pml)
     freqs, field_freq = sweep_frequencies(config)

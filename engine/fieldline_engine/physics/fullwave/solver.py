@@ -99,14 +99,16 @@ class FullwaveSolver:
         m = self.media
         k0 = self.k0
         a = ng.BilinearForm(self.fes)
-        dx = ng.dx if self.pml is None else ng.dx(definedon=self.mesh.Materials(self.pml.outside_regex))
-        a += (m.inv_mu_r * ng.curl(E)) * ng.curl(W) * dx
-        a += -(k0 * k0) * (m.eps_r * E) * W * dx
+        pml_everywhere = self.pml is not None and self.pml.regex is None
+        if not pml_everywhere:
+            dx = ng.dx if self.pml is None else ng.dx(definedon=self.mesh.Materials(self.pml.outside_regex))
+            a += (m.inv_mu_r * ng.curl(E)) * ng.curl(W) * dx
+            a += -(k0 * k0) * (m.eps_r * E) * W * dx
         if m.lossy:
-            a += 1j * k0 * ETA0 * (m.sigma * E) * W * dx
+            a += 1j * k0 * ETA0 * (m.sigma * E) * W * ng.dx
         if self.pml is not None:
             lam, lam_inv = self.pml.tensors(k0)
-            dxp = ng.dx(definedon=self.mesh.Materials(self.pml.regex))
+            dxp = ng.dx if pml_everywhere else ng.dx(definedon=self.mesh.Materials(self.pml.regex))
             a += (m.inv_mu_r * (lam_inv * ng.curl(E))) * ng.curl(W) * dxp
             a += -(k0 * k0) * (m.eps_r * (lam * E)) * W * dxp
         for port, gamma in zip(self.ports, self.port_gamma, strict=True):
