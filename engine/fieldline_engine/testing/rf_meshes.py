@@ -14,9 +14,11 @@ RG401_OUTER = 0.5 * 0.215 * 25.4e-3
 RG401_EPS_R = 2.08
 
 
-def waveguide_mesh(length: float, maxh: float, a: float = WR90_A, b: float = WR90_B) -> ng.Mesh:
+def waveguide_mesh(
+    length: float, maxh: float, a: float = WR90_A, b: float = WR90_B, wall_label: str = "default"
+) -> ng.Mesh:
     guide = Box((0, 0, 0), (a, b, length))
-    guide.faces.name = "default"
+    guide.faces.name = wall_label
     guide.faces.Min(Z).name = "port_0"
     guide.faces.Max(Z).name = "port_1"
     guide.mat("body0")
@@ -37,9 +39,11 @@ def coax_mesh(length: float, maxh: float, curve_order: int = 0, curvature_safety
     return mesh
 
 
-def cavity_mesh(size: tuple[float, float, float], maxh: float, curve_order: int = 0) -> ng.Mesh:
+def cavity_mesh(
+    size: tuple[float, float, float], maxh: float, curve_order: int = 0, wall_label: str = "default"
+) -> ng.Mesh:
     box = Box((0, 0, 0), size)
-    box.faces.name = "default"
+    box.faces.name = wall_label
     box.mat("body0")
     mesh = ng.Mesh(OCCGeometry(box).GenerateMesh(maxh=maxh))
     if curve_order:

@@ -3,6 +3,7 @@
 The curl-curl operator has a huge kernel (all discrete gradients, k² = 0). Every Arnoldi vector is
 projected onto the discretely divergence-free space, P = I − G (GᵀMG)⁻¹ GᵀM with G the gradient
 matrix of the matching H1 space, so no spurious zero modes can appear whatever the shift.
+With impedance walls the projection is skipped (see below) and the shift must be near the wanted modes.
 Loss (σ, tanδ) and impedance walls make the problem complex; their frequency dependence is frozen at
 the shift frequency (exact for tanδ, first order for σ and Leontovich walls: fine for high-Q modes).
 Q = Re ω / (2 Im ω) for e^{+jωt}.
@@ -49,7 +50,9 @@ def cavity_modes(
     if fes.ndof > MAX_DIRECT_DOFS:
         raise EngineError("too_large", f"The eigenproblem has {fes.ndof} unknowns (limit {MAX_DIRECT_DOFS}).")
     if shift_frequency is None or shift_frequency <= 0:
-        shift_frequency = _lowest_box_resonance(mesh, media)
+        # Without the gradient projection (impedance walls) the shift itself must keep the gradient
+        # cluster at k² ≈ 0 away, so aim at the estimate instead of below it.
+        shift_frequency = _lowest_box_resonance(mesh, media) * (1.0 if walls else 0.5)
     k_shift = 2 * math.pi * shift_frequency / C0
     sigma_shift = k_shift**2
 
@@ -83,7 +86,9 @@ def cavity_modes(
         shifted.Assemble()
     free = fes.FreeDofs()
     inv = shifted.mat.Inverse(free, inverse=inverse)
-    project = _gradient_projector(fes, m.mat, eps, lossy)
+    # Impedance walls make gradients non-orthogonal to the physical modes (boundary term), so the
+    # projection would cut into them; there the shift alone keeps the near-zero cluster out of reach.
+    project = _gradient_projector(fes, m.mat, eps, lossy) if not walls else (lambda _x: None)
 
     free_idx = np.nonzero(np.array(free, dtype=bool))[0]
     n = len(free_idx)
@@ -132,7 +137,10 @@ def _gradient_projector(fes: ng.FESpace, m_mat, eps: ng.CoefficientFunction, los
     lap += (eps * ng.grad(u)) * ng.grad(v) * ng.dx
     with ng.TaskManager():
         lap.Assemble()
-    lap_inv = lap.mat.Inverse(h1.FreeDofs(), inverse="umfpack" if lossy else "sparsecholesky")
+    free = ng.BitArray(h1.FreeDofs())
+    if free.NumSet() == h1.ndof:  # no PEC: constants are in the kernel; pin one vertex (∇const = 0)
+        free.Clear(0)
+    lap_inv = lap.mat.Inverse(free, inverse="umfpack" if lossy else "sparsecholesky")
     mx = m_mat.CreateColVector()
     gt = lap.mat.CreateColVector()
     corr = lap.mat.CreateColVector()
