@@ -6,7 +6,7 @@ import { requireAdmin, requireUser } from '../src/accounts/index.ts';
 import { ownerOf } from '../src/jobs/job-owner.ts';
 import { ensureSession } from '../src/sessions/session-plugin.ts';
 import { cookieFrom, createTestApp, type TestApp } from './support/test-app.ts';
-import { newUserInput, registerTestUser } from './support/users.ts';
+import { newUserInput, registerTestAdmin, registerTestUser } from './support/users.ts';
 
 // Sessions, CSRF, rate limits, enumeration resistance, roles and guards (webstack-anchors §2).
 let t: TestApp;
@@ -461,6 +461,11 @@ describe('roles and guards', () => {
       code: 1,
       stderr: expect.stringContaining('No user has the email nobody@analytical-engines.com'),
     });
+  });
+
+  it('the registerTestAdmin helper gives other suites a signed-in admin', async () => {
+    const admin = await registerTestAdmin(t.app, t.ctx);
+    expect((await get('/api/probe/admin', admin.cookie)).json()).toEqual({ id: admin.id });
   });
 
   it('the role cannot be set through registration', async () => {

@@ -63,7 +63,14 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   });
   app.post('/api/auth/login', async (request, reply): Promise<LoginResponse> => {
     const body = parseBody(LoginRequest, request.body, AUTH_MESSAGES.loginMissing, { success: false });
-    const { user, rawSessionId } = await accounts.login(callerOf(request), body.email, body.password);
+    const { user, rawSessionId } = await accounts
+      .login(callerOf(request), body.email, body.password)
+      .catch((err: unknown) => {
+        // Security log: failures and lockouts, by IP; never the password, and no email (it may be a typo'd password).
+        if (err instanceof HttpError)
+          request.log.warn({ event: 'login_failed', reason: err.code, ip: request.ip });
+        throw err;
+      });
     signIn(reply, rawSessionId);
     request.log.info({ event: 'login', userId: user.id }, 'user logged in');
     return { success: true, user: toAuthUser(user), message: AUTH_MESSAGES.loginSucceeded };

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../src/app-context.ts';
 import { cookieFrom } from './test-app.ts';
 
 export interface TestUserInput {
@@ -34,14 +35,18 @@ export function newUserInput(overrides: TestUserInput = {}) {
   };
 }
 
-/**
- * Registers a user through the real endpoint and returns their signed-in cookie. Each call counts
- * against the per-IP registration limit, so pass a distinct `ip` when a test registers many.
- */
+let ipCounter = 0;
+/** A distinct client IP per call, so tests that register many users stay under the per-IP limit. */
+const nextIp = () => {
+  ipCounter += 1;
+  return `10.200.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`;
+};
+
+/** Registers a user through the real endpoint and returns their signed-in cookie. */
 export async function registerTestUser(
   app: FastifyInstance,
   overrides: TestUserInput = {},
-  ip = '10.0.0.1',
+  ip = nextIp(),
 ): Promise<TestUser> {
   const input = newUserInput(overrides);
   const res = await app.inject({
@@ -58,4 +63,22 @@ export async function registerTestUser(
     password: input.password,
     cookie: cookieFrom(res),
   };
+}
+
+/** Registers a user, makes them an admin (as `fieldline admin grant` does) and logs them in again. */
+export async function registerTestAdmin(
+  app: FastifyInstance,
+  ctx: AppContext,
+  overrides: TestUserInput = {},
+): Promise<TestUser> {
+  const user = await registerTestUser(app, overrides);
+  await ctx.accounts.setRole(user.email, 'admin');
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: user.email, password: user.password },
+    remoteAddress: nextIp(),
+  });
+  if (res.statusCode !== 200) throw new Error(`admin login failed: ${res.statusCode} ${res.body}`);
+  return { ...user, cookie: cookieFrom(res) };
 }
