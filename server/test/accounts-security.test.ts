@@ -403,8 +403,10 @@ describe('account enumeration', () => {
     console.log(
       `login timing: wrong password ${k.toFixed(1)} ms, unknown email ${n.toFixed(1)} ms (medians of 7)`,
     );
-    expect(n).toBeGreaterThan(k * 0.6);
-    expect(n).toBeLessThan(k * 1.6);
+    // Without the dummy hash an unknown email answers in ~2 ms against ~100 ms: far outside this band,
+    // which is wide only to ride out a busy machine.
+    expect(n).toBeGreaterThan(k * 0.5);
+    expect(n).toBeLessThan(k * 2);
   });
 });
 

@@ -56,6 +56,7 @@ export class AccountService {
     private readonly limits: AuthLimits = AUTH_LIMITS,
   ) {
     this.users = new UserStore(db);
+    void hasher.warmUp();
   }
 
   /** POST /api/validate-email: the same answer for an address with an account and one without. */
