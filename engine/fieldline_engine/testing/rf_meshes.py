@@ -52,3 +52,22 @@ def cavity_mesh(
 
 
 __all__ = ["X", "waveguide_mesh", "coax_mesh", "cavity_mesh"]
+
+
+def sphere_scatterer_mesh(
+    radius: float, r_ntff: float, r_pml: float, thickness: float, maxh: float, curve_order: int
+) -> ng.Mesh:
+    """A PEC sphere (`scatterer`) in air, a far-field surface (`ntff`), and a PML shell (material `pml`)
+    whose outer surface is `default` (PEC)."""
+    from netgen.occ import Glue, Sphere
+
+    spheres = [Sphere(Pnt(0, 0, 0), r) for r in (radius, r_ntff, r_pml, r_pml + thickness)]
+    for s, name in zip(spheres, ("scatterer", "ntff", "pml_inner", "default"), strict=True):
+        s.faces.name = name
+    inner, mid, shell = spheres[1] - spheres[0], spheres[2] - spheres[1], spheres[3] - spheres[2]
+    inner.mat("air")
+    mid.mat("air")
+    shell.mat("pml")
+    mesh = ng.Mesh(OCCGeometry(Glue([inner, mid, shell])).GenerateMesh(maxh=maxh))
+    mesh.Curve(curve_order)
+    return mesh

@@ -136,7 +136,8 @@ class FullwaveSolver:
         return int(self.a.mat.nze)
 
     # --- solving ------------------------------------------------------------------------------
-    def solve(self, frequency: float, keep_fields: bool = True) -> FrequencySolution:
+    def solve_setup(self, frequency: float) -> list:
+        """Sets the frequency, assembles and factorizes; returns each port's propagation data."""
         if frequency <= 0:
             raise EngineError("invalid_input", "A full-wave analysis needs a frequency above 0 Hz.")
         k0 = 2 * math.pi * frequency / C0
@@ -154,6 +155,15 @@ class FullwaveSolver:
             self._inv = self.a.mat.Inverse(self.fes.FreeDofs(), inverse=self.inverse)
         else:
             self._inv.Update()
+        return props
+
+    @property
+    def inverse_operator(self):
+        return self._inv
+
+    def solve(self, frequency: float, keep_fields: bool = True) -> FrequencySolution:
+        props = self.solve_setup(frequency)
+        k0 = 2 * math.pi * frequency / C0
         n = len(self.ports)
         s = np.zeros((n, n), dtype=complex)
         fields: list[ng.GridFunction] = []
