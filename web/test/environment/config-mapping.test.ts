@@ -52,14 +52,16 @@ describe('toBackendConfig', () => {
     expect(transient).toMatchObject({ analysisType: 'em-time', mode: 'electro-time', transient: true });
     const meshing = toBackendConfig(form(), {
       purpose: 'meshing',
-      meshing: { maxElementSize: 0.5, grading: 0.3 },
+      meshing: { maxElementSize: 0.5, elementsPerCircle: 16, algorithm: 'netgen', repair: 'none' },
     });
     expect(meshing).toMatchObject({
       analysisType: 'tetra-only',
       mode: 'tetra-only',
       meshingOnly: true,
       meshMaxSize: 0.5,
-      meshGrading: 0.3,
+      meshElementsPerCircle: 16,
+      meshAlgorithm: 'netgen',
+      meshRepair: 'none',
     });
     expect(AnalysisConfig.parse(meshing).meshingOnly).toBe(true);
   });

@@ -16,11 +16,21 @@ export interface BodyRef {
   name: string;
 }
 
-/** Mesh-size controls sent with a meshing job (extra keys pass through the contract). */
+export const MESH_ALGORITHMS = ['auto', 'hxt', 'delaunay', 'netgen'] as const;
+export type MeshAlgorithm = (typeof MESH_ALGORITHMS)[number];
+
+/**
+ * Mesh-size controls sent with a meshing job (extra keys that pass through the contract; the engine's
+ * geometry/options.py reads them). Sizes are in model units; absent means automatic.
+ */
 export interface MeshingOptions {
   maxElementSize?: number;
   minElementSize?: number;
-  grading?: number;
+  /** curvature refinement: elements per full circle, 3–120 */
+  elementsPerCircle?: number;
+  algorithm?: MeshAlgorithm;
+  /** 'safe' repairs (merge duplicates, fix orientation) or none */
+  repair?: 'safe' | 'none';
 }
 
 /**
@@ -194,10 +204,15 @@ export function toBackendConfig(
   return config;
 }
 
-function meshingKeys(m: MeshingOptions): Record<string, number> {
-  const out: Record<string, number> = {};
+function meshingKeys(m: MeshingOptions): Record<string, number | string> {
+  const out: Record<string, number | string> = {};
   if (m.maxElementSize !== undefined && m.maxElementSize > 0) out.meshMaxSize = m.maxElementSize;
   if (m.minElementSize !== undefined && m.minElementSize > 0) out.meshMinSize = m.minElementSize;
-  if (m.grading !== undefined && m.grading > 0 && m.grading <= 1) out.meshGrading = m.grading;
+  const perCircle = m.elementsPerCircle;
+  if (perCircle !== undefined && Number.isInteger(perCircle) && perCircle >= 3 && perCircle <= 120) {
+    out.meshElementsPerCircle = perCircle;
+  }
+  if (m.algorithm && m.algorithm !== 'auto') out.meshAlgorithm = m.algorithm;
+  if (m.repair) out.meshRepair = m.repair;
   return out;
 }

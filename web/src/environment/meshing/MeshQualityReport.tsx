@@ -2,16 +2,24 @@ import { isRecord } from '../api/http.ts';
 import { useEnv } from '../state/EnvironmentContext.tsx';
 
 const LABELS: Record<string, string> = {
-  tetrahedra: 'Tetrahedra',
-  num_tetrahedra: 'Tetrahedra',
-  vertices: 'Vertices',
-  num_vertices: 'Vertices',
   min_quality: 'Worst element quality',
-  mean_quality: 'Mean element quality',
-  min_dihedral_angle_deg: 'Smallest dihedral angle (°)',
-  max_aspect_ratio: 'Largest aspect ratio',
-  mesher: 'Mesher',
+  avg_quality: 'Mean element quality',
+  min_dihedral_deg: 'Smallest dihedral angle (°)',
+  max_dihedral_deg: 'Largest dihedral angle (°)',
+  slivers: 'Slivers',
+  volume: 'Volume',
+  min_volume: 'Smallest element volume',
+  quality_measure: 'Quality measure',
 };
+/** Shown above the element counts: the geometry pipeline's report (engine geometry/quality.py). */
+const SKIP = new Set([
+  'element_count',
+  'vertex_count',
+  'tetrahedra',
+  'vertices',
+  'quality_histogram',
+  'worst_elements',
+]);
 
 /** The meshing quality report (whatever the mesher reported), plus element counts. */
 export function MeshQualityReport() {
@@ -25,7 +33,7 @@ export function MeshQualityReport() {
   ];
   if (isRecord(quality)) {
     for (const [k, v] of Object.entries(quality)) {
-      if (['tetrahedra', 'num_tetrahedra', 'vertices', 'num_vertices'].includes(k)) continue;
+      if (SKIP.has(k)) continue;
       if (typeof v === 'number') rows.push([LABELS[k] ?? k.replace(/_/g, ' '), String(+v.toPrecision(4))]);
       else if (typeof v === 'string') rows.push([LABELS[k] ?? k.replace(/_/g, ' '), v]);
     }

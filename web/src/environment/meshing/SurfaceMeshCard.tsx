@@ -1,8 +1,8 @@
-import { parseNumber } from '../config/numbers.ts';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { ErrorBox, Notice } from '../ui/Messages.tsx';
 import { runAnalysis } from '../workflows/run-analysis.ts';
 import { generateVolumeMesh } from '../workflows/run-meshing.ts';
+import { MeshSizeControls } from './MeshSizeControls.tsx';
 import { diagnosticLines } from './problem-markers.ts';
 
 /** "Surface Mesh Loaded": mesh size controls and Generate Volume Mesh (spec 001 §2). */
@@ -11,11 +11,6 @@ export function SurfaceMeshCard() {
   const meshing = useEnv((s) => s.meshing);
   const model = useEnv((s) => s.model);
   const busy = meshing.status === 'submitting' || meshing.status === 'meshing';
-  const units = model?.mesh.units ?? 'm';
-  const setOption = (key: 'maxElementSize' | 'minElementSize' | 'grading', text: string) =>
-    store.set((s) => ({
-      meshing: { ...s.meshing, options: { ...s.meshing.options, [key]: parseNumber(text) } },
-    }));
   const start = async () => {
     const ok = await generateVolumeMesh(deps, jobs.start('meshing'));
     if (ok && store.get().form.autoRunAnalysis) await runAnalysis(deps, jobs.start('analysis'));
@@ -28,36 +23,7 @@ export function SurfaceMeshCard() {
         {model?.mesh.faces.length.toLocaleString() ?? 0} surface triangles. The analysis needs a tetrahedral
         volume mesh.
       </p>
-      <details className="mesh-options">
-        <summary>Mesh size</summary>
-        <div className="row2">
-          <label className="field">
-            <span>Max element size ({units})</span>
-            <input
-              placeholder="auto"
-              defaultValue={meshing.options.maxElementSize ?? ''}
-              onChange={(e) => setOption('maxElementSize', e.target.value)}
-              data-testid="mesh-max-size"
-            />
-          </label>
-          <label className="field">
-            <span>Min element size ({units})</span>
-            <input
-              placeholder="auto"
-              defaultValue={meshing.options.minElementSize ?? ''}
-              onChange={(e) => setOption('minElementSize', e.target.value)}
-            />
-          </label>
-          <label className="field">
-            <span>Grading (0–1)</span>
-            <input
-              placeholder="0.3"
-              defaultValue={meshing.options.grading ?? ''}
-              onChange={(e) => setOption('grading', e.target.value)}
-            />
-          </label>
-        </div>
-      </details>
+      <MeshSizeControls />
       <div className="actions">
         <button
           type="button"

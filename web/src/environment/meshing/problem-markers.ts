@@ -8,6 +8,8 @@ export interface ProblemMarkersPayload {
   problemFaces: Array<number | number[]>;
   diagnostics: unknown;
   mesher: string;
+  /** the failure message the mesher pipeline wrote with the markers */
+  error?: string;
 }
 
 export const problemAreasMessage = (mesher = 'TetGen') =>
@@ -18,10 +20,18 @@ const numbers = (value: unknown): number[][] =>
 const entries = (value: unknown): Array<number | number[]> =>
   Array.isArray(value) ? value.filter((v) => typeof v === 'number' || Array.isArray(v)) : [];
 
+/** The mesher(s) that failed: `mesher`, or the failed `attempts` (the geometry pipeline's record). */
 function mesherName(json: Record<string, unknown>): string {
   const diag = json.diagnostics;
   const candidates = [json.mesher, isRecord(diag) ? diag.mesher : undefined];
   for (const c of candidates) if (typeof c === 'string' && c.trim()) return c.trim();
+  const attempts = Array.isArray(json.attempts) ? json.attempts.filter(isRecord) : [];
+  const failed = [
+    ...new Set(
+      attempts.filter((a) => a.ok !== true && typeof a.mesher === 'string').map((a) => a.mesher as string),
+    ),
+  ];
+  if (failed.length > 0) return failed.join(' and ');
   return 'TetGen';
 }
 
@@ -35,6 +45,7 @@ export function parseProblemMarkers(json: unknown): ProblemMarkersPayload | null
     problemFaces: entries(json.problem_faces),
     diagnostics: json.diagnostics,
     mesher: mesherName(json),
+    error: typeof json.error === 'string' ? json.error : undefined,
   };
   const hasDiagnostics =
     payload.problemFaces.length > 0 ||
