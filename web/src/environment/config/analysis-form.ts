@@ -100,6 +100,12 @@ export interface AnalysisForm {
 
 const d = ANALYSIS_DEFAULTS;
 let keyCounter = 0;
+
+/** A default as the user reads it: 1.2566370614359173e-6 rather than 0.0000012566…; exact round trip. */
+export function numberText(n: number): string {
+  const abs = Math.abs(n);
+  return abs !== 0 && (abs < 1e-3 || abs >= 1e6) ? n.toExponential() : String(n);
+}
 /** Stable React keys for list rows. */
 export const rowKey = (): string => `row-${Date.now().toString(36)}-${(keyCounter++).toString(36)}`;
 
@@ -108,13 +114,13 @@ export function defaultAnalysisForm(): AnalysisForm {
   return {
     analysisType: 'em',
     frequencyHz: d.frequency,
-    tolerance: String(d.tolerance),
-    maxIterations: String(d.maxIterations),
-    defaultPermittivity: String(d.defaultPermittivity),
-    defaultPermeability: String(d.defaultPermeability),
-    defaultConductivity: String(d.defaultConductivity),
-    density: String(d.density),
-    heatCapacity: String(d.heatCapacity),
+    tolerance: numberText(d.tolerance),
+    maxIterations: numberText(d.maxIterations),
+    defaultPermittivity: numberText(d.defaultPermittivity),
+    defaultPermeability: numberText(d.defaultPermeability),
+    defaultConductivity: numberText(d.defaultConductivity),
+    density: numberText(d.density),
+    heatCapacity: numberText(d.heatCapacity),
     useAnisotropicMaterials: false,
     anisotropicMaterials: [],
     bodyMaterials: {},
@@ -124,28 +130,28 @@ export function defaultAnalysisForm(): AnalysisForm {
     impedance: [],
     referenceNode: '',
     transient: false,
-    timeStep: String(d.timeStep),
-    endTime: String(d.endTime),
+    timeStep: numberText(d.timeStep),
+    endTime: numberText(d.endTime),
     timeScheme: 'newmark',
     useCurvedMesh: false,
     useCurvedGeometry: false,
     meshOrder: 1,
     useRadialPML: false,
     pmlThickness: d.pmlThickness,
-    pmlSigmaMax: String(d.pmlSigmaMax),
+    pmlSigmaMax: numberText(d.pmlSigmaMax),
     useWavePorts: false,
     wavePorts: [],
-    portImpedance: String(d.portImpedance),
+    portImpedance: numberText(d.portImpedance),
     calculateSParameters: false,
     extractSParameters: false,
-    sParamFreqMin: String(d.sParamFreqMin),
-    sParamFreqMax: String(d.sParamFreqMax),
-    sParamNumPoints: String(d.sParamNumPoints),
+    sParamFreqMin: numberText(d.sParamFreqMin),
+    sParamFreqMax: numberText(d.sParamFreqMax),
+    sParamNumPoints: numberText(d.sParamNumPoints),
     sParamMethod: 'wave_port',
     animate: false,
     animationFrames: d.animationFrames,
     gridFieldsEnabled: false,
-    gridResolution: d.gridResolution.map(String) as Triple,
+    gridResolution: d.gridResolution.map(numberText) as Triple,
     gridPaddingFactor: d.gridPaddingFactor,
     verbose: false,
     autoRunAnalysis: false,
@@ -165,8 +171,8 @@ export const newRows = {
   impedance: (): ImpedanceRow => ({
     key: rowKey(),
     faces: '',
-    real: String(d.impedance.real),
-    imag: String(d.impedance.imag),
+    real: numberText(d.impedance.real),
+    imag: numberText(d.impedance.imag),
   }),
   wavePort: (index: number): WavePortRow => ({
     key: rowKey(),

@@ -98,7 +98,7 @@ export function BottomBar(props: { onFullscreen: () => void }) {
               bridge.call('setSectionLock', !locked);
             }}
           >
-            {locked ? '🔒 Slice locked' : '🔓 Lock slice'}
+            {locked ? 'Slice locked' : 'Lock slice'}
           </button>
           <label className="inline">
             <input

@@ -55,7 +55,7 @@ export function LeftPanel() {
         <MultiBodyBox />
         {model && !volume && <SurfaceMeshCard />}
         {model && volume && (
-          <div className="card compact" data-testid="volume-mesh-card">
+          <div className="env-card compact" data-testid="volume-mesh-card">
             <h3>{meshingDone ? 'Meshing: completed' : 'Volume mesh'}</h3>
             <MeshQualityReport />
           </div>

@@ -12,8 +12,8 @@ export interface PanelToggles {
 export function TopBar(props: { panels: PanelToggles; onRawJson: () => void }) {
   const { panels } = props;
   return (
-    <header className="topbar">
-      <div className="topbar-left">
+    <header className="env-topbar">
+      <div className="env-topbar-left">
         <button
           type="button"
           className={`toggle${panels.left ? ' on' : ''}`}
@@ -24,12 +24,12 @@ export function TopBar(props: { panels: PanelToggles; onRawJson: () => void }) {
         >
           ☰ Configuration
         </button>
-        <h1 className="title">
+        <h1 className="env-title">
           Fieldline <span className="muted">Simulator</span>
         </h1>
         <StatusChip />
       </div>
-      <div className="topbar-right">
+      <div className="env-topbar-right">
         <button type="button" onClick={props.onRawJson} data-testid="raw-json-button">
           Raw JSON
         </button>

@@ -17,7 +17,7 @@ export function SurfaceMeshCard() {
   };
   const lines = meshing.problemMarkers ? diagnosticLines(meshing.problemMarkers.diagnostics) : [];
   return (
-    <div className="card" data-testid="surface-mesh-card">
+    <div className="env-card" data-testid="surface-mesh-card">
       <h3>Surface Mesh Loaded</h3>
       <p className="muted small">
         {model?.mesh.faces.length.toLocaleString() ?? 0} surface triangles. The analysis needs a tetrahedral

@@ -16,7 +16,8 @@ const KIND_LABELS: [RegExp, string][] = [
   [/\.json$/i, 'JSON'],
 ];
 const kindOf = (name: string) => KIND_LABELS.find(([re]) => re.test(name))?.[1] ?? 'File';
-const HIDDEN = new Set(['job.json', 'results.json', 'stdout.log', 'stderr.log']);
+// job input, the results JSON (its own button) and the viewer's binary twin are not exports
+const HIDDEN = new Set(['job.json', 'results.json', 'results.bin', 'stdout.log', 'stderr.log']);
 
 /** Results JSON, and the exports the server produced for the job (Touchstone, VTU, CSV …). */
 export function Downloads() {

@@ -95,7 +95,7 @@ export function FeaResults() {
           </tbody>
         </table>
       )}
-      <table className="kv" data-testid="solver-info">
+      <table className="kv solver" data-testid="solver-info">
         <tbody>
           {solverRows.map(([k, v]) => (
             <tr key={k}>

@@ -10,7 +10,7 @@ export function Section(props: {
 }) {
   const [open, setOpen] = useState(props.defaultOpen ?? false);
   return (
-    <section className={`section${open ? ' open' : ''}`} data-testid={props.testId}>
+    <section className={`env-section${open ? ' open' : ''}`} data-testid={props.testId}>
       <button type="button" className="section-head" aria-expanded={open} onClick={() => setOpen(!open)}>
         <span className="chevron" aria-hidden>
           ▸
