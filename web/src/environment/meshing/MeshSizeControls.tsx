@@ -3,7 +3,7 @@ import { MESH_ALGORITHMS, type MeshAlgorithm, type MeshingOptions } from '../con
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 
 const ALGORITHM_LABELS: Record<MeshAlgorithm, string> = {
-  auto: 'Automatic (gmsh HXT, then fallbacks)',
+  auto: 'Automatic (with fallbacks)',
   hxt: 'gmsh HXT',
   delaunay: 'gmsh Delaunay',
   netgen: 'Netgen',

@@ -1,0 +1,61 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from './server.ts';
+
+/** A coaxial line section (annular dielectric between r = a and r = b, length L) as STEP, in mm. */
+export function writeCoaxStep(dir: string, dims = { a: 0.5, b: 2.3, length: 5 }): string {
+  const path = join(dir, 'coax.step');
+  const script = `
+import gmsh, sys
+gmsh.initialize(); gmsh.option.setNumber('General.Terminal', 0)
+gmsh.option.setString('Geometry.OCCTargetUnit', 'MM')
+gmsh.model.add('coax')
+outer = gmsh.model.occ.addCylinder(0, 0, 0, 0, 0, ${dims.length}, ${dims.b})
+inner = gmsh.model.occ.addCylinder(0, 0, 0, 0, 0, ${dims.length}, ${dims.a})
+gmsh.model.occ.cut([(3, outer)], [(3, inner)])
+gmsh.model.occ.synchronize()
+gmsh.write(sys.argv[1])
+gmsh.finalize()
+`;
+  execFileSync(join(REPO_ROOT, '.venv/bin/python'), ['-c', script, path], { stdio: 'pipe' });
+  return path;
+}
+
+/** An STL whose surface intersects itself: two overlapping cubes written as one body. */
+export function writeSelfIntersectingStl(dir: string): string {
+  const cube = (o: number) => {
+    const v = [
+      [0, 0, 0],
+      [1, 0, 0],
+      [1, 1, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+      [1, 0, 1],
+      [1, 1, 1],
+      [0, 1, 1],
+    ].map((p) => p.map((c) => c * 10 + o));
+    const quads = [
+      [0, 3, 2, 1],
+      [4, 5, 6, 7],
+      [0, 1, 5, 4],
+      [2, 3, 7, 6],
+      [1, 2, 6, 5],
+      [0, 4, 7, 3],
+    ];
+    return quads.flatMap(([a, b, c, d]) => [
+      [v[a!]!, v[b!]!, v[c!]!],
+      [v[a!]!, v[c!]!, v[d!]!],
+    ]);
+  };
+  const tris = [...cube(0), ...cube(5)];
+  const body = tris
+    .map(
+      (t) =>
+        `facet normal 0 0 0\n outer loop\n${t.map((p) => `  vertex ${p.join(' ')}`).join('\n')}\n endloop\nendfacet`,
+    )
+    .join('\n');
+  const path = join(dir, 'broken.stl');
+  writeFileSync(path, `solid broken\n${body}\nendsolid broken\n`);
+  return path;
+}
