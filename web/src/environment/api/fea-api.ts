@@ -63,9 +63,12 @@ export class FeaApi {
     return this.call(`/results/tetra_output.json${query}`, { cache: 'no-store' });
   }
 
-  /** GET /api/fea/download/{jobId}: a file blob, or `Download failed: {status}`. */
-  async download(jobId: string, file?: string): Promise<Blob> {
-    const query = file ? `?file=${encodeURIComponent(file)}` : '';
+  /**
+   * GET /api/fea/download/{jobId}: the results JSON, or an export (`?format=touchstone|csv`), as a blob
+   * with the server's file name. Failure: `Download failed: {status}`.
+   */
+  async download(jobId: string, format?: 'touchstone' | 'csv'): Promise<{ blob: Blob; fileName?: string }> {
+    const query = format ? `?format=${format}` : '';
     let res: Response;
     try {
       res = await this.doFetch(`/api/fea/download/${encodeURIComponent(jobId)}${query}`, {
@@ -75,6 +78,8 @@ export class FeaApi {
       throw new Error('Download failed: network error');
     }
     if (!res.ok) throw new Error(`Download failed: ${res.status}`);
-    return res.blob();
+    const disposition = res.headers.get('content-disposition') ?? '';
+    const fileName = /filename="([^"]+)"/.exec(disposition)?.[1];
+    return { blob: await res.blob(), fileName };
   }
 }

@@ -51,8 +51,15 @@ export interface AnisotropicRow {
 }
 
 /** The configuration form's state (spec 001 §2 groups). */
+export type Formulation = 'auto' | 'fullwave';
+
 export interface AnalysisForm {
-  analysisType: 'em';
+  /** em: static / frequency domain (transient turns it into em-time); em-eigen: cavity eigenmodes */
+  analysisType: 'em' | 'em-eigen';
+  /** auto: the engine picks static, quasi-static or full-wave; fullwave forces Maxwell (mode "fullwave") */
+  formulation: Formulation;
+  eigenNumModes: string;
+  eigenFieldMode: string;
   frequencyHz: number;
   tolerance: string;
   maxIterations: string;
@@ -113,6 +120,9 @@ export const rowKey = (): string => `row-${Date.now().toString(36)}-${(keyCounte
 export function defaultAnalysisForm(): AnalysisForm {
   return {
     analysisType: 'em',
+    formulation: 'auto',
+    eigenNumModes: '6',
+    eigenFieldMode: '0',
     frequencyHz: d.frequency,
     tolerance: numberText(d.tolerance),
     maxIterations: numberText(d.maxIterations),

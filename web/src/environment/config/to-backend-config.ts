@@ -100,9 +100,10 @@ export function toBackendConfig(
   }
   const referenceNode = parseInteger(form.referenceNode);
 
+  const forceFullWave = purpose === 'analysis' && analysisType === 'em' && form.formulation === 'fullwave';
   const config: AnalysisConfigInput = {
     analysisType,
-    mode: modeForAnalysisType(analysisType),
+    mode: forceFullWave ? 'fullwave' : modeForAnalysisType(analysisType),
     meshingOnly: purpose === 'meshing',
     frequency: clamp(form.frequencyHz, b.frequencyHz.min, b.frequencyHz.max),
     tolerance: positive(form.tolerance, d.tolerance),
@@ -201,6 +202,10 @@ export function toBackendConfig(
     autoRunAnalysis: form.autoRunAnalysis,
   };
   if (purpose === 'meshing' && options.meshing) Object.assign(config, meshingKeys(options.meshing));
+  if (analysisType === 'em-eigen') {
+    config.eigenNumModes = clamp(positiveInt(form.eigenNumModes, 6), 1, 50);
+    config.eigenFieldMode = Math.max(0, parseInteger(form.eigenFieldMode) ?? 0);
+  }
   return config;
 }
 

@@ -1,65 +1,41 @@
-import { useEffect, useState } from 'react';
-import { isRecord } from '../api/http.ts';
+import { useState } from 'react';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { jsonBlob, saveBlob } from './save-blob.ts';
 import { vertexFieldsCsv } from './vertex-csv.ts';
+import { resultsToVtu } from './vtu-export.ts';
 
-interface ServerFile {
-  name: string;
-  bytes: number;
-}
-
-const KIND_LABELS: [RegExp, string][] = [
-  [/\.s\d+p$/i, 'Touchstone'],
-  [/\.vtu$/i, 'VTU (ParaView)'],
-  [/\.csv$/i, 'CSV'],
-  [/\.json$/i, 'JSON'],
-];
-const kindOf = (name: string) => KIND_LABELS.find(([re]) => re.test(name))?.[1] ?? 'File';
-// job input, the results JSON (its own button) and the viewer's binary twin are not exports
-const HIDDEN = new Set(['job.json', 'results.json', 'results.bin', 'stdout.log', 'stderr.log']);
-
-/** Results JSON, and the exports the server produced for the job (Touchstone, VTU, CSV …). */
+/**
+ * Downloads: the results JSON and the S-parameter exports from the server (Touchstone, CSV), and the
+ * exports built here from the results (VTU for ParaView, per-vertex CSV), which also work for a results
+ * file loaded from disk.
+ */
 export function Downloads() {
   const { deps } = useServices();
   const jobId = useEnv((s) => s.analysis.jobId);
   const raw = useEnv((s) => s.rawResults);
-  const active = useEnv((s) => s.results?.active);
-  const [files, setFiles] = useState<ServerFile[]>([]);
+  const results = useEnv((s) => s.results);
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    setFiles([]);
-    if (!jobId) return;
-    let live = true;
-    deps.api
-      .resultsInfo(jobId)
-      .then((res) => {
-        if (!live || !res.ok || !isRecord(res.json) || !Array.isArray(res.json.files)) return;
-        setFiles(
-          res.json.files.filter(
-            (f): f is ServerFile =>
-              isRecord(f) && typeof f.name === 'string' && !HIDDEN.has(f.name as string),
-          ),
-        );
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [jobId, deps.api]);
-
-  const fromServer = async (file?: string) => {
+  if (!raw || !results) return null;
+  const active = results.active;
+  const fromServer = async (format?: 'touchstone' | 'csv') => {
     if (!jobId) return;
     setError(null);
     try {
-      const blob = await deps.api.download(jobId, file);
-      saveBlob(blob, file ?? `fea_results_${jobId}.json`);
+      const { blob, fileName } = await deps.api.download(jobId, format);
+      saveBlob(blob, fileName ?? `fea_results_${jobId}.json`);
     } catch (err) {
       setError((err as Error).message);
     }
   };
-  if (!raw) return null;
+  const local = (make: () => string, type: string, fileName: string) => {
+    setError(null);
+    try {
+      saveBlob(new Blob([make()], { type }), fileName);
+    } catch (err) {
+      setError(`Export failed: ${(err as Error).message}`);
+    }
+  };
+  const serverJob = jobId !== undefined && !results.multiBody;
   return (
     <div className="downloads" data-testid="downloads">
       <button
@@ -69,26 +45,33 @@ export function Downloads() {
       >
         Results JSON
       </button>
-      {files.map((f) => (
-        <button
-          type="button"
-          key={f.name}
-          onClick={() => void fromServer(f.name)}
-          title={`${f.name} · ${(f.bytes / 1024).toFixed(0)} KiB`}
-        >
-          {kindOf(f.name)} <span className="muted small">{f.name}</span>
-        </button>
-      ))}
-      {active && (
-        <button
-          type="button"
-          onClick={() =>
-            saveBlob(new Blob([vertexFieldsCsv(active)], { type: 'text/csv' }), 'fea_vertex_fields.csv')
-          }
-        >
-          Vertex fields CSV
-        </button>
+      {serverJob && results.sParameters && (
+        <>
+          <button
+            type="button"
+            onClick={() => void fromServer('touchstone')}
+            data-testid="download-touchstone"
+          >
+            Touchstone
+          </button>
+          <button type="button" onClick={() => void fromServer('csv')}>
+            S-parameter CSV
+          </button>
+        </>
       )}
+      <button
+        type="button"
+        data-testid="download-vtu"
+        onClick={() => local(() => resultsToVtu(active), 'application/xml', 'fea_results.vtu')}
+      >
+        VTU (ParaView)
+      </button>
+      <button
+        type="button"
+        onClick={() => local(() => vertexFieldsCsv(active), 'text/csv', 'fea_vertex_fields.csv')}
+      >
+        Vertex fields CSV
+      </button>
       {error && (
         <p className="hint bad" role="alert">
           {error}

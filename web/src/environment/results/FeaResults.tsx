@@ -3,6 +3,7 @@ import { ErrorBox } from '../ui/Messages.tsx';
 import { showResultBody } from '../workflows/apply-results.ts';
 import { runAnalysis } from '../workflows/run-analysis.ts';
 import { Downloads } from './Downloads.tsx';
+import { Eigenmodes } from './Eigenmodes.tsx';
 import { formatHz, formatSI, type Quantity } from './quantities.ts';
 import { SParameterPlot } from './SParameterPlot.tsx';
 import { SParameterTable } from './SParameterTable.tsx';
@@ -105,6 +106,7 @@ export function FeaResults() {
           ))}
         </tbody>
       </table>
+      <Eigenmodes result={results.active} />
       {results.sParameters && (
         <>
           <h4>S-parameters</h4>

@@ -1,7 +1,8 @@
 import { ANALYSIS_BOUNDS } from '@fieldline/contracts';
 import { formatHz } from '../../results/quantities.ts';
-import { NumberField, Slider } from '../../ui/fields.tsx';
+import { NumberField, Select, Slider, TextField } from '../../ui/fields.tsx';
 import { Section } from '../../ui/Section.tsx';
+import type { AnalysisForm, Formulation } from '../analysis-form.ts';
 import { useForm } from '../use-form.ts';
 
 const GHZ = 1e9;
@@ -22,7 +23,46 @@ export function AnalysisTypeGroup() {
       badge={formatHz(form.frequencyHz)}
       testId="group-analysis"
     >
+      <Select<AnalysisForm['analysisType']>
+        label="Analysis"
+        value={form.analysisType}
+        options={[
+          { value: 'em', label: 'Electromagnetic' },
+          { value: 'em-eigen', label: 'Electromagnetic eigenmodes' },
+        ]}
+        onChange={(v) => set({ analysisType: v })}
+        testId="analysis-type"
+      />
       <p className="muted small">{kind}</p>
+      {form.analysisType === 'em' && !form.transient && form.frequencyHz > 0 && (
+        <Select<Formulation>
+          label="Formulation"
+          value={form.formulation}
+          options={[
+            { value: 'auto', label: 'Automatic (quasi-static unless ports, PML or impedance walls)' },
+            { value: 'fullwave', label: 'Full-wave Maxwell' },
+          ]}
+          onChange={(v) => set({ formulation: v })}
+        />
+      )}
+      {form.analysisType === 'em-eigen' && (
+        <div className="row2">
+          <TextField
+            label="Modes"
+            inputMode="numeric"
+            value={form.eigenNumModes}
+            onChange={(v) => set({ eigenNumModes: v })}
+            hint="1–50"
+          />
+          <TextField
+            label="Mode to show"
+            inputMode="numeric"
+            value={form.eigenFieldMode}
+            onChange={(v) => set({ eigenFieldMode: v })}
+            hint="0 = lowest"
+          />
+        </div>
+      )}
       <Slider
         label="Frequency"
         min={f.min / GHZ}

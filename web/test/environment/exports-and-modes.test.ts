@@ -1,0 +1,125 @@
+import { AnalysisConfig } from '@fieldline/contracts';
+import { describe, expect, it } from 'vitest';
+import { FeaApi } from '../../src/environment/api/fea-api.ts';
+import { defaultAnalysisForm } from '../../src/environment/config/analysis-form.ts';
+import { toBackendConfig } from '../../src/environment/config/to-backend-config.ts';
+import { parseProblemMarkers, problemAreasMessage } from '../../src/environment/meshing/problem-markers.ts';
+import { formatSI } from '../../src/environment/results/quantities.ts';
+import { extractSParameters, magnitudeDb, phaseDeg } from '../../src/environment/results/s-parameters.ts';
+import { resultsToVtu } from '../../src/environment/results/vtu-export.ts';
+import { completedResults } from './fakes.ts';
+
+describe('analysis types and formulation', () => {
+  it('forces full-wave only when asked, and sends the eigenmode settings for em-eigen', () => {
+    const form = { ...defaultAnalysisForm(), frequencyHz: 2e9 };
+    expect(toBackendConfig(form).mode).toBe('electro');
+    expect(toBackendConfig({ ...form, formulation: 'fullwave' }).mode).toBe('fullwave');
+    expect(toBackendConfig({ ...form, formulation: 'fullwave', transient: true }).mode).toBe('electro-time');
+    const eigen = toBackendConfig({
+      ...form,
+      analysisType: 'em-eigen',
+      eigenNumModes: '80',
+      eigenFieldMode: '2',
+    });
+    expect(eigen).toMatchObject({
+      analysisType: 'em-eigen',
+      mode: 'electro-eigen',
+      eigenNumModes: 50,
+      eigenFieldMode: 2,
+    });
+    expect(toBackendConfig({ ...form, analysisType: 'em-eigen', eigenNumModes: 'x' }).eigenNumModes).toBe(6);
+    expect(() => AnalysisConfig.parse(eigen)).not.toThrow();
+  });
+});
+
+describe('exports', () => {
+  it('writes a VTU grid with the tetrahedra and the vertex fields', () => {
+    const vtu = resultsToVtu(completedResults);
+    expect(vtu).toContain('<Piece NumberOfPoints="5" NumberOfCells="2">');
+    expect(vtu).toContain('Name="connectivity" format="ascii">0 1 2 3 1 2 3 4<');
+    expect(vtu).toContain('Name="offsets" format="ascii">4 8<');
+    expect(vtu).toContain('Name="types" format="ascii">10 10<');
+    expect(vtu).toContain('Name="E_magnitude" NumberOfComponents="1" format="ascii">1 2 3 4 5<');
+  });
+
+  it('downloads exports with the server file name, and reports Download failed: {status}', async () => {
+    const api = new FeaApi(async (path) =>
+      path.endsWith('?format=touchstone')
+        ? new Response('! touchstone', {
+            status: 200,
+            headers: { 'content-disposition': 'attachment; filename="sparameters.s2p"' },
+          })
+        : new Response('gone', { status: 410 }),
+    );
+    const got = await api.download('j', 'touchstone');
+    expect(got.fileName).toBe('sparameters.s2p');
+    await expect(api.download('j')).rejects.toThrow('Download failed: 410');
+  });
+});
+
+describe('S-parameters', () => {
+  it('reads the full-wave matrix form and shows |S| in dB and phase', () => {
+    const s = extractSParameters({
+      s_parameters: {
+        frequencies: [1e9, 2e9],
+        matrix: [
+          [
+            [
+              [0.1, 0],
+              [0, -1],
+            ],
+            [
+              [0, -1],
+              [0.1, 0],
+            ],
+          ],
+          [
+            [
+              [0, 0.1],
+              [-1, 0],
+            ],
+            [
+              [-1, 0],
+              [0, 0.1],
+            ],
+          ],
+        ],
+        port_impedances: [50, 50],
+      },
+    });
+    expect(s?.series.map((x) => x.name)).toEqual(['S11', 'S12', 'S21', 'S22']);
+    const s21 = s?.series[2];
+    expect(magnitudeDb(s21?.re[0] ?? 0, s21?.im[0] ?? 0)).toBeCloseTo(0, 9);
+    expect(phaseDeg(s21?.re[0] ?? 0, s21?.im[0] ?? 0)).toBeCloseTo(-90, 9);
+    expect(magnitudeDb(s?.series[0]?.re[0] ?? 0, 0)).toBeCloseTo(-20, 9);
+    expect(s?.portImpedances).toEqual([50, 50]);
+  });
+  it('formats SI quantities', () => {
+    expect(formatSI(2.214e-13, 'F')).toBe('221.4 fF');
+    expect(formatSI(50, 'Ω')).toBe('50 Ω');
+    expect(formatSI(1.5e9, 'Hz')).toBe('1.5 GHz');
+  });
+});
+
+describe('problem markers', () => {
+  it('names the meshers that failed, as the geometry pipeline records them', () => {
+    const payload = parseProblemMarkers({
+      format: 'problem_markers',
+      vertices: [[0, 0, 0]],
+      faces: [],
+      problem_vertices: [0],
+      problem_faces: [],
+      diagnostics: [
+        { kind: 'self_intersection', message: 'Triangles 3 and 9 intersect', faces: [3, 9], vertices: [] },
+      ],
+      attempts: [
+        { mesher: 'gmsh HXT', ok: false },
+        { mesher: 'Netgen', ok: false },
+      ],
+    });
+    expect(problemAreasMessage(payload?.mesher)).toBe(
+      'Meshing failed – highlighting problem areas reported by gmsh HXT and Netgen.',
+    );
+    expect(parseProblemMarkers({ vertices: [[0, 0, 0]], faces: [] })).toBeNull();
+  });
+});
