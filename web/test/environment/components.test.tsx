@@ -8,9 +8,22 @@ import { RawJsonDrawer } from '../../src/environment/raw-json/RawJsonDrawer.tsx'
 import { initialEnvironmentState } from '../../src/environment/state/environment-state.ts';
 import { tinyVolume } from './fakes.ts';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+/** The page's calls (auth check, health) answered as a server with a guest session would. */
+function stubServer() {
+  vi.stubGlobal('fetch', async (input: string) =>
+    input.startsWith('/api/auth/check')
+      ? new Response(JSON.stringify({ authenticated: false, user: null }))
+      : new Response('{}', { status: 404 }),
+  );
+}
 
 function renderEnvironment() {
+  stubServer();
   window.location.hash = '#/environment';
   const router = createHashRouter([
     { path: '/', element: <p>home</p> },
