@@ -48,3 +48,21 @@ def redirect_library_output() -> None:
     os.dup2(2, 1)
     _out = os.fdopen(protocol_fd, "w", buffering=1)
     sys.stdout = sys.stderr
+
+
+class ProgressSpan:
+    """Maps a phase's own 0…1 progress onto a slice [start, end] of the job's percent."""
+
+    def __init__(self, start: float = 0.0, end: float = 100.0, silent: bool = False):
+        self.start, self.end, self.silent = start, end, silent
+
+    def __call__(self, fraction: float, message: str | None = None) -> None:
+        if not self.silent:
+            progress(self.start + (self.end - self.start) * max(0.0, min(1.0, fraction)), message)
+
+    def sub(self, lo: float, hi: float) -> "ProgressSpan":
+        width = self.end - self.start
+        return ProgressSpan(self.start + width * lo, self.start + width * hi, self.silent)
+
+
+SILENT = ProgressSpan(silent=True)

@@ -27,6 +27,11 @@ def write_json_atomic(path: Path, payload: Any) -> None:
 
 
 def write_results(job_dir: Path, results: dict[str, Any]) -> Path:
+    """results.json, plus the binary side files a solver put under `_side_files` (name → bytes)."""
+    for name, data in (results.pop("_side_files", None) or {}).items():
+        tmp = job_dir / (name + ".tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, job_dir / name)
     path = job_dir / "results.json"
     write_json_atomic(path, results)
     return path

@@ -12,6 +12,7 @@ from netgen.meshing import Mesh as NgMesh
 from fieldline_engine.mesh.tet_model import TetModel
 
 DEFAULT_LABEL = "default"
+INTERFACE_LABEL = "interface"
 
 
 def build_ngsolve_mesh(model: TetModel, face_labels: np.ndarray | None = None) -> ng.Mesh:
@@ -39,4 +40,52 @@ def build_ngsolve_mesh(model: TetModel, face_labels: np.ndarray | None = None) -
     for fd_index, rows in groups.items():
         tris = np.ascontiguousarray(model.faces[np.asarray(rows)], dtype=np.int32)
         m.AddElements(dim=2, index=fd_index, data=tris, base=0)
+    if model.interface_faces is not None and len(model.interface_faces):
+        # Unlisted faces between bodies, one descriptor per pair of bodies, so solvers can constrain them.
+        pairs = model.interface_regions
+        for inner, outer in {(int(a), int(b)) for a, b in pairs}:
+            fd_index = len(descriptors) + 1
+            descriptors[(INTERFACE_LABEL, inner, outer)] = fd_index
+            m.Add(FaceDescriptor(surfnr=fd_index, domin=inner + 1, domout=outer + 1, bc=fd_index))
+            m.SetBCName(fd_index - 1, INTERFACE_LABEL)
+            rows = (pairs[:, 0] == inner) & (pairs[:, 1] == outer)
+            tris = np.ascontiguousarray(model.interface_faces[rows], dtype=np.int32)
+            m.AddElements(dim=2, index=fd_index, data=tris, base=0)
     return ng.Mesh(m)
+
+
+def outer_boundary(mesh: ng.Mesh) -> ng.Region:
+    """The boundary faces with a body on one side only (interfaces between bodies excluded)."""
+    ngmesh = mesh.ngmesh
+    mask = ng.BitArray(len(mesh.GetBoundaries()))
+    mask.Clear()
+    for i in range(len(mask)):
+        fd = ngmesh.FaceDescriptor(i + 1)
+        if fd.domin == 0 or fd.domout == 0:
+            mask.Set(i)
+    return ng.Region(mesh, ng.BND, mask)
+
+
+def bounding_box_diagonal(mesh: ng.Mesh) -> float:
+    lo, hi = mesh.ngmesh.bounding_box
+    return float(np.linalg.norm(np.array([hi[i] - lo[i] for i in range(3)])))
+
+
+def body_of_domain(mesh: ng.Mesh, domain: int) -> int | None:
+    """Body id k of a netgen domain number (1-based), from its material name `bodyk`."""
+    if domain == 0:
+        return None
+    name = mesh.GetMaterials()[domain - 1]
+    return int(name[4:]) if name.startswith("body") and name[4:].isdigit() else None
+
+
+def boundary_region(mesh: ng.Mesh, keep) -> ng.Region:
+    """The boundary faces whose (body on one side, body on the other) pair satisfies `keep`."""
+    ngmesh = mesh.ngmesh
+    mask = ng.BitArray(len(mesh.GetBoundaries()))
+    mask.Clear()
+    for i in range(len(mask)):
+        fd = ngmesh.FaceDescriptor(i + 1)
+        if keep(body_of_domain(mesh, fd.domin), body_of_domain(mesh, fd.domout)):
+            mask.Set(i)
+    return ng.Region(mesh, ng.BND, mask)

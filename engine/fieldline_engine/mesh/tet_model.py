@@ -26,6 +26,10 @@ class TetModel:
     face_inner_region: np.ndarray  # (nf,) body id on the side the normal points away from
     face_outer_region: np.ndarray  # (nf,) body id the normal points into, -1 for the outer boundary
     unit_scale: float  # metres per model unit
+    # Faces between two bodies that `faces` does not list (they carry no face id): the NGSolve mesh
+    # still gets them as boundary elements so solvers can constrain interfaces.
+    interface_faces: np.ndarray | None = None
+    interface_regions: np.ndarray | None = None  # (ni, 2) body ids on either side
 
     @property
     def nv(self) -> int:
@@ -97,7 +101,28 @@ def model_from_mesh_data(mesh_data: dict[str, Any]) -> TetModel:
     names += [f"body{i}" for i in range(len(names), n_regions)]
 
     faces, inner, outer = _surface_faces(vertices, tets, regions, mesh_data.get("faces"))
-    return TetModel(vertices, tets, regions, names[:n_regions], faces, inner, outer, scale)
+    model = TetModel(vertices, tets, regions, names[:n_regions], faces, inner, outer, scale)
+    if n_regions > 1:
+        model.interface_faces, model.interface_regions = _unlisted_interfaces(tets, regions, faces, nv)
+    return model
+
+
+def _unlisted_interfaces(
+    tets: np.ndarray, regions: np.ndarray, listed: np.ndarray, nv: int
+) -> tuple[np.ndarray, np.ndarray]:
+    all_tris = tets[:, _LOCAL_FACES[:, :3]].reshape(-1, 3)
+    all_tet = np.repeat(np.arange(tets.shape[0]), 4)
+    keys = _face_keys(all_tris, nv)
+    order = np.argsort(keys, kind="stable")
+    sk = keys[order]
+    pair = np.nonzero(sk[1:] == sk[:-1])[0]  # positions of interior faces (two entries each)
+    first, second = order[pair], order[pair + 1]
+    r1, r2 = regions[all_tet[first]], regions[all_tet[second]]
+    differ = r1 != r2
+    first, second = first[differ], second[differ]
+    keep = ~np.isin(sk[pair][differ], _face_keys(listed, nv))
+    tris = all_tris[first[keep]]
+    return tris, np.stack([regions[all_tet[first[keep]]], regions[all_tet[second[keep]]]], axis=1)
 
 
 def _surface_faces(

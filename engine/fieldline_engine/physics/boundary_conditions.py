@@ -20,6 +20,8 @@ class DirichletGroup:
     label: str
     voltage: float
     name: str
+    # A prescribed potential profile instead of one voltage (an applied uniform field, say); engine-internal.
+    profile: Any = None
 
 
 @dataclass
@@ -35,6 +37,15 @@ class ResolvedBoundaries:
 
     def labels_of(self, prefix: str) -> list[str]:
         return sorted({str(x) for x in self.face_labels if str(x).startswith(prefix)})
+
+    @property
+    def has_dirichlet(self) -> bool:
+        return bool(self.dirichlet or self.dirichlet_vertices)
+
+    def dirichlet_voltages(self) -> list[float]:
+        """Distinct fixed voltages (groups with a profile are not counted)."""
+        volts = {g.voltage for g in self.dirichlet if g.profile is None}
+        return sorted(volts | set(self.dirichlet_vertices.values()))
 
 
 class _Labeller:

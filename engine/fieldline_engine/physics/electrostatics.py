@@ -1,100 +1,83 @@
 """Electrostatics ∇·(ε∇φ) = 0 with H1 elements of order 1–3.
 
-Dirichlet groups fix potentials, Neumann faces carry a normal flux D·n, the reference node grounds a
-floating problem. Terminal charges come from the residual of the full (unconstrained) matrix, which is
-more accurate than integrating D·n over the terminal.
+Dirichlet groups fix potentials, Neumann faces carry a surface charge density (ε∂φ/∂n = flux), the
+reference node grounds a floating problem. Derived: stored energy ½∫ε|E|², terminal charges from the
+residual, the two-terminal capacitance 2W/ΔV² and, for two or more Dirichlet groups, the Maxwell
+capacitance matrix (column j: group j at 1 V, every other group at 0 V; C_ij = charge on group i).
 """
 
-from dataclasses import dataclass
 from typing import Any
 
 import ngsolve as ng
-import numpy as np
 
-from fieldline_engine import protocol
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.physics.boundary_conditions import ResolvedBoundaries
-from fieldline_engine.physics.linear_solve import SolveReport, solve_spd
-
-
-@dataclass
-class ElectrostaticSolution:
-    potential: ng.GridFunction
-    fes: ng.H1
-    stiffness: ng.BilinearForm
-    report: SolveReport
-    energy: float
-    charges: dict[str, float]
+from fieldline_engine.physics.field_solution import (
+    FieldSolution,
+    fixed_vertices,
+    matrix_entry,
+    matrix_groups,
+    require_grounding,
+    two_terminal_voltages,
+)
+from fieldline_engine.physics.materials import BodyMaterial, coefficient
+from fieldline_engine.physics.potential_problem import PotentialSolver, SolverOptions
+from fieldline_engine.protocol import SILENT
 
 
 def solve_electrostatics(
     mesh: ng.Mesh,
-    permittivity: ng.CoefficientFunction,
+    materials: list[BodyMaterial],
     bnd: ResolvedBoundaries,
     order: int,
-    tolerance: float,
-    max_iterations: int,
-) -> ElectrostaticSolution:
-    if not bnd.dirichlet and not bnd.dirichlet_vertices and bnd.reference_vertex is None:
+    options: SolverOptions,
+    progress: Any = None,
+    terminal_matrix: bool = True,
+) -> FieldSolution:
+    require_grounding(bnd, "electrostatic")
+    if bnd.impedance:
         raise InvalidInput(
-            "The electrostatic problem is floating: add a Dirichlet condition (a fixed voltage on some faces or "
-            "nodes) or set a reference node."
+            "Impedance conditions need a current to flow: give the model a conductivity or a frequency above 0."
         )
-    dirichlet_regex = "|".join(g.label for g in bnd.dirichlet)
-    fes = ng.H1(mesh, order=order, dirichlet=dirichlet_regex) if dirichlet_regex else ng.H1(mesh, order=order)
-    u, v = fes.TnT()
-    protocol.progress(20, "Assembling")
-    a = ng.BilinearForm(fes, symmetric=True)
-    a += ng.InnerProduct(permittivity * ng.grad(u), ng.grad(v)) * ng.dx
-    f = ng.LinearForm(fes)
-    for label, flux in bnd.neumann:
-        if flux != 0.0:
-            f += flux * v * ng.ds(label)
-    large = fes.ndof > 250_000
-    pre = ng.Preconditioner(a, "bddc") if large else None
+    progress = progress or SILENT
+    eps = coefficient(mesh, [m.permittivity for m in materials])
+    solver = PotentialSolver(
+        mesh,
+        eps,
+        bnd,
+        order,
+        options,
+        fixed_vertices=fixed_vertices(bnd),
+        progress=progress,
+        what="electrostatic",
+    )
+    progress(0.5, "Solving")
+    phi = solver.solve()
+    e_field = -ng.grad(phi)
     with ng.TaskManager():
-        a.Assemble()
-        f.Assemble()
-
-    phi = ng.GridFunction(fes)
-    for g in bnd.dirichlet:
-        phi.Set(g.voltage, definedon=mesh.Boundaries(g.label))
-    freedofs = ng.BitArray(fes.FreeDofs())
-    # H1 numbers vertex DOFs first, so vertex i is DOF i; fix lone nodes and the reference node there.
-    fixed_vertices = dict(bnd.dirichlet_vertices)
-    if bnd.reference_vertex is not None and not bnd.dirichlet and not bnd.dirichlet_vertices:
-        fixed_vertices[bnd.reference_vertex] = 0.0
-    for vertex, volts in fixed_vertices.items():
-        phi.vec[vertex] = volts
-        freedofs.Clear(vertex)
-
-    protocol.progress(45, "Solving")
-    rhs = f.vec.CreateVector()
-    rhs.data = f.vec - a.mat * phi.vec
-    with ng.TaskManager():
-        report = solve_spd(a, rhs, phi, freedofs, tolerance, max_iterations, pre)
-
-    protocol.progress(70, "Computing derived quantities")
-    energy = 0.5 * float(ng.Integrate(ng.InnerProduct(permittivity * ng.grad(phi), ng.grad(phi)), mesh))
-    residual = phi.vec.CreateVector()
-    residual.data = a.mat * phi.vec - f.vec
-    r = residual.FV().NumPy()
-    charges: dict[str, float] = {}
-    for g in bnd.dirichlet:
-        dofs = _boundary_dofs(fes, mesh, g.label)
-        charges[g.name] = float(np.sum(r[dofs]))
-    return ElectrostaticSolution(phi, fes, a, report, energy, charges)
-
-
-def _boundary_dofs(fes: ng.FESpace, mesh: ng.Mesh, label: str) -> np.ndarray:
-    mask = fes.GetDofs(mesh.Boundaries(label))
-    return np.nonzero(np.array(mask, dtype=bool))[0]
-
-
-def derived_quantities(sol: ElectrostaticSolution, bnd: ResolvedBoundaries) -> dict[str, Any]:
-    """Energy, terminal charges and, for two distinct terminal voltages, the capacitance C = 2W/ΔV²."""
-    out: dict[str, Any] = {"stored_energy_J": sol.energy, "terminal_charges_C": sol.charges}
-    volts = sorted({g.voltage for g in bnd.dirichlet})
-    if len(volts) == 2 and volts[1] != volts[0]:
-        out["capacitance_F"] = 2.0 * sol.energy / (volts[1] - volts[0]) ** 2
-    return out
+        energy = 0.5 * float(ng.Integrate(ng.InnerProduct(eps * e_field, e_field), mesh))
+    charges = solver.terminal_fluxes(phi)
+    quantities: dict[str, Any] = {
+        "stored_energy_J": energy,
+        "terminal_charges_C": {g.name: charges[g.label].real for g in bnd.dirichlet},
+    }
+    two = two_terminal_voltages(bnd)
+    if two and not solver.has_sources:
+        quantities["capacitance_F"] = 2.0 * energy / (two[1] - two[0]) ** 2
+    groups = matrix_groups(bnd) if terminal_matrix else []
+    if groups:
+        progress(0.7, "Capacitance matrix")
+        matrix = solver.terminal_matrix([g.label for g in groups]).real
+        quantities["capacitance_matrix_F"] = matrix_entry([g.name for g in groups], matrix, False)
+    return FieldSolution(
+        regime="electrostatics",
+        potential=phi,
+        e_field=e_field,
+        current_density=None,
+        complex_valued=False,
+        frequency=0.0,
+        quantities=quantities,
+        ndof=solver.ndof,
+        non_zeros=int(solver.a.mat.nze),
+        reports=[("potential", solver.solver.report)],
+    )
