@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from fieldline_engine.physics.routing import em_solver_for
 from fieldline_engine.physics.constants import EPS0
+from fieldline_engine.physics.routing import em_solver_for
 from fieldline_engine.testing.meshes import box_mesh, faces_on_plane
 
 L, W, H = 0.02, 0.004, 0.002  # bar along x: length L, cross-section W × H
@@ -171,10 +171,10 @@ def test_quasistatic_lossy_plate_phasors_and_phase_frames(engine, tmp_path):
     assert results["complex_fields"] is True
     # E phasor is real here (in phase with the drive): frames follow |E|·|cos θ|.
     anim = results["animation"]
-    assert anim["frames"] == 12 and len(anim["data"]) == 12
+    assert anim["frames"] == 12 and len(anim["data"]) == 12 and anim["kind"] == "phase"
     e0 = 1.0 / H
     for frame in anim["data"]:
-        theta = math.radians(frame["phase_deg"])
+        theta = math.radians(anim["frame_values"][anim["data"].index(frame)])
         assert np.array(frame["e_magnitudes"]) == pytest.approx(
             e0 * abs(math.cos(theta)), rel=1e-5, abs=1e-6 * e0
         )

@@ -15,8 +15,8 @@ import numpy as np
 from fieldline_engine import protocol
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.physics.field_solution import FieldSolution
+from fieldline_engine.physics.fullwave.fields_output import phase_frames
 from fieldline_engine.post.grid_fields import grid_section
-from fieldline_engine.post.phase_frames import phase_frames
 from fieldline_engine.post.results import dense_scalar, dense_vectors, mesh_section
 from fieldline_engine.post.vertex_fields import scalar_at_vertices, vector_at_vertices
 
@@ -37,9 +37,19 @@ def static_results(
     curving: dict[str, Any],
 ) -> dict[str, Any]:
     cplx = sol.complex_valued
-    e_v = vector_at_vertices(mesh, sol.e_field, cplx)
-    h_v = vector_at_vertices(mesh, sol.h_field, cplx) if sol.h_field is not None else np.zeros((model.nv, 3))
-    j_v = vector_at_vertices(mesh, sol.current_density, cplx) if sol.current_density is not None else None
+    # E, J and H are polynomials of degree order−1 per element: vertex values average the elements'.
+    degree = max(1, order - 1)
+    e_v = vector_at_vertices(mesh, sol.e_field, cplx, degree)
+    h_v = (
+        vector_at_vertices(mesh, sol.h_field, cplx, degree)
+        if sol.h_field is not None
+        else np.zeros((model.nv, 3))
+    )
+    j_v = (
+        vector_at_vertices(mesh, sol.current_density, cplx, degree)
+        if sol.current_density is not None
+        else None
+    )
     phi_v = scalar_at_vertices(sol.potential)
 
     main = sol.reports[0][1]
@@ -87,7 +97,7 @@ def static_results(
         if config.get("animate"):
             frames = int(config.get("animationFrames", 50))
             protocol.progress(88, f"Phase animation ({frames} frames)")
-            results["animation"] = phase_frames(frames, e_v, h_v if sol.h_field is not None else None, phi_v)
+            results["animation"] = phase_frames(e_v, h_v, frames)
 
     if config.get("gridFieldsEnabled"):
         protocol.progress(90, "Sampling grid fields")
