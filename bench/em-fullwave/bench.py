@@ -29,7 +29,15 @@ A, L, F = 22.86e-3, 0.1, 10e9
 BETA = math.sqrt((2 * math.pi * F / C0) ** 2 - (math.pi / A) ** 2)
 EXACT_DEG = -math.degrees(BETA * L)
 
-FIELDLINE_LADDER = [(1, 0.012), (1, 0.008), (2, 0.012), (2, 0.010), (3, 0.012), (2, 0.006), (3, 0.008)]
+FIELDLINE_LADDER = [
+    (1, 0.012),
+    (1, 0.008),
+    (2, 0.012),
+    (2, 0.010),
+    (3, 0.012),
+    (2, 0.006),
+    (3, 0.008),
+]
 OPENEMS_LADDER = [6, 8, 10, 12, 15, 20]
 
 
@@ -51,14 +59,26 @@ def fieldline_rung(order: int, maxh: float) -> dict:
     solver = FullwaveSolver(mesh, uniform_media(), order, "default", ports)
     s21 = complex(solver.solve(F, keep_fields=False).s[1, 0])
     seconds = time.perf_counter() - t0
-    return {"order": order, "maxh_mm": maxh * 1e3, "unknowns": solver.ndof, "seconds": seconds, "error": phase_error(s21)}
+    return {
+        "order": order,
+        "maxh_mm": maxh * 1e3,
+        "unknowns": solver.ndof,
+        "seconds": seconds,
+        "error": phase_error(s21),
+    }
 
 
 def openems_rung(cells: float, work: Path) -> dict | None:
     py = shutil.which("python3", path="/usr/bin")
     try:
         out = subprocess.run(
-            [py or "/usr/bin/python3", str(HERE / "openems_wr90.py"), str(cells), str(work)],
+            [
+                py or "/usr/bin/python3",
+                str(HERE / "openems_wr90.py"),
+                str(cells),
+                str(work),
+            ],
+            check=False,
             capture_output=True,
             text=True,
             timeout=900,
@@ -88,7 +108,9 @@ def main() -> int:
     for order, maxh in FIELDLINE_LADDER:
         r = fieldline_rung(order, maxh)
         fl.append(r)
-        print(f"Fieldline p={order} h={maxh * 1e3:.0f} mm: {r['unknowns']} unknowns, {r['seconds']:.2f} s, ∠S21 error {r['error']:.3%}")
+        print(
+            f"Fieldline p={order} h={maxh * 1e3:.0f} mm: {r['unknowns']} unknowns, {r['seconds']:.2f} s, ∠S21 error {r['error']:.3%}"
+        )
         if quick and r["error"] <= 0.01:
             break
     oe = []
@@ -98,7 +120,9 @@ def main() -> int:
         if r is None:
             break
         oe.append(r)
-        print(f"openEMS {cells} cells/λ: {r['cells']} cells, {r['seconds']:.2f} s, ∠S21 error {r['error']:.3%}")
+        print(
+            f"openEMS {cells} cells/λ: {r['cells']} cells, {r['seconds']:.2f} s, ∠S21 error {r['error']:.3%}"
+        )
         if quick and r["error"] <= 0.01:
             break
     shutil.rmtree(work, ignore_errors=True)
@@ -116,7 +140,18 @@ def main() -> int:
     out = HERE / "out"
     out.mkdir(exist_ok=True)
     (out / "results.json").write_text(json.dumps(summary, indent=2))
-    print(json.dumps({k: summary[k] for k in ("fieldline_seconds_to_1pct", "openems_seconds_to_1pct", "ratio_fieldline_over_openems")}))
+    print(
+        json.dumps(
+            {
+                k: summary[k]
+                for k in (
+                    "fieldline_seconds_to_1pct",
+                    "openems_seconds_to_1pct",
+                    "ratio_fieldline_over_openems",
+                )
+            }
+        )
+    )
     return 0
 
 

@@ -17,9 +17,9 @@ for _alias, _type in (("float", float), ("int", int), ("complex", complex)):
     if not hasattr(np, _alias):
         setattr(np, _alias, _type)
 
-from CSXCAD import ContinuousStructure  # noqa: E402
-from openEMS import openEMS  # noqa: E402
-from openEMS.physical_constants import C0  # noqa: E402
+from CSXCAD import ContinuousStructure
+from openEMS import openEMS
+from openEMS.physical_constants import C0
 
 A, B, L = 22.86, 10.16, 100.0  # mm
 F0, F_START, F_STOP = 10e9, 8e9, 12.4e9
@@ -45,11 +45,19 @@ def run(cells_per_wavelength: float, work: str) -> dict:
     mesh.AddLine("y", [0, B])
     mesh.AddLine("z", [0, z_exc1, z_meas1, z_meas2, z_exc2, length])
     ports = [
-        fdtd.AddRectWaveGuidePort(0, [0, 0, z_exc1], [A, B, z_meas1], "z", A * unit, B * unit, "TE10", 1),
-        fdtd.AddRectWaveGuidePort(1, [0, 0, z_exc2], [A, B, z_meas2], "z", A * unit, B * unit, "TE10"),
+        fdtd.AddRectWaveGuidePort(
+            0, [0, 0, z_exc1], [A, B, z_meas1], "z", A * unit, B * unit, "TE10", 1
+        ),
+        fdtd.AddRectWaveGuidePort(
+            1, [0, 0, z_exc2], [A, B, z_meas2], "z", A * unit, B * unit, "TE10"
+        ),
     ]
     mesh.SmoothMeshLines("all", res, ratio=1.4)
-    cells = (len(mesh.GetLines("x")) - 1) * (len(mesh.GetLines("y")) - 1) * (len(mesh.GetLines("z")) - 1)
+    cells = (
+        (len(mesh.GetLines("x")) - 1)
+        * (len(mesh.GetLines("y")) - 1)
+        * (len(mesh.GetLines("z")) - 1)
+    )
     os.makedirs(work, exist_ok=True)
     t0 = time.perf_counter()
     fdtd.Run(work, cleanup=True, verbose=0)
