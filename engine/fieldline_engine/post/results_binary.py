@@ -83,6 +83,12 @@ def triangle_regions(faces: np.ndarray, tets: np.ndarray, regions: np.ndarray, n
     return np.where(found, regions[tet_of_face], 0).astype(np.uint32)
 
 
+def _present(mapping: dict[str, Any], key: str, default: Any) -> Any:
+    """mapping[key] unless missing or None (numpy arrays have no truth value, so no `or`)."""
+    value = mapping.get(key)
+    return default if value is None else value
+
+
 def binary_arrays(
     results: dict[str, Any], length_unit: str | None = None
 ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -90,17 +96,20 @@ def binary_arrays(
 
     `length_unit` is the model's unit (mesh_data.units): vertices stay in it, as in results.json.
     """
-    vertices = np.asarray(results.get("vertices") or [], dtype=np.float32).reshape(-1, 3)
+    vertices = np.asarray(_present(results, "vertices", []), dtype=np.float32).reshape(-1, 3)
     nv = len(vertices)
     arrays: dict[str, np.ndarray] = {"vertices": vertices}
-    faces = results.get("faces") or []
-    tris = np.asarray([f[:3] for f in faces if len(f) >= 3], dtype=np.uint32).reshape(-1, 3)
+    faces = _present(results, "faces", [])
+    if isinstance(faces, np.ndarray) and faces.ndim == 2 and faces.shape[1] == 3:
+        tris = faces.astype(np.uint32)
+    else:
+        tris = np.asarray([f[:3] for f in faces if len(f) >= 3], dtype=np.uint32).reshape(-1, 3)
     arrays["triangles"] = tris
-    tets = np.asarray(results.get("tetrahedra") or [], dtype=np.uint32).reshape(-1, 4)
+    tets = np.asarray(_present(results, "tetrahedra", []), dtype=np.uint32).reshape(-1, 4)
     if len(tets):
         arrays["tetrahedra"] = tets
         regions = np.asarray(
-            results.get("tetrahedron_regions") or np.zeros(len(tets)), dtype=np.uint32
+            _present(results, "tetrahedron_regions", np.zeros(len(tets))), dtype=np.uint32
         ).reshape(-1)
         if len(regions) == len(tets):
             arrays["tetrahedron_regions"] = regions

@@ -80,8 +80,13 @@ export interface ViewerStats {
   frameChangeMs: number;
   sliceWallMs: number;
   sliceMainMs: number;
+  /** time the worker spent cutting (and picking arrow sites) */
+  sliceWorkerMs: number;
+  /** from the slice request until its result reached the page (worker queue + cut + transfer) */
+  sliceReceivedMs: number;
   renders: number;
   lastRenderMs: number;
+  lastFrameWaitMs: number;
   surfaceTriangles: number;
   sliceTriangles: number;
   arrows: number;
@@ -149,8 +154,11 @@ export class ViewerApp {
     frameChangeMs: 0,
     sliceWallMs: 0,
     sliceMainMs: 0,
+    sliceWorkerMs: 0,
+    sliceReceivedMs: 0,
     renders: 0,
     lastRenderMs: 0,
+    lastFrameWaitMs: 0,
     surfaceTriangles: 0,
     sliceTriangles: 0,
     arrows: 0,
@@ -868,6 +876,8 @@ export class ViewerApp {
     this.section.sites = slice.sites;
     this.updateArrows();
     this.stats.sliceMainMs = performance.now() - t0;
+    this.stats.sliceWorkerMs = slice.computeMs;
+    this.stats.sliceReceivedMs = t0 - started;
     this.view.requestRender(() => {
       this.stats.sliceWallMs = performance.now() - started;
     });
@@ -1231,7 +1241,12 @@ export class ViewerApp {
   }
 
   get statsSnapshot(): ViewerStats {
-    return { ...this.stats, renders: this.view.renders, lastRenderMs: this.view.lastRenderMs };
+    return {
+      ...this.stats,
+      renders: this.view.renders,
+      lastRenderMs: this.view.lastRenderMs,
+      lastFrameWaitMs: this.view.lastFrameWaitMs,
+    };
   }
 }
 

@@ -1,5 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
+import { SlabIndex } from '../../src/viewer/geometry/slab-index.ts';
 import {
   extentAlong,
   interpolateAtSlice,
@@ -80,5 +81,24 @@ describe('surfaces', () => {
       [12, 12],
     ]);
     expect(triangleEdges(s.triangles.subarray(0, 36)).length / 2).toBe(12 + 6); // cube edges + face diagonals
+  });
+});
+
+describe('slab index', () => {
+  it('gives the same cut as the full scan, from a few candidates', () => {
+    const box = boxTets([0, 0, 0], [1, 2, 1], [8, 10, 6]);
+    const n: [number, number, number] = [0.6, 0.8, 0];
+    const slabs = new SlabIndex(box.positions, box.tets, n);
+    for (const offset of [0.05, 0.5, 0.8001, 1.3, 1.55]) {
+      const full = sliceTetrahedra(box.positions, box.tets, n, offset);
+      const fast = sliceTetrahedra(box.positions, box.tets, n, offset, {
+        candidates: slabs.candidates(offset),
+        projection: slabs.projection,
+      });
+      expect(slabs.candidates(offset).length).toBeLessThan(box.tets.length / 4 / 3);
+      expect(fast.weight.length).toBe(full.weight.length);
+      expect(sliceArea(fast)).toBeCloseTo(sliceArea(full), 9);
+    }
+    expect(slabs.candidates(5).length).toBe(0);
   });
 });

@@ -19,6 +19,10 @@ export interface SliceOptions {
   /** body per tetrahedron and which bodies to cut (hidden bodies are skipped) */
   tetBodies?: Uint32Array;
   visibleBodies?: readonly boolean[];
+  /** only these tetrahedra can meet the plane (from a SlabIndex); all when absent */
+  candidates?: Uint32Array;
+  /** n·x per vertex for this normal (from a SlabIndex), to skip recomputing it */
+  projection?: Float64Array;
 }
 
 /** Edge pairs of the quad cut when vertices a, b are above and c, d below: a cycle ac, ad, bd, bc. */
@@ -30,23 +34,29 @@ export function sliceTetrahedra(
   options: SliceOptions = {},
 ): SliceResult {
   const nv = positions.length / 3;
-  const nt = tets.length / 4;
   const [nx, ny, nz] = normal;
-  const dist = new Float64Array(nv);
-  for (let i = 0; i < nv; i++) {
-    dist[i] = nx * positions[3 * i]! + ny * positions[3 * i + 1]! + nz * positions[3 * i + 2]! - offset;
+  let proj = options.projection;
+  if (!proj) {
+    proj = new Float64Array(nv);
+    for (let i = 0; i < nv; i++) {
+      proj[i] = nx * positions[3 * i]! + ny * positions[3 * i + 1]! + nz * positions[3 * i + 2]!;
+    }
   }
-  const { tetBodies, visibleBodies } = options;
-  // Pass 1: how many triangles each tetrahedron gives (0, 1 or 2).
-  const kind = new Uint8Array(nt);
+  const projection = proj;
+  const dist = (v: number) => projection[v]! - offset;
+  const { tetBodies, visibleBodies, candidates } = options;
+  const count = candidates ? candidates.length : tets.length / 4;
+  // Pass 1: how many triangles each candidate tetrahedron gives (0, 1 or 2).
+  const kind = new Uint8Array(count);
   let triangles = 0;
-  for (let t = 0; t < nt; t++) {
+  for (let c = 0; c < count; c++) {
+    const t = candidates ? candidates[c]! : c;
     if (tetBodies && visibleBodies && visibleBodies[tetBodies[t]!] === false) continue;
     const o = 4 * t;
-    const d0 = dist[tets[o]!]!;
-    const d1 = dist[tets[o + 1]!]!;
-    const d2 = dist[tets[o + 2]!]!;
-    const d3 = dist[tets[o + 3]!]!;
+    const d0 = dist(tets[o]!);
+    const d1 = dist(tets[o + 1]!);
+    const d2 = dist(tets[o + 2]!);
+    const d3 = dist(tets[o + 3]!);
     // A vertex on the plane counts as above, so a face lying in the plane is emitted once (by the
     // tetrahedron below it); tetrahedra that only touch the plane at an edge or vertex give nothing.
     const above = (d0 >= 0 ? 1 : 0) + (d1 >= 0 ? 1 : 0) + (d2 >= 0 ? 1 : 0) + (d3 >= 0 ? 1 : 0);
@@ -55,8 +65,8 @@ export function sliceTetrahedra(
       const zeros = (d0 === 0 ? 1 : 0) + (d1 === 0 ? 1 : 0) + (d2 === 0 ? 1 : 0) + (d3 === 0 ? 1 : 0);
       if (zeros < 3) continue;
     }
-    kind[t] = above === 2 ? 2 : 1;
-    triangles += kind[t]!;
+    kind[c] = above === 2 ? 2 : 1;
+    triangles += kind[c]!;
   }
   const out: SliceResult = {
     positions: new Float32Array(triangles * 9),
@@ -70,8 +80,8 @@ export function sliceTetrahedra(
   const up = [0, 0, 0, 0];
   const down = [0, 0, 0, 0];
   const emit = (a: number, b: number) => {
-    const da = dist[a]!;
-    const db = dist[b]!;
+    const da = dist(a);
+    const db = dist(b);
     const t = da === db ? 0 : da / (da - db);
     out.edgeA[v] = a;
     out.edgeB[v] = b;
@@ -82,14 +92,15 @@ export function sliceTetrahedra(
     }
     v++;
   };
-  for (let t = 0; t < nt; t++) {
-    const k = kind[t]!;
+  for (let c = 0; c < count; c++) {
+    const k = kind[c]!;
     if (k === 0) continue;
+    const t = candidates ? candidates[c]! : c;
     let nu = 0;
     let nd = 0;
     for (let j = 0; j < 4; j++) {
       const vert = tets[4 * t + j]!;
-      if (dist[vert]! >= 0) up[nu++] = vert;
+      if (dist(vert) >= 0) up[nu++] = vert;
       else down[nd++] = vert;
     }
     if (nu === 1) {

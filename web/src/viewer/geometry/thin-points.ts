@@ -1,3 +1,5 @@
+import { TripleTable } from './face-table.ts';
+
 /**
  * Picks about `count` of the candidate points spread evenly over space (one per voxel of a grid whose
  * cell size is tuned to the count), so arrows and seeds do not clump where the mesh is fine.
@@ -26,18 +28,17 @@ export function thinPoints(
   let h = diag / count ** (1 / dimension);
   let best: Uint32Array = new Uint32Array(0);
   for (let iter = 0; iter < 6; iter++) {
-    const seen = new Map<number, number>();
-    const dims = [0, 1, 2].map((k) => Math.floor((hi[k]! - lo[k]!) / h) + 1) as [number, number, number];
+    const cells = new TripleTable(n);
+    const picked: number[] = [];
     for (let i = 0; i < n; i++) {
       const p = 3 * at(i);
       const ix = Math.floor((positions[p]! - lo[0]!) / h);
       const iy = Math.floor((positions[p + 1]! - lo[1]!) / h);
       const iz = Math.floor((positions[p + 2]! - lo[2]!) / h);
-      const key = ix + dims[0] * (iy + dims[1] * iz);
-      if (!seen.has(key)) seen.set(key, at(i));
+      if (cells.slot(ix, iy, iz, at(i)) < 0) picked.push(at(i));
     }
-    best = Uint32Array.from(seen.values());
-    const ratio = seen.size / count;
+    best = Uint32Array.from(picked);
+    const ratio = picked.length / count;
     if (ratio > 0.85 && ratio < 1.2) break;
     h *= Math.min(4, Math.max(0.25, ratio ** (1 / dimension)));
   }
@@ -67,14 +68,14 @@ export function thinSlicePoints(p: Float32Array, count: number): Uint32Array {
     area += 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
   }
   const h = Math.sqrt(area / count) || 1;
-  const seen = new Map<number, number>();
-  const dims = [0, 1, 2].map((k) => Math.floor((hi[k]! - lo[k]!) / h) + 1);
+  // One vertex per occupied grid cell; cells hashed in typed arrays (a Map is too slow here).
+  const cells = new TripleTable(n);
+  const picked: number[] = [];
   for (let i = 0; i < n; i++) {
     const ix = Math.floor((p[3 * i]! - lo[0]!) / h);
     const iy = Math.floor((p[3 * i + 1]! - lo[1]!) / h);
     const iz = Math.floor((p[3 * i + 2]! - lo[2]!) / h);
-    const key = ix + dims[0]! * (iy + dims[1]! * iz);
-    if (!seen.has(key)) seen.set(key, i);
+    if (cells.slot(ix, iy, iz, i) < 0) picked.push(i);
   }
-  return Uint32Array.from(seen.values());
+  return Uint32Array.from(picked);
 }

@@ -16,11 +16,19 @@ export class View {
   private afterRender: (() => void)[] = [];
   /** JS time spent in the last render call (ms), for the benchmark */
   lastRenderMs = 0;
+  /** from the request of the last render to the browser's animation frame (waits on the rasteriser) */
+  lastFrameWaitMs = 0;
   renders = 0;
+  private requestedAt = 0;
   private bounds = new THREE.Box3(new THREE.Vector3(-1, -1, -1), new THREE.Vector3(1, 1, 1));
 
   constructor(readonly container: HTMLElement) {
-    this.renderer = new THREE.WebGLRenderer({ antialias: true, alpha: true, preserveDrawingBuffer: false });
+    // Multisampling costs a software rasteriser (SwiftShader, llvmpipe) several times the frame time.
+    this.renderer = new THREE.WebGLRenderer({
+      antialias: !softwareRenderer(),
+      alpha: true,
+      preserveDrawingBuffer: false,
+    });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
     this.renderer.setClearColor(0x000000, 0);
     this.renderer.localClippingEnabled = true;
@@ -79,7 +87,11 @@ export class View {
     if (after) this.afterRender.push(after);
     if (this.pending) return;
     this.pending = true;
-    requestAnimationFrame(() => this.renderNow());
+    this.requestedAt = performance.now();
+    requestAnimationFrame(() => {
+      this.lastFrameWaitMs = performance.now() - this.requestedAt;
+      this.renderNow();
+    });
   }
 
   /** Renders at once (PNG export needs the drawing buffer in the same task). */
@@ -183,5 +195,19 @@ export class View {
     ctx.drawImage(src, 0, 0);
     decorate(ctx, src.width / Math.max(1, src.clientWidth));
     return out;
+  }
+}
+
+/** True when WebGL runs on a CPU rasteriser (headless browsers, machines without a GPU). */
+function softwareRenderer(): boolean {
+  try {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    if (!gl) return false;
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+    gl.getExtension('WEBGL_lose_context')?.loseContext();
+    return /swiftshader|llvmpipe|software/i.test(name);
+  } catch {
+    return false;
   }
 }

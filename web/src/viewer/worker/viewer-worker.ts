@@ -2,6 +2,7 @@
 
 import { seedPoints, traceStreamline } from '../fields/streamlines.ts';
 import { TetLocator } from '../fields/tet-locator.ts';
+import { SlabIndex } from '../geometry/slab-index.ts';
 import { sliceTetrahedra } from '../geometry/slice.ts';
 import { bodySurfaces, triangleEdges, usedVertices } from '../geometry/surface.ts';
 import { thinPoints, thinSlicePoints } from '../geometry/thin-points.ts';
@@ -23,10 +24,12 @@ const scope = self as unknown as DedicatedWorkerGlobalScope;
 let mesh: MeshJob | null = null;
 let surfaceVertices: Uint32Array = new Uint32Array(0);
 let locator: TetLocator | null = null;
+let slabs: SlabIndex | null = null;
 
 function onMesh(job: MeshJob): MeshReply {
   mesh = job;
   locator = null;
+  slabs = null;
   const nv = job.positions.length / 3;
   let display = job.triangles;
   const reply: Partial<MeshReply> = {};
@@ -56,11 +59,16 @@ function onMesh(job: MeshJob): MeshReply {
 
 function onSlice(job: SliceJob): SliceReply {
   if (!mesh?.tets) throw new Error('No volume mesh to cut');
+  const t0 = performance.now();
+  if (!slabs?.sameNormal(job.normal)) slabs = new SlabIndex(mesh.positions, mesh.tets, job.normal);
   const slice = sliceTetrahedra(mesh.positions, mesh.tets, job.normal, job.offset, {
     tetBodies: mesh.tetBodies,
     visibleBodies: job.visibleBodies,
+    candidates: slabs.candidates(job.offset),
+    projection: slabs.projection,
   });
-  return { ...slice, sites: thinSlicePoints(slice.positions, job.siteCount) };
+  const sites = thinSlicePoints(slice.positions, job.siteCount);
+  return { ...slice, sites, computeMs: performance.now() - t0 };
 }
 
 function onSites(job: SitesJob): Uint32Array {

@@ -31,7 +31,7 @@ export interface SliceJob {
   /** how many arrow sites to pick on the cut */
   siteCount: number;
 }
-export type SliceReply = SliceResult & { sites: Uint32Array };
+export type SliceReply = SliceResult & { sites: Uint32Array; computeMs: number };
 
 export interface SitesJob {
   source: 'surface' | 'volume';
