@@ -93,10 +93,11 @@ describe('register', () => {
     await register(p, first);
     await expect.poll(() => hashPath(p)).toBe('/');
     await p.getByRole('button', { name: 'Log Out' }).click();
+    await expect.poll(() => p.getByRole('button', { name: 'Sign Up' }).isVisible()).toBe(true);
     await p.goto(url('/userdatabase/Register'));
     await p.getByLabel('Username').fill(first.username);
     await expect.poll(() => p.getByText('Username is already taken').isVisible()).toBe(true);
-    const chips = p.locator('.suggestions .chip');
+    const chips = p.locator('.suggestions .suggestion-chip');
     await expect.poll(() => chips.count()).toBe(3);
     const suggestion = (await chips.first().textContent()) ?? '';
     await chips.first().click();

@@ -17,7 +17,7 @@ export interface LoginRedirectState {
 export function LoadingScreen() {
   return (
     <div className="loading-screen" role="status" aria-live="polite">
-      <div className="spinner" aria-hidden="true" />
+      <div className="loading-spinner" aria-hidden="true" />
       <p>Loading...</p>
     </div>
   );

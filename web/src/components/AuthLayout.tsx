@@ -6,7 +6,7 @@ import { Brand } from './Logo.tsx';
 export function AuthLayout({ title, children }: { title: string; children: ReactNode }) {
   return (
     <main className="auth-page">
-      <div className="auth-card card">
+      <div className="auth-card panel-card">
         <Link to="/" className="brand-link auth-brand" aria-label="Fieldline home">
           <Brand />
         </Link>

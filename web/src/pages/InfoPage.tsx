@@ -33,12 +33,12 @@ export function InfoPage({ topic }: { topic: InfoTopic }) {
 
   return (
     <div className="info-layout">
-      <header className="topbar">
-        <div className="topbar-inner">
+      <header className="site-topbar">
+        <div className="site-topbar-inner">
           <Link to="/" className="brand-link" aria-label="Fieldline home">
             <Brand />
           </Link>
-          <nav className="topbar-actions" aria-label="Pages">
+          <nav className="site-topbar-actions" aria-label="Pages">
             <Link to="/docs">Docs</Link>
             <Link to="/support">Support</Link>
             <Link to="/">Back to Home</Link>

@@ -110,12 +110,12 @@ export function LandingPage() {
 
   return (
     <div className="landing">
-      <header className="topbar">
-        <div className="topbar-inner">
+      <header className="site-topbar">
+        <div className="site-topbar-inner">
           <a href="#/" className="brand-link" aria-label={`${PRODUCT_NAME} home`}>
             <Brand />
           </a>
-          <nav className="topbar-nav" aria-label="Sections">
+          <nav className="site-topbar-nav" aria-label="Sections">
             <button type="button" className="link-button" onClick={() => scrollToSection('how-it-works')}>
               How It Works
             </button>
@@ -126,7 +126,7 @@ export function LandingPage() {
               Pricing
             </button>
           </nav>
-          <div className="topbar-actions">
+          <div className="site-topbar-actions">
             {isAuthenticated ? (
               <>
                 <span className="welcome hide-sm">Welcome, {currentUser?.name}</span>
@@ -174,7 +174,7 @@ export function LandingPage() {
               <li>Solvers benchmarked against reference problems</li>
             </ul>
           </div>
-          <aside className="card quick-start" aria-labelledby="quick-start-title">
+          <aside className="panel-card quick-start" aria-labelledby="quick-start-title">
             <h2 id="quick-start-title">Upload &amp; Run</h2>
             <p>
               Drag and drop a STEP, STL or OBJ file, choose the physics, and visualize the fields in your
@@ -195,7 +195,7 @@ export function LandingPage() {
           <h2 id="how-title">How It Works</h2>
           <ol className="steps">
             {STEPS.map((step, i) => (
-              <li key={step.title} className="card step">
+              <li key={step.title} className="panel-card step">
                 <span className="step-number" aria-hidden="true">
                   {i + 1}
                 </span>
@@ -210,7 +210,7 @@ export function LandingPage() {
           <h2 id="features-title">Features</h2>
           <div className="grid-3">
             {FEATURES.map(([title, text]) => (
-              <article key={title} className="card">
+              <article key={title} className="panel-card">
                 <h3>{title}</h3>
                 <p className="muted">{text}</p>
               </article>
@@ -221,7 +221,7 @@ export function LandingPage() {
         <section id="pricing" className="section" aria-labelledby="pricing-title">
           <h2 id="pricing-title">Pricing</h2>
           <div className="pricing">
-            <article className="card price-card">
+            <article className="panel-card price-card">
               <h3>Single</h3>
               <p className="price">
                 <span className="amount">$5</span>
@@ -248,7 +248,7 @@ export function LandingPage() {
           <h2 id="examples-title">Example Apps</h2>
           <div className="grid-4">
             {EXAMPLES.map(([title, text, availability]) => (
-              <article key={title} className="card">
+              <article key={title} className="panel-card">
                 <h3>{title}</h3>
                 <p className="muted">{text}</p>
                 <p className={availability === 'Available now' ? 'tag tag-ok' : 'tag'}>{availability}</p>

@@ -208,7 +208,7 @@ export function RegisterPage() {
           <div className="suggestions">
             <span className="muted">Available:</span>
             {usernameCheck.suggestions.map((s) => (
-              <button key={s} type="button" className="chip" onClick={() => set('username', s)}>
+              <button key={s} type="button" className="suggestion-chip" onClick={() => set('username', s)}>
                 {s}
               </button>
             ))}
