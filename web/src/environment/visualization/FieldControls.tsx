@@ -1,5 +1,5 @@
 import { ANALYSIS_BOUNDS } from '@fieldline/contracts';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useServices } from '../state/EnvironmentContext.tsx';
 import { Checkbox, Select, Slider } from '../ui/fields.tsx';
 import { COLOR_MAPS, SURFACE_FIELD_MODES } from './viewer-modes.ts';
@@ -9,12 +9,20 @@ const vs = ANALYSIS_BOUNDS.vectorScale;
 /** Surface field display and vector fields (spec 001 §2 right panel). */
 export function FieldControls() {
   const { bridge } = useServices();
-  const [mode, setMode] = useState(2);
+  const [mode, setMode] = useState(0);
   const [scale, setScale] = useState(1);
   const [density, setDensity] = useState(0.3);
   const [colorMap, setColorMap] = useState<string>('viridis');
   const [log, setLog] = useState(false);
   const [streamlines, setStreamlines] = useState(false);
+  // the viewer starts with what these controls show (sent once; queued until viewer-ready)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: initial values only
+  useEffect(() => {
+    bridge.call('setFieldMode', mode);
+    bridge.call('setVectorScale', scale);
+    bridge.call('setVectorDensity', density);
+    bridge.call('setColorMap', colorMap);
+  }, [bridge]);
   return (
     <div className="viz-group" data-testid="field-controls">
       <Select<number>
