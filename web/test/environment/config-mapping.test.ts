@@ -52,7 +52,14 @@ describe('toBackendConfig', () => {
     expect(transient).toMatchObject({ analysisType: 'em-time', mode: 'electro-time', transient: true });
     const meshing = toBackendConfig(form(), {
       purpose: 'meshing',
-      meshing: { maxElementSize: 0.5, elementsPerCircle: 16, algorithm: 'netgen', repair: 'none' },
+      meshing: {
+        maxElementSize: 0.5,
+        elementsPerCircle: 16,
+        algorithm: 'netgen',
+        repair: 'none',
+        grading: 0.5,
+        curvatureRefinement: false,
+      },
     });
     expect(meshing).toMatchObject({
       analysisType: 'tetra-only',
@@ -62,6 +69,8 @@ describe('toBackendConfig', () => {
       meshElementsPerCircle: 16,
       meshAlgorithm: 'netgen',
       meshRepair: 'none',
+      meshGrading: 0.5,
+      meshCurvatureRefinement: false,
     });
     expect(AnalysisConfig.parse(meshing).meshingOnly).toBe(true);
   });

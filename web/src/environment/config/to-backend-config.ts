@@ -31,6 +31,10 @@ export interface MeshingOptions {
   algorithm?: MeshAlgorithm;
   /** 'safe' repairs (merge duplicates, fix orientation) or none */
   repair?: 'safe' | 'none';
+  /** how fast sizes grow away from small features, 0–1 */
+  grading?: number;
+  /** refine along curved surfaces (default on) */
+  curvatureRefinement?: boolean;
 }
 
 /**
@@ -209,8 +213,8 @@ export function toBackendConfig(
   return config;
 }
 
-function meshingKeys(m: MeshingOptions): Record<string, number | string> {
-  const out: Record<string, number | string> = {};
+function meshingKeys(m: MeshingOptions): Record<string, number | string | boolean> {
+  const out: Record<string, number | string | boolean> = {};
   if (m.maxElementSize !== undefined && m.maxElementSize > 0) out.meshMaxSize = m.maxElementSize;
   if (m.minElementSize !== undefined && m.minElementSize > 0) out.meshMinSize = m.minElementSize;
   const perCircle = m.elementsPerCircle;
@@ -219,5 +223,7 @@ function meshingKeys(m: MeshingOptions): Record<string, number | string> {
   }
   if (m.algorithm && m.algorithm !== 'auto') out.meshAlgorithm = m.algorithm;
   if (m.repair) out.meshRepair = m.repair;
+  if (m.grading !== undefined && m.grading > 0 && m.grading <= 1) out.meshGrading = m.grading;
+  if (m.curvatureRefinement === false) out.meshCurvatureRefinement = false;
   return out;
 }

@@ -57,6 +57,24 @@ export function MeshSizeControls() {
           </select>
         </label>
       </div>
+      <div className="row2">
+        <label className="field">
+          <span>Grading (0–1)</span>
+          <input
+            placeholder="0.3"
+            defaultValue={options.grading ?? ''}
+            onChange={(e) => set({ grading: parseNumber(e.target.value) })}
+          />
+        </label>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={options.curvatureRefinement !== false}
+            onChange={(e) => set({ curvatureRefinement: e.target.checked })}
+          />
+          <span>Refine on curvature</span>
+        </label>
+      </div>
       <label className="field">
         <span>Mesher</span>
         <select
