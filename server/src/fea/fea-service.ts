@@ -113,6 +113,10 @@ export class FeaService {
       finished_at: job.finished_at,
       compute_seconds: job.compute_seconds,
       files: job.status === 'completed' ? await this.listFiles(job) : [],
+      contents:
+        job.status === 'completed' && job.result_location
+          ? describeResults(await this.ctx.jobs.files.readJson(job.result_location))
+          : null,
       error: job.error_message,
     };
   }
@@ -122,6 +126,31 @@ export class FeaService {
     const names = (await readdir(dir)).filter((n) => n !== 'job.json');
     return Promise.all(names.map(async (name) => ({ name, bytes: (await stat(join(dir, name))).size })));
   }
+}
+
+const FIELD_KEYS = ['efields', 'hfields', 'jfields', 'efields_imag', 'hfields_imag', 'potential'] as const;
+
+/** What a results file holds, for /api/fea/results/{id}/info: analysis, fields, derived quantities, extras. */
+export function describeResults(results: unknown): Record<string, unknown> | null {
+  if (!results || typeof results !== 'object') return null;
+  const r = results as Record<string, unknown>;
+  const info = (r.solver_info ?? {}) as Record<string, unknown>;
+  const magnitudes = (r.field_magnitudes ?? {}) as Record<string, unknown>;
+  const grid = r.grid as { resolution?: unknown } | undefined;
+  const animation = r.animation as { frames?: unknown; kind?: unknown } | undefined;
+  return {
+    analysis: info.analysis ?? null,
+    frequency: info.frequency ?? null,
+    elements: info.elements ?? null,
+    matrix_size: info.matrix_size ?? null,
+    vertices: Array.isArray(r.vertices) ? r.vertices.length : 0,
+    field_magnitudes: Object.keys(magnitudes),
+    fields: FIELD_KEYS.filter((k) => k in r),
+    quantities: Object.keys((r.quantities ?? {}) as Record<string, unknown>),
+    complex_fields: r.complex_fields === true,
+    grid: grid ? { resolution: grid.resolution ?? null } : null,
+    animation: animation ? { frames: animation.frames ?? null, kind: animation.kind ?? null } : null,
+  };
 }
 
 /** Server-side mirror of the environment's run checks (spec 001 §5), so the API refuses bad meshes too. */
