@@ -1,18 +1,136 @@
-"""Curved geometry (`useCurvedGeometry` / `useCurvedMesh`).
+"""Curved geometry (`useCurvedGeometry`, or `useCurvedMesh`).
 
-A netgen mesh that still knows its OpenCascade geometry is curved exactly onto the CAD surfaces with
-`mesh.Curve(order)`. A model uploaded as tetrahedra has no CAD geometry; see `curve_uploaded` for what
-the engine does then.
+- A netgen mesh that still carries its OpenCascade geometry (meshed in the engine from CAD) is curved
+  exactly onto the CAD surfaces with `mesh.Curve(order)`.
+- A model uploaded as tetrahedra has no CAD geometry left, so the engine reconstructs smooth surfaces
+  from the triangulation itself: surface triangles are grouped into smooth patches (creases above 30°
+  split them), each vertex gets one normal per patch, and every surface edge becomes a quadratic arc
+  whose end tangents are perpendicular to those normals (the midpoint moves by
+  −⅛[((P₂−P₁)·N₁)N₁ + ((P₁−P₂)·N₂)N₂], exact to O(h³) on smooth surfaces; a crease edge takes the sum
+  of both patches' displacements). The arcs become a second-order isoparametric deformation of the
+  mesh (`Mesh.SetDeformation`), so every integral sees the curved boundary and body interfaces; the
+  vertices, which already lie on the true surface, do not move. Higher element orders keep this
+  quadratic geometry. Flat faces stay flat, so boxes are unchanged.
 """
 
 from typing import Any
 
 import ngsolve as ng
+import numpy as np
 
 from fieldline_engine.mesh.tet_model import TetModel
 
+CREASE_DEGREES = 30.0
+
 
 def curve_mesh(mesh: ng.Mesh, model: TetModel | None, config: dict[str, Any], order: int) -> dict[str, Any]:
+    """Curves the mesh when the config asks for it; returns how, for solver_info."""
     if not (config.get("useCurvedGeometry") or config.get("useCurvedMesh")):
         return {"curved": False}
-    return {"curved": False, "reason": "not implemented yet"}
+    if model is None:  # a netgen mesh with its CAD geometry
+        mesh.Curve(order)
+        return {"curved": True, "method": "CAD geometry", "geometry_order": order}
+    moved = curve_uploaded(mesh, model)
+    return {
+        "curved": True,
+        "method": "reconstructed from the surface triangulation (no CAD geometry in an uploaded mesh)",
+        "geometry_order": 2,
+        "curved_edges": moved,
+    }
+
+
+def _surface_triangles(model: TetModel) -> tuple[np.ndarray, np.ndarray]:
+    """Boundary and interface triangles, and a surface id per triangle (creases never cross ids)."""
+    tris = [model.faces]
+    ids = [
+        np.where(model.face_outer_region < 0, 0, 1 + model.face_inner_region * 1000 + model.face_outer_region)
+    ]
+    if model.interface_faces is not None and len(model.interface_faces):
+        tris.append(model.interface_faces)
+        r = np.sort(model.interface_regions, axis=1)
+        ids.append(1 + r[:, 0] * 1000 + r[:, 1])
+    return np.concatenate(tris), np.concatenate(ids)
+
+
+def _patches(tris: np.ndarray, normals: np.ndarray, surface: np.ndarray) -> tuple[np.ndarray, dict]:
+    """Smooth patches by flood fill across edges whose two triangles bend less than the crease angle."""
+    edges = np.sort(tris[:, [[0, 1], [1, 2], [2, 0]]].reshape(-1, 2), axis=1)
+    owner = np.repeat(np.arange(len(tris)), 3)
+    edge_tris: dict[tuple[int, int], list[int]] = {}
+    for (a, b), t in zip(edges.tolist(), owner.tolist(), strict=True):
+        edge_tris.setdefault((a, b), []).append(t)
+    cos_crease = np.cos(np.radians(CREASE_DEGREES))
+    parent = np.arange(len(tris))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for ts in edge_tris.values():
+        if len(ts) == 2:
+            a, b = ts
+            if surface[a] == surface[b] and abs(float(normals[a] @ normals[b])) >= cos_crease:
+                parent[root(a)] = root(b)
+    return np.array([root(i) for i in range(len(tris))]), edge_tris
+
+
+def curve_uploaded(mesh: ng.Mesh, model: TetModel) -> int:
+    tris, surface = _surface_triangles(model)
+    p = model.vertices
+    raw = np.cross(p[tris[:, 1]] - p[tris[:, 0]], p[tris[:, 2]] - p[tris[:, 0]])
+    # Orient interface normals consistently within a patch only matters up to sign: the formula uses N N.
+    normals = raw / np.linalg.norm(raw, axis=1, keepdims=True)
+    patch, edge_tris = _patches(tris, normals, surface)
+
+    # One area-weighted normal per (vertex, patch); signs aligned with the first triangle seen.
+    vertex_normal: dict[tuple[int, int], np.ndarray] = {}
+    for t, tri in enumerate(tris.tolist()):
+        for v in tri:
+            key = (v, int(patch[t]))
+            if key in vertex_normal:
+                n = vertex_normal[key]
+                vertex_normal[key] = n + (raw[t] if n @ raw[t] >= 0 else -raw[t])
+            else:
+                vertex_normal[key] = raw[t].copy()
+    for key, n in vertex_normal.items():
+        vertex_normal[key] = n / np.linalg.norm(n)
+
+    displacement: dict[tuple[int, int], np.ndarray] = {}
+    for (a, b), ts in edge_tris.items():
+        d = np.zeros(3)
+        for pid in {int(patch[t]) for t in ts}:
+            n1, n2 = vertex_normal[(a, pid)], vertex_normal[(b, pid)]
+            c = p[b] - p[a]
+            d += -0.125 * ((c @ n1) * n1 + (-c @ n2) * n2)
+        if np.linalg.norm(d) > 1e-12 * np.linalg.norm(p[b] - p[a]):
+            displacement[(a, b)] = d
+    if not displacement:
+        return 0
+
+    space = ng.VectorH1(mesh, order=2)
+    deformation = ng.GridFunction(space)
+    values = deformation.vec.FV().NumPy()
+    bubble_at_midpoint = _edge_bubble_midpoint(space, mesh)
+    moved = 0
+    for edge in mesh.edges:
+        v = edge.vertices
+        key = (min(v[0].nr, v[1].nr), max(v[0].nr, v[1].nr))
+        d = displacement.get(key)
+        if d is not None:
+            dofs = space.GetDofNrs(ng.NodeId(ng.EDGE, edge.nr))
+            values[list(dofs)] = d / bubble_at_midpoint
+            moved += 1
+    mesh.SetDeformation(deformation)
+    return moved
+
+
+def _edge_bubble_midpoint(space: ng.FESpace, mesh: ng.Mesh) -> float:
+    """Value of NGSolve's quadratic edge shape function at the edge midpoint (−1/8 in 6.2.26xx)."""
+    probe = ng.GridFunction(space)
+    edge = next(iter(mesh.edges))
+    probe.vec[space.GetDofNrs(ng.NodeId(ng.EDGE, edge.nr))[0]] = 1.0
+    a, b = (np.array(mesh.vertices[ng_vertex.nr].point) for ng_vertex in edge.vertices)
+    mid = 0.5 * (a + b)
+    return float(probe(mesh(*mid))[0])
