@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const WAVE_PORT_MODES = ['TE10', 'TE20', 'TM01', 'TEM'] as const;
 export const S_PARAM_METHODS = ['wave_port', 'field_integration', 'voltage_current', 'power_wave'] as const;
 export const TIME_SCHEMES = ['newmark', 'explicit', 'implicit'] as const;
+export const LINEAR_SOLVERS = ['auto', 'direct', 'cg-bddc', 'cg-amg'] as const;
 export const ANALYSIS_TYPES = ['em', 'em-time', 'em-eigen', 'tetra-only'] as const;
 
 /** Spec 001 §9 defaults, in SI units. */
@@ -126,7 +127,13 @@ export const AnalysisConfig = z
     animate: z.boolean().default(false),
     animationFrames: z.number().int().min(10).max(200).default(d.animationFrames),
     gridFieldsEnabled: z.boolean().default(false),
-    gridResolution: z.tuple([z.number().int(), z.number().int(), z.number().int()]).optional(),
+    gridResolution: z
+      .tuple([
+        z.number().int().min(1).max(256),
+        z.number().int().min(1).max(256),
+        z.number().int().min(1).max(256),
+      ])
+      .optional(),
     gridResolutionX: z.number().int().min(1).max(256).default(10),
     gridResolutionY: z.number().int().min(1).max(256).default(10),
     gridResolutionZ: z.number().int().min(1).max(256).default(10),
@@ -134,6 +141,8 @@ export const AnalysisConfig = z
     useAnisotropicMaterials: z.boolean().default(false),
     anisotropicMaterials: z.array(AnisotropicMaterial).default([]),
     bodyMaterials: z.array(BodyMaterial).default([]),
+    /** Static/quasi-static solver choice (issue 5): auto picks direct up to 60 000 DOFs, else CG + AMG/BDDC. */
+    linearSolver: z.enum(LINEAR_SOLVERS).default('auto'),
     verbose: z.boolean().default(false),
     autoRunAnalysis: z.boolean().default(false),
   })

@@ -35,3 +35,17 @@ def limit_blas_threads() -> None:
     import os
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
+# Below this many unknowns NGSolve's threads cost more than they save (its TaskManager spins, which on a
+# busy machine turns milliseconds into seconds), so small systems run on one thread.
+THREADED_MIN_DOFS = 30_000
+
+
+def parallel(ndof: int):
+    """`with parallel(n):` — NGSolve's TaskManager for large systems, nothing for small ones."""
+    import contextlib
+
+    import ngsolve as ng
+
+    return ng.TaskManager() if ndof >= THREADED_MIN_DOFS else contextlib.nullcontext()

@@ -233,3 +233,24 @@ def test_em_route():
     quasi = {"frequency": 1e9, "impedanceConditions": [{"faces": [1]}], "mode": "quasistatic"}
     assert em_solver_for(quasi) == "static"
     assert em_solver_for({"frequency": 1e9, "mode": "fullwave"}) == "fullwave"
+
+
+def test_reference_node_grounds_a_current_driven_bar(engine, tmp_path):
+    """No Dirichlet condition: current in on one end, out on the other, the reference node sets 0 V."""
+    mesh, left, right = bar()
+    sigma, j_in = 1e3, 20.0
+    vertices = np.array(mesh["vertices"])
+    reference = int(np.nonzero((vertices[:, 0] == 0) & (vertices[:, 1] == 0) & (vertices[:, 2] == 0))[0][0])
+    config = {
+        "defaultConductivity": sigma,
+        "neumannConditions": [{"faces": right, "flux": j_in}, {"faces": left, "flux": -j_in}],
+        "referenceNode": reference,
+        "linearSolver": "cg-amg",
+        "tolerance": 1e-12,
+    }
+    results, _ = run(engine, tmp_path, mesh, config)
+    phi = np.array(results["potential"]["data"])
+    exact = j_in * vertices[:, 0] / sigma
+    assert np.max(np.abs(phi - exact)) < 1e-6 * np.max(exact)
+    assert results["solver_info"]["linear_solver"] == "preconditioned CG"
+    assert results["solver_info"]["preconditioner"] == "h1amg"

@@ -7,6 +7,7 @@ from typing import Any
 from fieldline_engine import protocol
 from fieldline_engine.errors import EngineError
 from fieldline_engine.io.job_files import read_job, write_results
+from fieldline_engine.limits import thread_count
 from fieldline_engine.mesh.tet_model import model_from_mesh_data
 from fieldline_engine.post.results_binary import write_results_binary
 from fieldline_engine.post.touchstone import write_network_exports
@@ -14,6 +15,7 @@ from fieldline_engine.post.touchstone import write_network_exports
 
 def run_solve(job_dir: Path) -> dict[str, Any]:
     started = time.perf_counter()
+    _limit_threads()
     job = read_job(job_dir)
     config: dict[str, Any] = job.get("config") or {}
     analysis = config.get("analysisType", "em")
@@ -47,3 +49,11 @@ def run_solve(job_dir: Path) -> dict[str, Any]:
     write_results_binary(job_dir, results, results["length_unit"])
     write_network_exports(job_dir, results)
     return {"analysis": analysis, "computation_time": results["computation_time"]}
+
+
+def _limit_threads() -> None:
+    """NGSolve's TaskManager spins its workers: more threads than the job's share of cores (several
+    jobs per machine) slows it down by orders of magnitude, so it gets FIELDLINE_THREADS."""
+    import ngsolve as ng
+
+    ng.SetNumThreads(thread_count())

@@ -17,6 +17,7 @@ import ngsolve as ng
 import numpy as np
 
 from fieldline_engine.errors import InvalidInput
+from fieldline_engine.limits import parallel
 from fieldline_engine.mesh.ngsolve_mesh import boundary_region
 from fieldline_engine.physics.boundary_conditions import ResolvedBoundaries
 from fieldline_engine.physics.field_solution import (
@@ -143,7 +144,7 @@ def solve_steady_conduction(
         real_eps = coefficient(
             mesh, [m.permittivity if i not in floating else (0.0,) * 3 for i, m in enumerate(materials)]
         )
-        with ng.TaskManager():
+        with parallel(mesh.ne):
             energy = 0.5 * float(
                 ng.Integrate(
                     ng.InnerProduct(real_eps * ng.grad(phi_i), ng.grad(phi_i)),
@@ -155,7 +156,7 @@ def solve_steady_conduction(
 
     e_field = -ng.grad(phi)
     current = sigma * e_field
-    with ng.TaskManager():
+    with parallel(mesh.ne):
         power = float(ng.Integrate(ng.InnerProduct(current, e_field), mesh))
     currents = conduction.terminal_fluxes(phi_c)
     on_conductor = {

@@ -11,6 +11,7 @@ from typing import Any
 import ngsolve as ng
 
 from fieldline_engine.errors import InvalidInput
+from fieldline_engine.limits import parallel
 from fieldline_engine.physics.boundary_conditions import ResolvedBoundaries
 from fieldline_engine.physics.field_solution import (
     FieldSolution,
@@ -54,7 +55,7 @@ def solve_electrostatics(
     progress(0.5, "Solving")
     phi = solver.solve()
     e_field = -ng.grad(phi)
-    with ng.TaskManager():
+    with parallel(solver.ndof):
         energy = 0.5 * float(ng.Integrate(ng.InnerProduct(eps * e_field, e_field), mesh))
     charges = solver.terminal_fluxes(phi)
     quantities: dict[str, Any] = {

@@ -15,6 +15,7 @@ import ngsolve as ng
 
 from fieldline_engine import protocol
 from fieldline_engine.errors import InvalidInput
+from fieldline_engine.limits import parallel
 
 SOLVER_CHOICES = ("auto", "direct", "cg-bddc", "cg-amg")
 # Above this many DOFs a 3D sparse factorization costs far more time and memory than CG with
@@ -88,7 +89,7 @@ class LinearSolver:
         self._freedofs = freedofs
         if self.method == "direct":
             # Cholesky (LDLᵀ without conjugation) serves SPD and complex-symmetric matrices alike.
-            with ng.TaskManager():
+            with parallel(self.fes.ndof):
                 self._inverse = self.a.mat.Inverse(freedofs, inverse="sparsecholesky")
             self.report.method = "direct (sparse Cholesky)"
         else:
@@ -101,7 +102,7 @@ class LinearSolver:
         """Adds the solution of A x = rhs (on the free DOFs) to gf, which holds the Dirichlet values."""
         started = time.perf_counter()
         if self.method == "direct":
-            with ng.TaskManager():
+            with parallel(self.fes.ndof):
                 gf.vec.data += self._inverse * rhs
         else:
             self._solve_cg(rhs, gf, label)
@@ -131,7 +132,7 @@ class LinearSolver:
         )
         correction = gf.vec.CreateVector()
         correction[:] = 0.0
-        with ng.TaskManager():
+        with parallel(self.fes.ndof):
             solver.Solve(rhs=rhs, sol=correction, initialize=True)
         gf.vec.data += correction
         self.report.iterations.append(int(solver.iterations))

@@ -15,6 +15,7 @@ from typing import Any
 
 import ngsolve as ng
 
+from fieldline_engine.limits import parallel
 from fieldline_engine.mesh.ngsolve_mesh import bounding_box_diagonal, outer_boundary
 from fieldline_engine.physics.linear_solve import LinearSolver, SolveReport
 from fieldline_engine.physics.potential_problem import SolverOptions
@@ -31,12 +32,6 @@ class MagneticSolution:
     report: SolveReport
 
 
-def _free_dofs_off_outer_boundary(fes: ng.FESpace, mesh: ng.Mesh) -> ng.BitArray:
-    free = ng.BitArray(fes.FreeDofs())
-    free &= ~fes.GetDofs(outer_boundary(mesh))
-    return free
-
-
 def solve_magnetostatics(
     mesh: ng.Mesh,
     current_density: ng.CoefficientFunction,
@@ -51,24 +46,23 @@ def solve_magnetostatics(
 
     # 1) Divergence-free source: ψ ∈ H1₀(order+1), ∫∇ψ·∇q = ∫J·∇q, J₀ = J − ∇ψ.
     progress(0.0, "Magnetic field: making the current divergence-free")
-    h1 = ng.H1(mesh, order=order + 1, complex=complex_valued)
-    psi_free = _free_dofs_off_outer_boundary(h1, mesh)
+    outer = outer_boundary(mesh)
+    h1 = ng.H1(mesh, order=order + 1, complex=complex_valued, dirichlet=outer)
     p, q = h1.TnT()
     lap = ng.BilinearForm(ng.grad(p) * ng.grad(q) * ng.dx, symmetric=True)
     lap_solver = LinearSolver(lap, h1, options.choice, options.tolerance * 1e-2, options.max_iterations)
     rhs_psi = ng.LinearForm(current_density * ng.grad(q) * ng.dx)
-    with ng.TaskManager():
+    with parallel(h1.ndof):
         lap.Assemble()
         rhs_psi.Assemble()
-    lap_solver.prepare(psi_free)
+    lap_solver.prepare(h1.FreeDofs())
     psi = ng.GridFunction(h1)
     lap_solver.solve(rhs_psi.vec, psi, "Magnetic field: source projection")
     source = current_density - ng.grad(psi)
 
     # 2) Curl-curl with a relative 1e-8 mass term on the gradients left in the space.
     progress(0.3, "Magnetic field: assembling the curl-curl system")
-    hc = ng.HCurl(mesh, order=order, complex=complex_valued, nograds=True)
-    free = _free_dofs_off_outer_boundary(hc, mesh)
+    hc = ng.HCurl(mesh, order=order, complex=complex_valued, nograds=True, dirichlet=outer)
     u, v = hc.TnT()
     size = bounding_box_diagonal(mesh)
     nu_scale = ng.Integrate(ng.Norm(nu) if nu.dim > 1 else nu, mesh) / ng.Integrate(ng.CF(1.0), mesh)
@@ -85,10 +79,10 @@ def solve_magnetostatics(
         kind="hcurl",
         progress=lambda frac, msg: progress(0.4 + 0.6 * frac, msg),
     )
-    with ng.TaskManager():
+    with parallel(hc.ndof):
         a.Assemble()
         f.Assemble()
-    solver.prepare(free)
+    solver.prepare(hc.FreeDofs())
     gf_a = ng.GridFunction(hc)
     progress(0.5, "Magnetic field: solving")
     solver.solve(f.vec, gf_a, "Magnetic field")

@@ -20,6 +20,7 @@ from typing import Any
 import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.limits import parallel
 from fieldline_engine.physics.boundary_conditions import ResolvedBoundaries
 from fieldline_engine.physics.linear_solve import LinearSolver
 from fieldline_engine.protocol import SILENT
@@ -95,7 +96,7 @@ class PotentialSolver:
             progress=lambda frac, msg: self.progress(0.3 + 0.7 * frac, msg),
         )
         self.progress(0.0, f"Assembling the {what} system ({self.fes.ndof} DOFs)")
-        with ng.TaskManager():
+        with parallel(self.fes.ndof):
             self.a.Assemble()
             self.f.Assemble()
         self.freedofs = ng.BitArray(self.fes.FreeDofs())

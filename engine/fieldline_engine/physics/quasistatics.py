@@ -19,6 +19,7 @@ from typing import Any
 import ngsolve as ng
 
 from fieldline_engine import protocol
+from fieldline_engine.limits import parallel
 from fieldline_engine.mesh.ngsolve_mesh import bounding_box_diagonal
 from fieldline_engine.physics.boundary_conditions import ResolvedBoundaries
 from fieldline_engine.physics.conduction import impedance_admittances
@@ -80,7 +81,7 @@ def solve_quasistatics(
         integrand = ng.InnerProduct(coef * e_field.real, e_field.real) + ng.InnerProduct(
             coef * e_field.imag, e_field.imag
         )
-        with ng.TaskManager():
+        with parallel(mesh.ne):
             return float(ng.Integrate(integrand, mesh))
 
     energy = 0.25 * average(eps_real)

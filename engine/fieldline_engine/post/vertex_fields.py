@@ -7,6 +7,8 @@ shared vertices), whose vertex DOFs are then the field at the vertices, in verte
 import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.limits import parallel
+
 
 def vector_at_vertices(
     mesh: ng.Mesh, field: ng.CoefficientFunction, complex_valued: bool = False, order: int = 1
@@ -15,7 +17,7 @@ def vector_at_vertices(
     value is the average of the field's values in the elements around it (order 1 smooths curved fields)."""
     space = ng.VectorH1(mesh, order=order, complex=complex_valued)
     gf = ng.GridFunction(space)
-    with ng.TaskManager():
+    with parallel(space.ndof):
         gf.Set(field)
     nv = mesh.nv
     values = gf.vec.FV().NumPy().copy()

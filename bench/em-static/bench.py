@@ -1,0 +1,249 @@
+"""bench/em-static: DOFs per second for assembly and solve of the electrostatic problem, Fieldline's
+NGSolve path against scikit-fem, on the same meshes and problem in the same run.
+
+Problem: ∇·(ε∇φ) = 0 on the unit cube, φ = x² − y² (harmonic) on the whole boundary, on a structured
+tetrahedral mesh (n³ cubes, 6 Kuhn tetrahedra each; the same arrays go to both codes). Rungs:
+P1 at n = 46 (1.0e5 DOFs) and n = 99 (1.0e6 DOFs), P2 at n = 71 (3.0e6 DOFs; P1 at that size needs
+17.5 M tetrahedra, which scikit-fem cannot hold in 24 GB).
+
+Each code runs in its own process (peak memory is per code), single-threaded unless BENCH_THREADS says
+otherwise for NGSolve:
+- Fieldline/NGSolve: H1 of the rung's order, BilinearForm.Assemble (matrix + right-hand side) timed
+  alone; then the preconditioner the engine picks for large systems (h1amg for P1, BDDC with an
+  h1amg coarse level for P2: `linearSolver: cg-amg`) is set up with the form and CG runs to a relative
+  residual of 1e-8.
+- scikit-fem 12.0.2: `asm(laplace, basis)` timed alone; then `condense` + pyamg 5.4.1 smoothed
+  aggregation set-up + CG (the same 1e-8), the usual recipe for large scikit-fem problems.
+Assembly DOF/s = DOFs / assembly seconds; solve DOF/s = DOFs / (preconditioner set-up + CG seconds).
+Both solutions are checked against the exact potential at the vertices.
+
+Usage: .venv/bin/python bench/em-static/bench.py [--quick] (needs the bench extras:
+pip install -e 'engine[bench]'). Results go to bench/em-static/out/results.json.
+"""
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ENGINE = HERE.parents[1] / "engine"
+RUNGS = [(1, 46), (1, 99), (2, 71)]
+QUICK_RUNGS = [(1, 20), (2, 12)]
+TOLERANCE = 1e-8
+# NGSolve threads (BENCH_THREADS, default 1, like scikit-fem): its TaskManager spins, and on a shared,
+# oversubscribed machine extra threads make it slower, not faster.
+THREADS = int(os.environ.get("BENCH_THREADS", "1"))
+_KUHN = np.array([[0, 1, 3, 7], [0, 1, 5, 7], [0, 2, 3, 7], [0, 2, 6, 7], [0, 4, 5, 7], [0, 4, 6, 7]])
+
+
+def structured_cube(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Vertices, tetrahedra and boundary triangles of the unit cube split into n³ cubes."""
+    xs = np.linspace(0.0, 1.0, n + 1)
+    X, Y, Z = np.meshgrid(xs, xs, xs, indexing="ij")
+    vertices = np.stack([X.ravel(), Y.ravel(), Z.ravel()], axis=1)
+    I, J, K = (a.ravel() for a in np.meshgrid(np.arange(n), np.arange(n), np.arange(n), indexing="ij"))
+    corner = np.stack(
+        [((I + (b & 1)) * (n + 1) + J + ((b >> 1) & 1)) * (n + 1) + K + ((b >> 2) & 1) for b in range(8)], axis=1
+    )
+    tets = corner[:, _KUHN].reshape(-1, 4)
+    del corner
+    # Boundary triangles: faces of tetrahedra whose three vertices share a boundary plane.
+    on_layer = np.any((vertices[tets] == 0) | (vertices[tets] == 1), axis=(1, 2))
+    tris = tets[on_layer][:, [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]]].reshape(-1, 3)
+    coords = vertices[tris]
+    boundary = np.zeros(len(tris), dtype=bool)
+    for axis in range(3):
+        for value in (0.0, 1.0):
+            boundary |= np.all(coords[:, :, axis] == value, axis=1)
+    return vertices, tets, tris[boundary]
+
+
+def exact(points: np.ndarray) -> np.ndarray:
+    return points[:, 0] ** 2 - points[:, 1] ** 2
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def run_ngsolve(order: int, n: int) -> dict:
+    import ngsolve as ng
+    from netgen.meshing import FaceDescriptor
+    from netgen.meshing import Mesh as NgMesh
+
+    ng.SetNumThreads(THREADS)
+    vertices, tets, tris = structured_cube(n)
+    t0 = time.perf_counter()
+    m = NgMesh(dim=3)
+    m.AddPoints(vertices)
+    m.SetMaterial(1, "body0")
+    m.AddElements(dim=3, index=1, data=tets.astype(np.int32), base=0)
+    m.Add(FaceDescriptor(surfnr=1, domin=1, domout=0, bc=1))
+    m.SetBCName(0, "boundary")
+    m.AddElements(dim=2, index=1, data=tris.astype(np.int32), base=0)
+    mesh = ng.Mesh(m)
+    mesh_seconds = time.perf_counter() - t0
+    del m, tets, tris
+
+    fes = ng.H1(mesh, order=order, dirichlet="boundary", wb_withedges=order == 1)
+    u, v = fes.TnT()
+    eps = 8.854e-12
+
+    def forms() -> tuple:
+        a = ng.BilinearForm(fes, symmetric=True)
+        a += eps * ng.grad(u) * ng.grad(v) * ng.dx
+        f = ng.LinearForm(fes)
+        f += 0 * v * ng.dx
+        return a, f
+
+    with ng.TaskManager():
+        a, f = forms()
+        t0 = time.perf_counter()
+        a.Assemble()
+        f.Assemble()
+        assembly = time.perf_counter() - t0
+        del a
+        a, f = forms()
+        pre = ng.Preconditioner(a, "h1amg") if order == 1 else ng.Preconditioner(a, "bddc", coarsetype="h1amg")
+        t0 = time.perf_counter()
+        a.Assemble()
+        f.Assemble()
+        setup = max(time.perf_counter() - t0 - assembly, 0.0)  # assembly + preconditioner set-up, less assembly
+        g = ng.GridFunction(fes)
+        g.Set(ng.x**2 - ng.y**2, ng.BND)
+        if order == 1:  # nodal Dirichlet values, as scikit-fem sets them (Set projects)
+            fixed = ~np.array(fes.FreeDofs(), dtype=bool)
+            g.vec.FV().NumPy()[fixed] = exact(vertices)[fixed]
+        rhs = g.vec.CreateVector()
+        rhs.data = f.vec - a.mat * g.vec
+        solver = ng.solvers.CGSolver(a.mat, pre.mat, tol=TOLERANCE, maxiter=1000)
+        t0 = time.perf_counter()
+        g.vec.data += solver * rhs
+        cg = time.perf_counter() - t0
+    error = np.max(np.abs(g.vec.FV().NumPy()[: mesh.nv] - exact(vertices)))
+    return {
+        "code": "fieldline-ngsolve",
+        "order": order,
+        "n": n,
+        "dofs": fes.ndof,
+        "elements": mesh.ne,
+        "mesh_build_s": mesh_seconds,
+        "assembly_s": assembly,
+        "preconditioner_s": setup,
+        "cg_s": cg,
+        "iterations": solver.iterations,
+        "max_vertex_error": float(error),
+        "threads": THREADS,
+        "peak_rss_mb": peak_rss_mb(),
+    }
+
+
+def run_skfem(order: int, n: int) -> dict:
+    import pyamg
+    import scipy.sparse.linalg as spla
+    from skfem import Basis, ElementTetP1, ElementTetP2, MeshTet, asm, condense
+    from skfem.models.poisson import laplace
+
+    vertices, tets, _ = structured_cube(n)
+    t0 = time.perf_counter()
+    mesh = MeshTet(vertices.T.copy(), tets.T.copy())
+    basis = Basis(mesh, ElementTetP1() if order == 1 else ElementTetP2())
+    mesh_seconds = time.perf_counter() - t0
+    del tets
+    t0 = time.perf_counter()
+    A = asm(laplace, basis) * 8.854e-12
+    assembly = time.perf_counter() - t0
+    x = basis.zeros()
+    boundary = basis.get_dofs().all()
+    x[boundary] = exact(basis.doflocs[:, boundary].T)
+    t0 = time.perf_counter()
+    A_ii, b_i, _, interior = condense(A, np.zeros_like(x), x=x, D=boundary)
+    del A
+    ml = pyamg.smoothed_aggregation_solver(A_ii.tocsr())
+    setup = time.perf_counter() - t0
+    residuals: list[float] = []
+    t0 = time.perf_counter()
+    x_i = ml.solve(b_i, tol=TOLERANCE, accel="cg", maxiter=1000, residuals=residuals)
+    cg = time.perf_counter() - t0
+    x[interior] = x_i
+    _ = spla  # scipy's CG is what pyamg's accel="cg" wraps
+    error = np.max(np.abs(x[: mesh.p.shape[1]] - exact(vertices)))
+    return {
+        "code": "scikit-fem",
+        "order": order,
+        "n": n,
+        "dofs": int(basis.N),
+        "elements": int(mesh.t.shape[1]),
+        "mesh_build_s": mesh_seconds,
+        "assembly_s": assembly,
+        "preconditioner_s": setup,
+        "cg_s": cg,
+        "iterations": len(residuals) - 1,
+        "max_vertex_error": float(error),
+        "threads": 1,
+        "peak_rss_mb": peak_rss_mb(),
+    }
+
+
+def worker(code: str, order: int, n: int) -> None:
+    result = run_ngsolve(order, n) if code == "ngsolve" else run_skfem(order, n)
+    print("RESULT " + json.dumps(result), flush=True)
+
+
+def run_rung(code: str, order: int, n: int) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(ENGINE), "OPENBLAS_NUM_THREADS": "1"}
+    started = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, __file__, "--worker", code, str(order), str(n)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=3600,
+    )
+    for line in proc.stdout.splitlines():
+        if line.startswith("RESULT "):
+            result = json.loads(line[7:])
+            result["wall_s"] = time.perf_counter() - started
+            return result
+    tail = (proc.stderr or "")[-400:]
+    return {"code": code, "order": order, "n": n, "failed": f"exit {proc.returncode}: {tail}"}
+
+
+def main() -> None:
+    rungs = QUICK_RUNGS if "--quick" in sys.argv else RUNGS
+    rows = []
+    for order, n in rungs:
+        pair = {code: run_rung(code, order, n) for code in ("ngsolve", "skfem")}
+        rows.append(pair)
+        for r in pair.values():
+            if "failed" in r:
+                print(f"P{order} n={n} {r['code']}: FAILED {r['failed']}")
+                continue
+            solve = r["preconditioner_s"] + r["cg_s"]
+            print(
+                f"P{order} n={n} {r['code']:>18}: {r['dofs']:>9} DOFs  assembly {r['assembly_s']:7.2f} s "
+                f"({r['dofs'] / r['assembly_s']:.3g} DOF/s)  solve {solve:7.2f} s ({r['dofs'] / solve:.3g} DOF/s, "
+                f"{r['iterations']} it)  err {r['max_vertex_error']:.1e}  peak {r['peak_rss_mb']:.0f} MB",
+                flush=True,
+            )
+        ng_r, sk_r = pair["ngsolve"], pair["skfem"]
+        if "failed" not in ng_r and "failed" not in sk_r:
+            a_ratio = (ng_r["dofs"] / ng_r["assembly_s"]) / (sk_r["dofs"] / sk_r["assembly_s"])
+            s_ratio = (sk_r["preconditioner_s"] + sk_r["cg_s"]) / (ng_r["preconditioner_s"] + ng_r["cg_s"])
+            print(f"    ratio Fieldline/scikit-fem DOF/s: assembly {a_ratio:.1f}x, solve {s_ratio:.1f}x", flush=True)
+    out = HERE / "out"
+    out.mkdir(exist_ok=True)
+    (out / "results.json").write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 5 and sys.argv[1] == "--worker":
+        worker(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    else:
+        main()
