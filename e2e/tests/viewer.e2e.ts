@@ -149,6 +149,58 @@ describe('viewer page', () => {
     expect((await lastSectionRange())?.offset).toBeCloseTo(0.48, 5);
   });
 
+  it('draws streamlines, colour maps, log scale, hidden bodies and problem markers', async () => {
+    await freshViewer();
+    await loadModel(page, coaxModel());
+    await settled(frame);
+    await callViewer(page, 'setRenderMode', 2);
+    await callViewer(page, 'setFieldMode', 3);
+    await callViewer(page, 'setStreamlines', { enabled: true, seeds: 40, field: 'H' });
+    const withLines = await settled(frame);
+    expect(withLines.streamlineSegments).toBeGreaterThan(100);
+    expectLikeReference('streamlines-h-xray', await shot());
+
+    await callViewer(page, 'setStreamlines', { enabled: false });
+    await callViewer(page, 'setRenderMode', 0);
+    await callViewer(page, 'setFieldMode', 2);
+    await callViewer(page, 'setColorMap', 'coolwarm');
+    await callViewer(page, 'setLogScale', true);
+    await callViewer(page, 'setColorRange', 1000, 2000);
+    expect((await settled(frame)).streamlineSegments).toBe(0);
+    expectLikeReference('coolwarm-log-fixed-range', await shot());
+
+    await callViewer(page, 'setColorRange', null, null);
+    await callViewer(page, 'setLogScale', false);
+    await callViewer(page, 'setColorMap', 'turbo');
+    await callViewer(page, 'setBodyVisibility', 1, false);
+    expectLikeReference('turbo-outer-body-hidden', await shot());
+
+    await callViewer(page, 'setBodyVisibility', 1, true);
+    await callViewer(page, 'setColorMap', 'viridis');
+    await page.evaluate(() => {
+      const iframe = document.getElementById('viewer') as HTMLIFrameElement;
+      iframe.contentWindow?.postMessage(
+        {
+          type: 'call-function',
+          name: 'highlightProblems',
+          args: [
+            {
+              vertices: new Uint32Array([0, 5, 9]),
+              faces: new Uint32Array([200, 201, 202, 203, 204, 205]),
+              messages: ['Self-intersection near (0.3, 0, 0)'],
+            },
+          ],
+        },
+        window.location.origin,
+      );
+    });
+    const problems = await shot();
+    expectLikeReference('problem-markers', problems);
+    const text = await frame.locator('.fl-problems').textContent();
+    expect(text).toContain('6 problem faces, 3 problem vertices');
+    expect(text).toContain('Self-intersection near (0.3, 0, 0)');
+  });
+
   it('animation advances frames, follows play/pause/next/previous/setFrame, and syncs the parent', async () => {
     await freshViewer();
     await loadModel(page, coaxModel(), { animation: true });

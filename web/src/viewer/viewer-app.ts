@@ -51,6 +51,8 @@ interface Model {
   surfaceGeometry: THREE.BufferGeometry;
   materials: THREE.ShaderMaterial[];
   edges: THREE.LineSegments;
+  /** one edge material per body (same look; per-body visibility) */
+  edgeMaterials: THREE.ShaderMaterial[];
   edgeMaterial: THREE.ShaderMaterial;
   scalar: THREE.BufferAttribute;
   /** display triangles (index), their face ids (null: i + 1) and body per triangle */
@@ -395,6 +397,7 @@ export class ViewerApp {
       m.surfaceGeometry.dispose();
       m.edges.geometry.dispose();
       for (const mat of m.materials) mat.dispose();
+      for (const mat of m.edgeMaterials) mat.dispose();
       m.edgeMaterial.dispose();
     }
     this.model = null;
@@ -454,7 +457,15 @@ export class ViewerApp {
     edgeGeometry.setAttribute('scalar', scalar);
     edgeGeometry.setIndex(new THREE.BufferAttribute(new Uint32Array(0), 1));
     const edgeMaterial = createLineMaterial(this.colors);
-    const edges = new THREE.LineSegments(edgeGeometry, edgeMaterial);
+    // Bodies share the edge look through these uniforms; each body gets its own material for visibility.
+    const edgeMaterials = Array.from({ length: bodyCount }, () => {
+      const mat = createLineMaterial(this.colors);
+      mat.uniforms.uUseField = edgeMaterial.uniforms.uUseField!;
+      mat.uniforms.uColor = edgeMaterial.uniforms.uColor!;
+      mat.uniforms.uOpacity = edgeMaterial.uniforms.uOpacity!;
+      return mat;
+    });
+    const edges = new THREE.LineSegments(edgeGeometry, edgeMaterials);
     edges.frustumCulled = false;
     this.root.add(surface, edges);
     this.model = {
@@ -465,6 +476,7 @@ export class ViewerApp {
       surfaceGeometry: geometry,
       materials,
       edges,
+      edgeMaterials,
       edgeMaterial,
       scalar,
       display,
@@ -502,8 +514,9 @@ export class ViewerApp {
     const tetBodies = mesh.tetrahedronBodies?.slice();
     const job = {
       positions: positions.slice(),
-      triangles: mesh.triangles.slice(),
-      ...(mesh.triangleFaceIds ? { triangleFaceIds: mesh.triangleFaceIds.slice() } : {}),
+      triangles: display.slice(),
+      triangleGroups: groups.map(([start, count]): [number, number] => [start, count]),
+      ...(faceIds ? { triangleFaceIds: faceIds.slice() } : {}),
       ...(tets ? { tets } : {}),
       ...(tetBodies ? { tetBodies } : {}),
       bodyCount,
@@ -545,6 +558,10 @@ export class ViewerApp {
     }
     this.stats.surfaceTriangles = m.display.length / 3;
     m.edges.geometry.setIndex(new THREE.BufferAttribute(reply.edges, 1));
+    m.edges.geometry.clearGroups();
+    reply.edgeGroups.forEach(([start, count], body) => {
+      m.edges.geometry.addGroup(2 * start, 2 * count, Math.min(body, m.edgeMaterials.length - 1));
+    });
     m.surfaceVertices = reply.surfaceVertices;
     this.updateArrowSites();
     if (this.viewerMode === 'section') this.enterSection(false);
@@ -572,6 +589,7 @@ export class ViewerApp {
     e.uOpacity!.value = mode === 1 ? 1 : xray ? 0.1 : 0.3;
     (e.uColor!.value as THREE.Color).set(mode === 1 ? 0xc8d3e0 : 0x0b0f14);
     m.edges.renderOrder = 1;
+    this.styleCapOutline();
     this.view.requestRender();
   }
 
@@ -581,12 +599,9 @@ export class ViewerApp {
     m.materials.forEach((mat, i) => {
       mat.visible = this.bodyVisible[i] !== false;
     });
-    // Edges of hidden bodies go too: rebuild nothing, just hide all edges when any body is hidden.
-    m.edges.visible = this.renderMode !== 3 && this.bodyVisible.every((v) => v !== false);
-    if (this.renderMode === 1 && !m.edges.visible) {
-      // In wireframe mode keep the lines: hidden bodies simply drop out of the surface test.
-      m.edges.visible = true;
-    }
+    m.edgeMaterials.forEach((mat, i) => {
+      mat.visible = this.bodyVisible[i] !== false;
+    });
     if (this.viewerMode === 'section') this.requestSlice();
     this.updateArrowSites();
     if (render) this.view.requestRender();
@@ -622,6 +637,8 @@ export class ViewerApp {
     );
     const e = m.edgeMaterial.uniforms;
     e.uUseField!.value = this.renderMode === 1 && hasField;
+    this.styleCapOutline();
+    this.styleStreamlines();
     this.updateCapScalars();
     this.updateArrows();
     this.updateBadge();
@@ -793,8 +810,7 @@ export class ViewerApp {
     this.section.sites = null;
     const m = this.model;
     if (m) {
-      for (const mat of m.materials) mat.clippingPlanes = [];
-      m.edgeMaterial.clippingPlanes = [];
+      for (const mat of [...m.materials, ...m.edgeMaterials]) mat.clippingPlanes = [];
     }
     this.updateControlsForWheel();
     this.updateArrowSites();
@@ -821,8 +837,7 @@ export class ViewerApp {
     // three.js keeps the side where the plane's signed distance is ≥ 0.
     if (this.section.keepBelow) this.clipPlane.set(new THREE.Vector3(-nx, -ny, -nz), this.section.offset);
     else this.clipPlane.set(new THREE.Vector3(nx, ny, nz), -this.section.offset);
-    for (const mat of m.materials) mat.clippingPlanes = [this.clipPlane];
-    m.edgeMaterial.clippingPlanes = [this.clipPlane];
+    for (const mat of [...m.materials, ...m.edgeMaterials]) mat.clippingPlanes = [this.clipPlane];
     this.view.requestRender();
   }
 
@@ -868,8 +883,18 @@ export class ViewerApp {
     material.polygonOffset = false;
     const cap = new THREE.Mesh(geometry, material);
     cap.frustumCulled = false;
+    // The mesh on the cut: the outline of every cut polygon, drawn like the surface's edges.
+    const outlineGeometry = new THREE.BufferGeometry();
+    outlineGeometry.setAttribute('position', geometry.getAttribute('position'));
+    outlineGeometry.setAttribute('scalar', scalar);
+    outlineGeometry.setIndex(new THREE.BufferAttribute(slice.outline, 1));
+    const outline = new THREE.LineSegments(outlineGeometry, createLineMaterial(this.colors));
+    outline.frustumCulled = false;
+    outline.name = 'section-outline';
+    cap.add(outline);
     this.section.cap = cap;
     this.root.add(cap);
+    this.styleCapOutline();
     this.updateCapScalars();
     this.stats.sliceTriangles = slice.weight.length / 3;
     // Arrow sites on the cut: an even subset of its vertices.
@@ -901,9 +926,30 @@ export class ViewerApp {
     const cap = this.section.cap;
     if (!cap) return;
     this.root.remove(cap);
+    for (const child of cap.children) {
+      if (child instanceof THREE.LineSegments) {
+        child.geometry.dispose();
+        (child.material as THREE.Material).dispose();
+      }
+    }
     cap.geometry.dispose();
     (cap.material as THREE.Material).dispose();
     this.section.cap = null;
+  }
+
+  /** The cut's mesh lines follow the render mode, like the surface edges. */
+  private styleCapOutline(): void {
+    const m = this.model;
+    const outline = this.section.cap?.children.find((c) => c.name === 'section-outline') as
+      | THREE.LineSegments<THREE.BufferGeometry, THREE.ShaderMaterial>
+      | undefined;
+    if (!m || !outline) return;
+    const src = m.edgeMaterial.uniforms;
+    const dst = outline.material.uniforms;
+    dst.uUseField!.value = src.uUseField!.value;
+    dst.uOpacity!.value = src.uOpacity!.value;
+    (dst.uColor!.value as THREE.Color).copy(src.uColor!.value as THREE.Color);
+    outline.visible = this.renderMode !== 3;
   }
 
   private updateControlsForWheel(): void {
@@ -955,15 +1001,24 @@ export class ViewerApp {
     geometry.setAttribute('position', new THREE.BufferAttribute(reply.segments, 3));
     geometry.setAttribute('scalar', new THREE.BufferAttribute(reply.magnitudes, 1));
     const material = createLineMaterial(this.colors);
-    material.uniforms.uUseField!.value = true;
     material.uniforms.uOpacity!.value = 1;
     material.depthWrite = true;
     material.transparent = false;
     this.streamlines = new THREE.LineSegments(geometry, material);
     this.streamlines.frustumCulled = false;
     this.root.add(this.streamlines);
+    this.styleStreamlines();
     this.stats.streamlineSegments = reply.segments.length / 6;
     this.view.requestRender();
+  }
+
+  /** Field colours when the lines show the field on display (same legend); a plain light colour otherwise. */
+  private styleStreamlines(): void {
+    if (!this.streamlines) return;
+    const u = (this.streamlines.material as THREE.ShaderMaterial).uniforms;
+    const sameField = this.current?.field === this.streamlineSettings.field && !!this.current?.magnitude;
+    u.uUseField!.value = sameField;
+    (u.uColor!.value as THREE.Color).set(0xe6f0ff);
   }
 
   private removeStreamlines(): void {

@@ -29,6 +29,26 @@ describe('section cut of a tetrahedral mesh', () => {
     }
   });
 
+  it('outlines every cut polygon with mesh edges lying in the plane', () => {
+    const slice = sliceTetrahedra(cube.positions, cube.tets, [0, 0, 1], 0.3);
+    const vertices = slice.weight.length;
+    expect(slice.outline.length % 2).toBe(0);
+    let length = 0;
+    for (let i = 0; i < slice.outline.length; i += 2) {
+      const a = slice.outline[i]!;
+      const b = slice.outline[i + 1]!;
+      expect(a).toBeLessThan(vertices);
+      expect(b).toBeLessThan(vertices);
+      length += Math.hypot(
+        slice.positions[3 * a]! - slice.positions[3 * b]!,
+        slice.positions[3 * a + 1]! - slice.positions[3 * b + 1]!,
+      );
+    }
+    // On a 4×4 grid cut through its Kuhn tetrahedra: the square's sides (4) once, each interior grid line
+    // (6 of length 1) twice, each cell's cut edges twice — the total is at least the grid's line length.
+    expect(length).toBeGreaterThan(4 + 2 * 6);
+  });
+
   it('counts a plane through a layer of mesh faces exactly once', () => {
     const slice = sliceTetrahedra(cube.positions, cube.tets, [0, 0, 1], 0.5);
     const area = sliceArea(slice);

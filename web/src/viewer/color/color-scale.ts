@@ -62,10 +62,21 @@ export function ticks(range: ColorRange, target = 5): number[] {
   if (range.log) {
     const lo = Math.ceil(Math.log10(range.min) - 1e-9);
     const hi = Math.floor(Math.log10(range.max) + 1e-9);
-    const step = Math.max(1, Math.ceil((hi - lo + 1) / (target + 1)));
+    if (hi - lo + 1 >= 3) {
+      const step = Math.max(1, Math.ceil((hi - lo + 1) / (target + 1)));
+      const out: number[] = [];
+      for (let e = lo; e <= hi; e += step) out.push(10 ** e);
+      return out;
+    }
+    // Less than three decades: 1-2-5 steps, or plain nice ticks for a range inside one decade.
     const out: number[] = [];
-    for (let e = lo; e <= hi; e += step) out.push(10 ** e);
-    return out;
+    for (let e = lo - 1; e <= hi; e++) {
+      for (const m of [1, 2, 5]) {
+        const v = m * 10 ** e;
+        if (v >= range.min * (1 - 1e-9) && v <= range.max * (1 + 1e-9)) out.push(v);
+      }
+    }
+    return out.length >= 3 ? out : ticks({ ...range, log: false }, target);
   }
   const span = range.max - range.min;
   const raw = span / Math.max(1, target);

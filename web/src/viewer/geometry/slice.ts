@@ -13,6 +13,8 @@ export interface SliceResult {
   weight: Float32Array;
   /** source tetrahedron per triangle */
   triangleTets: Uint32Array;
+  /** outline of each cut polygon as pairs of cut-vertex indices: the mesh drawn on the section */
+  outline: Uint32Array;
 }
 
 export interface SliceOptions {
@@ -74,6 +76,12 @@ export function sliceTetrahedra(
     edgeB: new Uint32Array(triangles * 3),
     weight: new Float32Array(triangles * 3),
     triangleTets: new Uint32Array(triangles),
+    outline: new Uint32Array(6 * triangles - 4 * countQuads(kind)),
+  };
+  let e = 0;
+  const edge = (a: number, b: number) => {
+    out.outline[e++] = a;
+    out.outline[e++] = b;
   };
   let v = 0;
   let tri = 0;
@@ -107,11 +115,17 @@ export function sliceTetrahedra(
       emit(up[0]!, down[0]!);
       emit(up[0]!, down[1]!);
       emit(up[0]!, down[2]!);
+      edge(v - 3, v - 2);
+      edge(v - 2, v - 1);
+      edge(v - 1, v - 3);
       out.triangleTets[tri++] = t;
     } else if (nu === 3) {
       emit(up[0]!, down[0]!);
       emit(up[1]!, down[0]!);
       emit(up[2]!, down[0]!);
+      edge(v - 3, v - 2);
+      edge(v - 2, v - 1);
+      edge(v - 1, v - 3);
       out.triangleTets[tri++] = t;
     } else {
       const [a, b] = [up[0]!, up[1]!];
@@ -122,11 +136,22 @@ export function sliceTetrahedra(
       emit(a, c);
       emit(b, d);
       emit(b, c);
+      // The quad's outline ac → ad → bd → bc (its diagonal is not a mesh edge).
+      edge(v - 6, v - 5);
+      edge(v - 5, v - 4);
+      edge(v - 4, v - 1);
+      edge(v - 1, v - 6);
       out.triangleTets[tri++] = t;
       out.triangleTets[tri++] = t;
     }
   }
   return out;
+}
+
+function countQuads(kind: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < kind.length; i++) if (kind[i] === 2) n++;
+  return n;
 }
 
 /** Values of a per-vertex field at the cut vertices. */

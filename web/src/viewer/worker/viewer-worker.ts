@@ -32,6 +32,7 @@ function onMesh(job: MeshJob): MeshReply {
   slabs = null;
   const nv = job.positions.length / 3;
   let display = job.triangles;
+  let groups: [number, number][] = job.triangleGroups ?? [[0, job.triangles.length / 3]];
   const reply: Partial<MeshReply> = {};
   if (job.tets && job.tets.length > 0 && job.tetBodies && job.bodyCount > 1) {
     reply.bodySurfaces = bodySurfaces(
@@ -42,6 +43,7 @@ function onMesh(job: MeshJob): MeshReply {
       job.bodyCount,
     );
     display = reply.bodySurfaces.triangles;
+    groups = reply.bodySurfaces.groups;
   } else if (display.length === 0 && job.tets && job.tets.length > 0) {
     const surfaces = bodySurfaces(
       job.tets,
@@ -52,9 +54,22 @@ function onMesh(job: MeshJob): MeshReply {
     );
     reply.boundary = surfaces.triangles;
     display = surfaces.triangles;
+    groups = [[0, display.length / 3]];
   }
   surfaceVertices = usedVertices(display, nv);
-  return { ...reply, edges: triangleEdges(display), surfaceVertices: surfaceVertices.slice() };
+  // Edges per body, so hiding a body hides its wireframe too.
+  const parts = groups.map(([start, count]) =>
+    triangleEdges(display.subarray(3 * start, 3 * (start + count))),
+  );
+  const edges = new Uint32Array(parts.reduce((n, p) => n + p.length, 0));
+  const edgeGroups: [number, number][] = [];
+  let at = 0;
+  for (const part of parts) {
+    edges.set(part, at);
+    edgeGroups.push([at / 2, part.length / 2]);
+    at += part.length;
+  }
+  return { ...reply, edges, edgeGroups, surfaceVertices: surfaceVertices.slice() };
 }
 
 function onSlice(job: SliceJob): SliceReply {

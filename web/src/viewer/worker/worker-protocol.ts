@@ -8,14 +8,18 @@ export type Vec3 = [number, number, number];
 export interface MeshJob {
   positions: Float32Array;
   triangles: Uint32Array;
+  /** [first triangle, count] per body when the triangles come grouped by body */
+  triangleGroups?: [number, number][];
   triangleFaceIds?: Uint32Array;
   tets?: Uint32Array;
   tetBodies?: Uint32Array;
   bodyCount: number;
 }
 export interface MeshReply {
-  /** wireframe edges of the display surface (vertex pairs) */
+  /** wireframe edges of the display surface (vertex pairs), grouped by body */
   edges: Uint32Array;
+  /** [first pair, pair count] per body in `edges` */
+  edgeGroups: [number, number][];
   /** vertices of the display surface (arrow sites in solid modes) */
   surfaceVertices: Uint32Array;
   /** per-body closed surfaces, for multi-body volume meshes */
