@@ -50,7 +50,12 @@ const faceList = z.array(z.number().int().nonnegative());
 export const NeumannCondition = z.object({ faces: faceList, flux: z.number() });
 export const ImpedanceCondition = z.object({
   faces: faceList,
+  /** Surface impedance Z_s in Ω (e^{+jωt}). */
   impedance: z.object({ real: z.number(), imag: z.number() }),
+  /** A good conductor instead of a fixed Z_s: Z_s = (1 + j)·√(ωμ/2σ) at each frequency (S/m). */
+  conductivity: z.number().positive().optional(),
+  /** Relative permeability of that conductor (default 1). */
+  permeability: z.number().positive().optional(),
 });
 /** Face-based Dirichlet groups: a user picks faces, not nodes (issue 5). */
 export const DirichletFaceCondition = z.object({
@@ -143,6 +148,9 @@ export const AnalysisConfig = z
     bodyMaterials: z.array(BodyMaterial).default([]),
     /** Static/quasi-static solver choice (issue 5): auto picks direct up to 60 000 DOFs, else CG + AMG/BDDC. */
     linearSolver: z.enum(LINEAR_SOLVERS).default('auto'),
+    /** em-eigen: number of cavity modes (docs/fullwave.md) and the 0-based mode whose fields are written. */
+    eigenNumModes: z.number().int().min(1).max(50).default(6),
+    eigenFieldMode: z.number().int().nonnegative().default(0),
     verbose: z.boolean().default(false),
     autoRunAnalysis: z.boolean().default(false),
   })

@@ -123,12 +123,18 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any
             "linear_solver": f"direct ({solver.inverse})",
             "phasor_convention": "e^{+jwt}",
             "frequency_points": len(freqs),
+            "curved_geometry": False,
         },
         **mesh_section(model),
         **fields,
         "ports": [{**p.describe(k0), **field_solution.port_props[i]} for i, p in enumerate(ports)],
         "units": {"length": "model", "E": "V/m", "H": "A/m", "frequency": "Hz"},
     }
+    if config.get("useCurvedGeometry") or config.get("useCurvedMesh"):
+        results["solver_info"]["notes"] = [
+            "Curved elements need the CAD geometry; an uploaded tetrahedral mesh carries none, so elements "
+            "stay straight (use a finer mesh on curved surfaces)."
+        ]
     if walls:
         results["impedance_boundaries"] = [{"label": w.label, "description": w.description} for w in walls]
     if pml is not None:
