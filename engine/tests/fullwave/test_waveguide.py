@@ -68,3 +68,25 @@ def test_transmission_recovers_above_cutoff(wr90):
     below, above = wr90.solve(6.3e9), wr90.solve(6.9e9)
     print(f"|S21| 6.3 GHz {abs(below.s[1, 0]):.3e} → 6.9 GHz {abs(above.s[1, 0]):.4f}")
     assert abs(below.s[1, 0]) < 0.05 < 0.99 < abs(above.s[1, 0])
+
+
+def test_sweep_shared_by_two_processes_matches_one(monkeypatch):
+    from fieldline_engine.physics.fullwave.sweep import run_sweep
+
+    mesh = waveguide_mesh(L, maxh=0.012)
+    ports = [build_wave_port(mesh, f"port_{k}", str(k + 1), "TE10") for k in range(2)]
+    freqs = [8e9, 9e9, 10e9, 11e9, 12e9]
+    results = {}
+    for workers in ("1", "2"):
+        monkeypatch.setenv("FIELDLINE_SWEEP_WORKERS", workers)
+        solver = FullwaveSolver(mesh, uniform_media(), 2, "default", ports)
+        results[workers], _ = run_sweep(solver, freqs, 10e9, "wave_port", 50.0)
+    assert results["2"]["workers"] == 2 and results["1"]["workers"] == 1
+    diff = max(
+        abs(complex(*a) - complex(*b))
+        for ma, mb in zip(results["1"]["matrix"], results["2"]["matrix"], strict=True)
+        for ra, rb in zip(ma, mb, strict=True)
+        for a, b in zip(ra, rb, strict=True)
+    )
+    print(f"sweep on 2 processes vs 1: max |ΔS| = {diff:.1e}")
+    assert diff < 1e-12

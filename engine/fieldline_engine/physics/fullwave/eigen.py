@@ -28,6 +28,7 @@ class CavityMode:
     frequency: float  # Hz
     q_factor: float | None  # None for a lossless cavity
     field: ng.GridFunction
+    matrix_nze: int = 0  # non-zeros of the shifted system (solver_info)
 
 
 def cavity_modes(
@@ -125,7 +126,7 @@ def cavity_modes(
         omega_over_c = np.sqrt(complex(lam[i]))
         f = float(C0 * omega_over_c.real / (2 * math.pi))
         q = float(omega_over_c.real / (2 * omega_over_c.imag)) if lossy and omega_over_c.imag > 0 else None
-        modes.append(CavityMode(complex(lam[i]), f, q, gf))
+        modes.append(CavityMode(complex(lam[i]), f, q, gf, int(shifted.mat.nze)))
     return modes[:n_modes]
 
 

@@ -71,7 +71,7 @@ def solve_eigen_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any]:
         "solver_info": {
             "elements": model.nt,
             "matrix_size": int(gf.space.ndof),
-            "non_zeros": 0,
+            "non_zeros": chosen.matrix_nze,
             "frequency": chosen.frequency,
             "analysis": "em-eigen",
             "element_order": order,

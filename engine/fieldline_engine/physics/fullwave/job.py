@@ -75,8 +75,8 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any
                 str(spec.get("mode") or "TE10"),
                 eps_r,
                 mu_r,
-                amplitude=float(spec.get("amplitude", 1.0) if spec.get("amplitude") is not None else 1.0),
-                phase_deg=float(spec.get("phase", 0.0) or 0.0),
+                amplitude=1.0 if spec.get("amplitude") is None else float(spec["amplitude"]),
+                phase_deg=float(spec.get("phase") or 0.0),
                 order=order,
                 pec=pec,
             )

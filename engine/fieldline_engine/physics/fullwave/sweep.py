@@ -1,5 +1,6 @@
 """Frequency sweeps: one factorization per point (symbolic analysis reused), every port driven in turn."""
 
+import os
 from typing import Any
 
 import numpy as np
@@ -40,39 +41,87 @@ def sweep_frequencies(config: dict[str, Any]) -> tuple[list[float], float]:
     return freqs, f0
 
 
+def sweep_workers(points: int) -> int:
+    """Processes that share a sweep: FIELDLINE_SWEEP_WORKERS (default 1, since the job queue already
+    runs one engine per core), never more than the points."""
+    raw = os.environ.get("FIELDLINE_SWEEP_WORKERS", "").strip()
+    wanted = int(raw) if raw.isdigit() else 1
+    return max(1, min(wanted, points))
+
+
+def _point(solver: FullwaveSolver, f: float, renorm: bool, keep: bool):
+    sol = solver.solve(f, keep_fields=keep or renorm)
+    lines = [port_line_impedances(solver, sol, p) for p in range(len(solver.ports))] if renorm else []
+    if not keep:
+        sol.excitations.clear()
+    return sol, lines
+
+
+_FORKED: dict[str, Any] = {}
+
+
+def _forked_points(chunk: list[float]) -> list[tuple[float, np.ndarray, list, list]]:
+    """Runs in a forked worker: the solver (matrices, factorization) is the parent's copy-on-write."""
+    solver, renorm = _FORKED["solver"], _FORKED["renorm"]
+    out = []
+    for f in chunk:
+        sol, lines = _point(solver, f, renorm, keep=False)
+        out.append((f, sol.s, lines, sol.port_props))
+    return out
+
+
+def _parallel_points(solver: FullwaveSolver, freqs: list[float], renorm: bool, workers: int):
+    import multiprocessing as mp
+
+    chunks = [freqs[k::workers] for k in range(workers)]
+    _FORKED.update(solver=solver, renorm=renorm)
+    try:
+        with mp.get_context("fork").Pool(workers) as pool:
+            results = [r for part in pool.map(_forked_points, chunks) for r in part]
+    finally:
+        _FORKED.clear()
+    return {f: (s, lines, props) for f, s, lines, props in results}
+
+
 def run_sweep(
     solver: FullwaveSolver, freqs: list[float], field_freq: float, method: str, z_ref: float
 ) -> tuple[dict[str, Any], FrequencySolution]:
+    """Every port driven at every point. One factorization per point; the symbolic analysis is kept
+    (UMFPACK Update); with FIELDLINE_SWEEP_WORKERS > 1 the points are shared by forked processes."""
     if method not in S_PARAM_METHODS:
         raise InvalidInput(f"sParamMethod must be one of {', '.join(S_PARAM_METHODS)}.")
     renorm = method in RENORMALISING_METHODS
-    points = sorted(set(freqs) | {field_freq})
+    # The field frequency first (its factorization's symbolic analysis then serves every worker).
+    field_solution, field_lines = _point(solver, field_freq, renorm, keep=True)
+    done: dict[float, tuple[np.ndarray, list, list]] = {
+        field_freq: (field_solution.s, field_lines, field_solution.port_props)
+    }
+    rest = [f for f in freqs if f not in done]
+    workers = sweep_workers(len(rest))
+    if workers > 1:
+        protocol.progress(20, f"Sweeping {len(rest)} points on {workers} processes")
+        done.update(_parallel_points(solver, rest, renorm, workers))
+    else:
+        for i, f in enumerate(rest):
+            sol, lines = _point(solver, f, renorm, keep=False)
+            done[f] = (sol.s, lines, sol.port_props)
+            protocol.progress(15 + 70 * (i + 1) / max(1, len(rest)), f"Frequency {i + 1} of {len(rest)}")
+
     s_list, z_modal, z_line, props = [], [], [], []
-    field_solution: FrequencySolution | None = None
-    for i, f in enumerate(points):
-        is_field = f == field_freq
-        sol = solver.solve(f, keep_fields=is_field or renorm)
-        lines = [port_line_impedances(solver, sol, p) for p in range(len(solver.ports))] if renorm else []
-        if is_field:
-            field_solution = sol
-        if f in freqs:
-            s = sol.s
-            if renorm:
-                z_old = np.array([reference_line_impedance(method, z) or np.nan for z in lines])
-                if np.any(~np.isfinite(z_old)):
-                    raise InvalidInput(
-                        f"sParamMethod '{method}' needs a port voltage path; a port's cross-section has none "
-                        "(use wave_port for this port shape)."
-                    )
-                s = renormalise(s, z_old, np.full(len(z_old), z_ref))
-                z_line.append(lines)
-            s_list.append(s)
-            z_modal.append([p["wave_impedance_ohm"] for p in sol.port_props])
-            props.append(sol.port_props)
-        if not is_field:
-            sol.excitations.clear()
-        protocol.progress(15 + 70 * (i + 1) / len(points), f"Frequency {i + 1} of {len(points)}")
-    assert field_solution is not None
+    for f in freqs:
+        s, lines, port_props = done[f]
+        if renorm:
+            z_old = np.array([reference_line_impedance(method, z) or np.nan for z in lines])
+            if np.any(~np.isfinite(z_old)):
+                raise InvalidInput(
+                    f"sParamMethod '{method}' needs a port voltage path; a port's cross-section has none "
+                    "(use wave_port for this port shape)."
+                )
+            s = renormalise(s, z_old, np.full(len(z_old), z_ref))
+            z_line.append(lines)
+        s_list.append(s)
+        z_modal.append([p["wave_impedance_ohm"] for p in port_props])
+        props.append(port_props)
     out: dict[str, Any] = {
         "method": method,
         "convention": "e^{+jwt} (engineering); S[q][p] is the wave leaving port q when port p is driven",
@@ -89,6 +138,7 @@ def run_sweep(
         else [_real(z) for z in z_modal[len(z_modal) // 2]],
         "mode_impedances_ohm": z_modal,
         "port_propagation": props,
+        "workers": workers,
     }
     if renorm:
         out["line_impedances_ohm"] = z_line
