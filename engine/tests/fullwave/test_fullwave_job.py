@@ -110,3 +110,60 @@ def test_bad_port_config_is_refused(engine, tmp_path):
     final = engine("solve", tmp_path)[-1]
     assert final["event"] == "error" and "TEM mode needs two conductors" in final["message"]
     assert not (tmp_path / "results.json").exists()
+
+
+def test_uploaded_coax_one_port_renormalised_to_100_ohm(engine, tmp_path):
+    """RG-401 as uploaded tetrahedra (curved on request), a TEM port at z=0 and a matched load
+    (impedance wall Z = η0/√εr) at z=L; voltage_current renormalised to 100 Ω: |S11| = −9.54 dB."""
+    from fieldline_engine.physics.constants import ETA0
+    from fieldline_engine.testing.rf_meshes import RG401_EPS_R, coax_mesh
+
+    length = 0.005
+    ng_mesh = coax_mesh(length, maxh=0.002, curvature_safety=2.0)
+    verts = [list(p.point) for p in ng_mesh.vertices]
+    tets = [[v.nr for v in el.vertices] for el in ng_mesh.Elements()]
+    faces = [[v.nr for v in el.vertices] for el in ng_mesh.Elements(ng_bnd())]
+    mesh = {"vertices": verts, "tetrahedra": tets, "faces": faces}
+    z = np.asarray(verts)[:, 2]
+    f = np.asarray(faces)
+    port_faces = (np.nonzero(np.all(np.abs(z[f]) < 1e-12, axis=1))[0] + 1).tolist()
+    load_faces = (np.nonzero(np.all(np.abs(z[f] - length) < 1e-12, axis=1))[0] + 1).tolist()
+    z_load = ETA0 / math.sqrt(RG401_EPS_R)
+    config = {
+        "analysisType": "em",
+        "frequency": 10e9,
+        "meshOrder": 2,
+        "useCurvedGeometry": True,  # straight polygons would give Z ≈ 54.6 Ω on this coarse mesh
+        "bodyMaterials": [{"region": 0, "relativePermittivity": RG401_EPS_R}],
+        "useWavePorts": True,
+        "wavePorts": [{"portID": 1, "faces": port_faces, "mode": "TEM"}],
+        "impedanceConditions": [{"faces": load_faces, "impedance": {"real": z_load, "imag": 0}}],
+        "calculateSParameters": True,
+        "sParamFreqMin": 10e9,
+        "sParamFreqMax": 10e9,
+        "sParamNumPoints": 1,
+        "sParamMethod": "voltage_current",
+        "portImpedance": 100,
+    }
+    (tmp_path / "job.json").write_text(json.dumps({"mesh_data": mesh, "config": config}))
+    events = engine("solve", tmp_path)
+    assert events[-1]["event"] == "done", events[-1]
+    res = json.loads((tmp_path / "results.json").read_text())
+    sp = res["s_parameters"]
+    s11 = complex(*sp["matrix"][0][0][0])
+    z_vi = sp["line_impedances_ohm"][0][0]["z_vi_ohm"]
+    s11_db = 20 * math.log10(abs(s11))
+    print(
+        f"uploaded coax: Z_VI {z_vi:.3f} Ω, |S11| at 100 Ω {s11_db:.3f} dB (−9.54), curved {res['solver_info']['curved_geometry']}"
+    )
+    assert res["ports"][0]["shape"] == "coax" and res["ports"][0]["mode"] == "TEM"
+    assert res["solver_info"]["curved_geometry"]["curved"] is True
+    assert abs(z_vi - 50.05) / 50.05 < 0.01
+    assert abs(s11_db + 9.54) < 0.1
+    assert sp["reference_impedance_ohm"] == 100
+
+
+def ng_bnd():
+    import ngsolve as ng
+
+    return ng.BND

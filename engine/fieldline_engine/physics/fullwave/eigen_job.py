@@ -15,6 +15,7 @@ import numpy as np
 
 from fieldline_engine import protocol
 from fieldline_engine.errors import InvalidInput
+from fieldline_engine.mesh.curving import curve_mesh
 from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.physics.boundary_conditions import resolve_boundaries
@@ -41,6 +42,7 @@ def solve_eigen_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any]:
     labels, pec = fullwave_labels(model, bnd)
     protocol.progress(8, "Building mesh")
     mesh = build_ngsolve_mesh(model, labels)
+    curving = curve_mesh(mesh, model, config, order)
     media = media_from_bodies(mesh, body_materials(model, config))
     walls = walls_from_config(bnd, config)
     target = float(config.get("frequency") or 0.0)
@@ -76,6 +78,7 @@ def solve_eigen_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any]:
             "analysis": "em-eigen",
             "element_order": order,
             "eigen_solver": "shift-invert Arnoldi (ARPACK) with gradient projection",
+            "curved_geometry": curving,
         },
         **mesh_section(model),
         **fields,

@@ -6,6 +6,7 @@ import numpy as np
 
 from fieldline_engine import protocol
 from fieldline_engine.errors import InvalidInput
+from fieldline_engine.mesh.curving import curve_mesh
 from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.physics.boundary_conditions import ResolvedBoundaries, resolve_boundaries
@@ -60,6 +61,7 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any
         raise InvalidInput("meshOrder (element order) must be 1, 2 or 3.")
     protocol.progress(6, "Building mesh")
     mesh = build_ngsolve_mesh(model, labels)
+    curving = curve_mesh(mesh, model, config, order)
     bodies = body_materials(model, config)
     media = media_from_bodies(mesh, bodies)
 
@@ -123,18 +125,13 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any
             "linear_solver": f"direct ({solver.inverse})",
             "phasor_convention": "e^{+jwt}",
             "frequency_points": len(freqs),
-            "curved_geometry": False,
+            "curved_geometry": curving,
         },
         **mesh_section(model),
         **fields,
         "ports": [{**p.describe(k0), **field_solution.port_props[i]} for i, p in enumerate(ports)],
         "units": {"length": "model", "E": "V/m", "H": "A/m", "frequency": "Hz"},
     }
-    if config.get("useCurvedGeometry") or config.get("useCurvedMesh"):
-        results["solver_info"]["notes"] = [
-            "Curved elements need the CAD geometry; an uploaded tetrahedral mesh carries none, so elements "
-            "stay straight (use a finer mesh on curved surfaces)."
-        ]
     if walls:
         results["impedance_boundaries"] = [{"label": w.label, "description": w.description} for w in walls]
     if pml is not None:
