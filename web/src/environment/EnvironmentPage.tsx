@@ -20,6 +20,7 @@ import { createEnvironmentStore } from './state/environment-state.ts';
 import { useStoreState } from './state/store.ts';
 import { ViewerFrame } from './viewer-bridge/ViewerFrame.tsx';
 import { ViewerBridge } from './viewer-bridge/viewer-bridge.ts';
+import { resumeAnalysis } from './workflows/run-analysis.ts';
 import { showModel } from './workflows/show-model.ts';
 import './environment.css';
 
@@ -74,7 +75,12 @@ export function EnvironmentPage() {
     indexedDbWorkStore()
       .take()
       .then((work) => {
-        if (!live || !work) return;
+        if (!live) return;
+        if (!work) {
+          // a reload while an analysis ran: watch it again
+          void resumeAnalysis(services.deps, jobs.start('analysis'));
+          return;
+        }
         store.set({
           model: work.model,
           bodies: work.bodies,
@@ -93,7 +99,7 @@ export function EnvironmentPage() {
       jobs.stop('meshing');
       jobs.stop('analysis');
     };
-  }, [store, bridge, jobs]);
+  }, [store, bridge, jobs, services.deps]);
 
   const openRawJson = () => {
     if (rawResults == null) {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ConversionError, type ConvertedModel, convertStep } from '../../src/environment/api/convert-step.ts';
 import { INVALID_SURFACE_MESSAGE, rewriteServerError } from '../../src/environment/jobs/server-error.ts';
+import { AbortedError } from '../../src/environment/jobs/sleep.ts';
 import { processResults } from '../../src/environment/results/process-results.ts';
 import { hasVolumeMesh } from '../../src/environment/state/environment-state.ts';
 import { statusChip } from '../../src/environment/state/status-chip.ts';
 import { loadFile } from '../../src/environment/workflows/load-file.ts';
-import { runAnalysis } from '../../src/environment/workflows/run-analysis.ts';
+import { resumeAnalysis, runAnalysis } from '../../src/environment/workflows/run-analysis.ts';
 import { generateVolumeMesh } from '../../src/environment/workflows/run-meshing.ts';
 import { completedResults, FakeServer, json, makeDeps, tinyVolume } from './fakes.ts';
 
@@ -414,5 +415,35 @@ describe('meshing (spec 001 §7/§8)', () => {
     expect(
       await run(new FakeServer().on('/api/fea/submit', json({ error: 'x', message: 'nope' }, 400))),
     ).toBe('Automatic tetrahedralization failed');
+  });
+});
+
+describe('resuming after a reload (generic wait, spec 001 §9)', () => {
+  it('watches the remembered analysis every 3 s and shows its results', async () => {
+    const server = new FakeServer()
+      .on('/api/fea/health', json({ status: 'ok' }))
+      .on('/api/fea/submit', json({ status: 'queued', job_id: 'r1' }))
+      .on('/api/fea/status/r1', new Error('reloading'));
+    const first = makeDeps(server);
+    await loadFile(file('v.json', tinyVolume), first.deps);
+    const controller = new AbortController();
+    let polls = 0;
+    first.deps.wait = async () => {
+      if (++polls === 2) controller.abort();
+      if (controller.signal.aborted) throw new AbortedError();
+    };
+    await runAnalysis(first.deps, controller.signal); // the page goes away while the job runs
+
+    const after = new FakeServer().on(
+      '/api/fea/status/r1',
+      json({ status: 'running', progress: 60 }),
+      json({ status: 'completed', results: completedResults }),
+    );
+    const second = makeDeps(after);
+    expect(await resumeAnalysis(second.deps)).toBe(true);
+    expect(second.waits.slice(0, 2)).toEqual([3000, 3000]);
+    expect(second.store.get().analysis.status).toBe('completed');
+    expect(second.store.get().model?.fileName).toBe('v.json');
+    expect(await resumeAnalysis(makeDeps(after).deps)).toBe(false);
   });
 });

@@ -4,6 +4,8 @@ import { toBackendConfig } from '../config/to-backend-config.ts';
 import {
   ANALYSIS_POLLING,
   analysisTimeoutMessage,
+  GENERIC_WAIT_RULES,
+  type PollRules,
   pollingFailedMessage,
   pollJob,
   type StatusBody,
@@ -14,6 +16,7 @@ import {
   SELF_INTERSECTION_NOTICE,
 } from '../jobs/server-error.ts';
 import { AbortedError } from '../jobs/sleep.ts';
+import { forgetRunningJob, rememberRunningJob, runningJob } from '../persistence/running-job.ts';
 import type { EnvironmentState, UiError } from '../state/environment-state.ts';
 import { binaryResultsToViewer } from '../viewer-bridge/to-viewer-payload.ts';
 import { applyResults } from './apply-results.ts';
@@ -123,8 +126,21 @@ export async function runAnalysis(deps: WorkflowDeps, signal?: AbortSignal): Pro
     return;
   }
   patchAnalysis(deps, { status: 'running', jobId, progress: 0 });
+  rememberRunningJob({ jobId, fileName: state.model.fileName, startedAt: Date.now() });
+  await watchAnalysis(deps, jobId, ANALYSIS_POLLING, signal);
+}
+
+/** Polls an analysis job to its end and shows the outcome (spec 001 §7/§8 rules). */
+async function watchAnalysis(
+  deps: WorkflowDeps,
+  jobId: string,
+  rules: PollRules,
+  signal?: AbortSignal,
+  resumed?: { fileName: string },
+): Promise<void> {
+  const { api } = deps;
   try {
-    const end = await pollJob(ANALYSIS_POLLING, {
+    const end = await pollJob(rules, {
       fetchStatus: () => api.status(jobId),
       onProgress: (progress, message) => patchAnalysis(deps, { progress, message }),
       signal,
@@ -132,17 +148,20 @@ export async function runAnalysis(deps: WorkflowDeps, signal?: AbortSignal): Pro
     });
     switch (end.kind) {
       case 'completed': {
+        forgetRunningJob();
         const raw = resultsOf(end.body);
-        applyResults(raw, deps, { payload: await binaryPayload(deps, jobId, raw) });
+        applyResults(raw, deps, { payload: await binaryPayload(deps, jobId, raw), fromFile: resumed });
         return;
       }
       case 'failed': {
+        forgetRunningJob();
         const message = end.body.error ?? end.body.message;
         if (!message) fail(deps, { title: RUN_MESSAGES.failedOnServer, detail: RUN_MESSAGES.failedDefault });
         else fail(deps, serverError(RUN_MESSAGES.failedOnServer, message, 200));
         return;
       }
       case 'cancelled':
+        forgetRunningJob();
         patchAnalysis(deps, { status: 'idle', progress: 0, notice: RUN_MESSAGES.cancelled });
         return;
       case 'timeout':
@@ -161,10 +180,28 @@ export async function runAnalysis(deps: WorkflowDeps, signal?: AbortSignal): Pro
   }
 }
 
+/**
+ * After a reload: picks up the watch of an analysis this tab started, with the generic wait of
+ * spec 001 §9 (300 s, every 3 s, 5 consecutive errors); its results bring their own mesh.
+ */
+export async function resumeAnalysis(deps: WorkflowDeps, signal?: AbortSignal): Promise<boolean> {
+  const job = runningJob();
+  if (!job) return false;
+  patchAnalysis(deps, {
+    status: 'running',
+    jobId: job.jobId,
+    progress: 0,
+    notice: `Watching the analysis of ${job.fileName} started before the page reloaded.`,
+  });
+  await watchAnalysis(deps, job.jobId, GENERIC_WAIT_RULES, signal, { fileName: job.fileName });
+  return true;
+}
+
 /** Cancel: stop polling here and ask the server to stop the job (POST /api/fea/cancel/{jobId}). */
 export async function cancelAnalysis(deps: WorkflowDeps, stopPolling: () => void): Promise<void> {
   const jobId = deps.store.get().analysis.jobId;
   stopPolling();
+  forgetRunningJob();
   if (!jobId) return;
   try {
     const res = await deps.api.cancel(jobId);
