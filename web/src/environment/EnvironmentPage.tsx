@@ -64,7 +64,8 @@ export function EnvironmentPage() {
   }, [navigate]);
   const { store, bridge, jobs } = services;
   const [left, setLeft] = useState(true);
-  const [right, setRight] = useState(true);
+  // below 980 px the panels float over the viewer: start with only the configuration open
+  const [right, setRight] = useState(() => window.innerWidth > 980);
   const [rawOpen, setRawOpen] = useState(false);
   const rawResults = useStoreState(store, (s) => s.rawResults);
   const centre = useRef<HTMLDivElement>(null);
