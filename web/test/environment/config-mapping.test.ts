@@ -18,6 +18,7 @@ describe('toBackendConfig', () => {
       frequency: 0,
       tolerance: 1e-6,
       maxIterations: 1000,
+      linearSolver: 'auto',
       defaultPermittivity: 8.854e-12,
       defaultPermeability: 4 * Math.PI * 1e-7,
       defaultConductivity: 0,

@@ -1,5 +1,6 @@
 import {
   ANALYSIS_DEFAULTS,
+  type LINEAR_SOLVERS,
   type S_PARAM_METHODS,
   type TIME_SCHEMES,
   type WAVE_PORT_MODES,
@@ -9,6 +10,7 @@ export type WavePortMode = (typeof WAVE_PORT_MODES)[number];
 export type SParamMethod = (typeof S_PARAM_METHODS)[number];
 export type TimeScheme = (typeof TIME_SCHEMES)[number];
 export type MeshOrder = 1 | 2 | 3;
+export type LinearSolver = (typeof LINEAR_SOLVERS)[number];
 
 /** Typed entries stay text until the config is built, so fallbacks apply to what the user typed. */
 export interface DirichletNodeRow {
@@ -63,6 +65,7 @@ export interface AnalysisForm {
   frequencyHz: number;
   tolerance: string;
   maxIterations: string;
+  linearSolver: LinearSolver;
   defaultPermittivity: string;
   defaultPermeability: string;
   defaultConductivity: string;
@@ -126,6 +129,7 @@ export function defaultAnalysisForm(): AnalysisForm {
     frequencyHz: d.frequency,
     tolerance: numberText(d.tolerance),
     maxIterations: numberText(d.maxIterations),
+    linearSolver: 'auto',
     defaultPermittivity: numberText(d.defaultPermittivity),
     defaultPermeability: numberText(d.defaultPermeability),
     defaultConductivity: numberText(d.defaultConductivity),

@@ -112,6 +112,7 @@ export function toBackendConfig(
     frequency: clamp(form.frequencyHz, b.frequencyHz.min, b.frequencyHz.max),
     tolerance: positive(form.tolerance, d.tolerance),
     maxIterations: positiveInt(form.maxIterations, d.maxIterations),
+    linearSolver: form.linearSolver,
     defaultPermittivity: positive(form.defaultPermittivity, d.defaultPermittivity),
     defaultPermeability: positive(form.defaultPermeability, d.defaultPermeability),
     defaultConductivity: nonNegative(form.defaultConductivity, d.defaultConductivity),
