@@ -83,7 +83,3 @@ def two_terminal_voltages(bnd: ResolvedBoundaries) -> tuple[float, float] | None
     if len(volts) == 2 and not any(g.profile is not None for g in bnd.dirichlet):
         return volts[0], volts[1]
     return None
-
-
-def body_dofs(fes: ng.FESpace, mesh: ng.Mesh, body: int) -> np.ndarray:
-    return np.array(fes.GetDofs(mesh.Materials(f"body{body}")), dtype=bool)
