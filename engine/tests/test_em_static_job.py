@@ -254,3 +254,36 @@ def test_reference_node_grounds_a_current_driven_bar(engine, tmp_path):
     assert np.max(np.abs(phi - exact)) < 1e-6 * np.max(exact)
     assert results["solver_info"]["linear_solver"] == "preconditioned CG"
     assert results["solver_info"]["preconditioner"] == "h1amg"
+
+
+def test_dc_conductors_insulators_and_a_floating_conductor(engine, tmp_path):
+    """Layers along z: conductor at 0 V | air | floating conductor | air | conductor at 1 V. At DC the
+    conductors are equipotentials; the floating one settles at 0.5 V and E = 0.5 V per gap in the air."""
+    mesh = box_mesh((1.0, 1.0, 5.0), (2, 2, 10))
+    v = np.array(mesh["vertices"])
+    t = np.array(mesh["tetrahedra"])
+    layer = np.floor(v[t].mean(axis=1)[:, 2]).astype(int)  # 0..4
+    mesh["tetrahedron_regions"] = layer.tolist()
+    mesh["region_names"] = ["ground", "gap1", "floating", "gap2", "drive"]
+    config = {
+        "defaultConductivity": 0.0,
+        "bodyMaterials": [{"region": r, "conductivity": 1e6} for r in (0, 2, 4)],
+        "dirichletFaceConditions": [
+            {"faces": faces_on_plane(mesh, 2, 0.0), "voltage": 0.0, "name": "low"},
+            {"faces": faces_on_plane(mesh, 2, 5.0), "voltage": 1.0, "name": "high"},
+        ],
+    }
+    results, _ = run(engine, tmp_path, mesh, config)
+    phi = np.array(results["potential"]["data"])
+    z = v[:, 2]
+    expected = np.interp(z, [0, 1, 2, 3, 4, 5], [0, 0, 0.5, 0.5, 1, 1])
+    err = np.max(np.abs(phi - expected))
+    print(f"[validation] DC conductors + floating conductor: max potential error {err:.1e} V")
+    assert err < 1e-5
+    assert results["quantities"]["floating_conductors"] == [2]
+    assert results["solver_info"]["analysis"] == "steady conduction"
+    assert [s["name"] for s in results["solver_info"]["systems"]][:2] == [
+        "conduction",
+        "electrostatics in insulators",
+    ]
+    assert abs(results["quantities"]["terminal_currents_A"]["high"]) < 1e-12 * 1e6  # no current path
