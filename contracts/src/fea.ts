@@ -52,6 +52,10 @@ export const HealthResponse = z.object({
     running: z.number().int(),
     queued: z.number().int(),
     workers: z.number().int(),
+    /** Depth per named queue (`priority`, `standard`). */
+    queues: z
+      .array(z.object({ name: z.string(), queued: z.number().int(), running: z.number().int() }))
+      .optional(),
   }),
 });
 export type HealthResponse = z.infer<typeof HealthResponse>;
@@ -88,3 +92,19 @@ export const AnalysisResults = z
   })
   .passthrough();
 export type AnalysisResults = z.infer<typeof AnalysisResults>;
+
+/** POST /api/fea/cancel/{jobId}: `cancelling` while the worker stops the solver. */
+export const CancelResponse = z.object({
+  job_id: z.string(),
+  status: z.enum(['queued', 'running', 'completed', 'failed', 'cancelled', 'cancelling']),
+  message: z.string(),
+});
+export type CancelResponse = z.infer<typeof CancelResponse>;
+
+/** POST /api/fea/save/{jobId} and POST /api/uploads/{id}/save. */
+export const SaveResponse = z.object({
+  job_id: z.string().optional(),
+  saved: z.boolean(),
+  message: z.string(),
+});
+export type SaveResponse = z.infer<typeof SaveResponse>;

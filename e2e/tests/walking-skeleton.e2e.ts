@@ -14,9 +14,24 @@ it('goes submit → poll → completed through the real server, queue and engine
   const gap = 0.001;
   const volts = 3;
   const mesh = boxMesh([0.005, 0.005, gap], [2, 2, 2]);
-  const submit = await fetch(`${server.origin}/api/fea/submit`, {
+  // Analyses need an account; registration signs in and its welcome grant pays for this job.
+  const tag = Date.now().toString(36);
+  const registered = await fetch(`${server.origin}/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: server.origin },
+    body: JSON.stringify({
+      name: 'Walking Skeleton',
+      email: `skeleton.${tag}@analytical-engines.com`,
+      username: `skel_${tag}`,
+      password: 'correct horse battery staple',
+      acceptedTerms: true,
+    }),
+  });
+  expect(registered.status).toBe(201);
+  const cookie = (registered.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const submit = await fetch(`${server.origin}/api/fea/submit`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.origin, cookie },
     body: JSON.stringify({
       mesh_data: mesh,
       config: {
@@ -29,7 +44,6 @@ it('goes submit → poll → completed through the real server, queue and engine
     }),
   });
   expect(submit.status).toBe(200);
-  const cookie = (submit.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   const { job_id } = (await submit.json()) as { job_id: string };
 
   const states: string[] = [];

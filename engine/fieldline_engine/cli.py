@@ -9,7 +9,7 @@ from typing import Any
 
 from fieldline_engine import protocol
 from fieldline_engine.errors import EngineError
-from fieldline_engine.limits import apply_memory_limit_from_env, limit_blas_threads
+from fieldline_engine.limits import apply_memory_limit_from_env, limit_blas_threads, watch_parent_from_env
 
 limit_blas_threads()  # before any numeric library is imported
 
@@ -55,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     protocol.redirect_library_output()
     try:
         apply_memory_limit_from_env()
+        watch_parent_from_env()
         result = COMMANDS[args.command](args.job)
         protocol.done(result)
         return 0

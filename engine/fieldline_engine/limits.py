@@ -49,3 +49,28 @@ def parallel(ndof: int):
     import ngsolve as ng
 
     return ng.TaskManager() if ndof >= THREADED_MIN_DOFS else contextlib.nullcontext()
+
+
+def watch_parent_from_env() -> None:
+    """Exits when the server process that started us dies (FIELDLINE_PARENT_PID).
+
+    The server kills the engine's process group on timeout or cancel, but a server killed with
+    SIGKILL cannot; without this an orphaned solve would keep burning a core nobody is paid for.
+    """
+    raw = os.environ.get("FIELDLINE_PARENT_PID", "")
+    if not raw.strip().isdigit():
+        return
+    expected = int(raw)
+    if os.getppid() != expected:
+        os._exit(137)
+
+    import threading
+    import time
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != expected:
+                os._exit(137)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()

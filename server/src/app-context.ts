@@ -5,6 +5,7 @@ import type { Db, DbDialect } from './db/database.ts';
 import type { EngineHealthProbe } from './engine/engine-health.ts';
 import type { EngineLocation } from './engine/engine-runner.ts';
 import type { ApiRegistry } from './http/openapi.ts';
+import type { Compute } from './jobs/compute.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import type { JobService } from './jobs/job-service.ts';
 import type { AppSecrets } from './secrets.ts';
@@ -26,4 +27,6 @@ export interface AppContext {
   engineHealth: EngineHealthProbe;
   jobs: JobService;
   queue: JobQueue;
+  /** Plans, storage, ledger, metering, worker registry (issue 8). */
+  compute: Compute;
 }

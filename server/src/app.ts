@@ -16,10 +16,10 @@ import { EngineHealthProbe } from './engine/engine-health.ts';
 import { registerFeaRoutes } from './fea/fea-routes.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { ApiRegistry } from './http/openapi.ts';
-import { EmbeddedQueue } from './jobs/embedded-queue.ts';
-import { JobFiles } from './jobs/job-files.ts';
+import { createCompute, createQueue } from './jobs/compute.ts';
+import { registerComputeRoutes } from './jobs/compute-routes.ts';
 import { transferSessionJobs } from './jobs/job-owner.ts';
-import { JobService } from './jobs/job-service.ts';
+import { RetentionSweeper } from './jobs/retention-sweeper.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
 import { installSessions } from './sessions/session-plugin.ts';
 import { SessionService } from './sessions/session-service.ts';
@@ -49,7 +49,7 @@ export async function buildApp(
   if (options.migrate !== false) await migrateToLatest(db);
 
   const engine = { python: config.enginePython, engineDir: config.engineDir };
-  const jobs = new JobService(db, new JobFiles(config.dataDir));
+  const compute = createCompute(config, db, secrets, engine, app.log);
   const sessions = new SessionService(db, secrets.sessionKey);
   const ctx: AppContext = {
     config,
@@ -66,15 +66,15 @@ export async function buildApp(
     ]),
     engine,
     engineHealth: new EngineHealthProbe(engine),
-    jobs,
-    queue: new EmbeddedQueue({
-      jobs,
-      engine,
-      limits: { timeoutSeconds: config.jobTimeoutSeconds, memoryLimitMb: config.jobMemoryLimitMb },
-      slots: config.jobSlots,
-      log: app.log,
-    }),
+    jobs: compute.jobs,
+    queue: createQueue(config, compute, app.log),
+    compute,
   };
+  // Open beta: every new account starts with the welcome grant, recorded in the ledger.
+  ctx.accounts.onRegister.push((trx, userId) =>
+    compute.ledger.grantWelcome(userId, config.compute.welcomeGrantTokens, trx),
+  );
+  const sweeper = new RetentionSweeper(ctx, config.compute.retentionSweepSeconds);
 
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
@@ -101,6 +101,7 @@ export async function buildApp(
 
   registerAuthRoutes(app, ctx);
   registerFeaRoutes(app, ctx);
+  registerComputeRoutes(app, ctx);
   app.get('/api/docs', async () => ctx.api.document(APP_VERSION));
 
   if (existsSync(config.webDistDir)) {
@@ -114,12 +115,14 @@ export async function buildApp(
   }
 
   app.addHook('onClose', async () => {
-    await ctx.queue.stop();
+    sweeper.stop();
+    await ctx.queue.stop(config.compute.shutdownGraceSeconds * 1000);
     await close();
   });
   if (options.startQueue !== false) {
     app.addHook('onReady', async () => {
       await ctx.queue.start();
+      sweeper.start();
     });
   }
   return { app, ctx };

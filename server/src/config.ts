@@ -22,6 +22,47 @@ export interface AppConfig {
   secureCookies: boolean;
   logLevel: string;
   trustProxy: boolean;
+  compute: ComputeConfig;
+  storage: StorageConfig;
+}
+
+/** Queue, limits, metering and retention (issue 8). */
+export interface ComputeConfig {
+  /** Plans catalog (JSON or YAML). */
+  plansFile: string;
+  /** Tokens charged per compute-hour on the token plan (and per overage hour before token_cost). */
+  tokensPerComputeHour: number;
+  /** Tokens every new account receives (open beta), recorded in the ledger. */
+  welcomeGrantTokens: number;
+  /** A job whose worker was lost is started at most this many times in all. */
+  maxAttempts: number;
+  /** A running job's lease; a worker renews it while the engine runs. */
+  leaseSeconds: number;
+  /** How long a stopping server or worker lets running jobs finish before re-queueing them. */
+  shutdownGraceSeconds: number;
+  /** The smallest estimate a job is checked against before it is queued. */
+  minEstimateSeconds: number;
+  /** Largest submitted model for visitors without an account (signed-in users: their plan's max_file_size_mb). */
+  guestMaxModelMb: number;
+  /** Local directory where workers stage a job's files for the engine. */
+  workDir: string;
+  /** Uploads and results are deleted this long after they were created/finished unless saved. */
+  retentionHours: number;
+  retentionSweepSeconds: number;
+  /** Test-only: lets the engine honour `test_hooks` in job input (never set in production). */
+  engineTestHooks: boolean;
+}
+
+export interface StorageConfig {
+  backend: 'local' | 's3';
+  /** local: the directory holding encrypted objects. */
+  dir: string;
+  s3Bucket: string | null;
+  s3Endpoint: string | null;
+  s3Region: string;
+  s3ForcePathStyle: boolean;
+  /** Overrides secrets.json's storageKey (hex, 32 bytes): workers on other machines need the same key. */
+  keyHex: string | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -39,6 +80,15 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
+}
+
+function num(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0)
+    throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  return value;
 }
 
 function path(raw: string): string {
@@ -69,5 +119,34 @@ export function loadConfig(env: Env = process.env): AppConfig {
     secureCookies: bool(env, 'SECURE_COOKIES', publicOrigin.startsWith('https://')),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    compute: {
+      plansFile: path(env.PLANS_FILE ?? 'config/plans.yaml'),
+      tokensPerComputeHour: num(env, 'TOKENS_PER_COMPUTE_HOUR', 1),
+      welcomeGrantTokens: num(env, 'WELCOME_GRANT_TOKENS', 2),
+      maxAttempts: Math.max(1, int(env, 'JOB_MAX_ATTEMPTS', 2)),
+      leaseSeconds: Math.max(2, int(env, 'JOB_LEASE_SECONDS', 60)),
+      shutdownGraceSeconds: num(env, 'SHUTDOWN_GRACE_SECONDS', 30),
+      minEstimateSeconds: num(env, 'JOB_MIN_ESTIMATE_SECONDS', 60),
+      guestMaxModelMb: num(env, 'GUEST_MAX_MODEL_MB', 25),
+      workDir: path(env.WORK_DIR ?? resolve(dataDir, 'work')),
+      retentionHours: num(env, 'RETENTION_HOURS', 24),
+      retentionSweepSeconds: Math.max(1, int(env, 'RETENTION_SWEEP_SECONDS', 600)),
+      engineTestHooks: bool(env, 'ENGINE_TEST_HOOKS', false),
+    },
+    storage: {
+      backend: storageBackend(env.STORAGE_BACKEND),
+      dir: path(env.STORAGE_DIR ?? resolve(dataDir, 'objects')),
+      s3Bucket: env.S3_BUCKET || null,
+      s3Endpoint: env.S3_ENDPOINT || null,
+      s3Region: env.S3_REGION || env.AWS_REGION || 'us-east-1',
+      s3ForcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', Boolean(env.S3_ENDPOINT)),
+      keyHex: env.STORAGE_KEY || null,
+    },
   };
+}
+
+function storageBackend(raw: string | undefined): 'local' | 's3' {
+  if (raw === undefined || raw === '' || raw === 'local') return 'local';
+  if (raw === 's3') return 's3';
+  throw new Error(`STORAGE_BACKEND must be "local" or "s3", got "${raw}"`);
 }

@@ -4,11 +4,13 @@ import { RateLimiter } from './accounts/rate-limiter.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
+import { runWorker } from './jobs/worker-command.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
 import { SessionService } from './sessions/session-service.ts';
 
 const USAGE = `Usage: fieldline <command>
   serve              run the API server, web app and embedded job queue
+  worker             run queued jobs from Redis (BullMQ); needs REDIS_URL, DATABASE_URL and the storage settings
   migrate            apply database migrations and exit
   health             print the engine's health report
   admin grant <email>   make the user with this email an administrator
@@ -31,6 +33,9 @@ async function main(argv: string[]): Promise<number> {
       app.log.info(`Fieldline is serving on ${config.publicOrigin}`);
       return -1; // keep running
     }
+    case 'worker':
+      await runWorker(config);
+      return -1; // keep running until SIGTERM/SIGINT
     case 'migrate': {
       const { db, close } = openDatabase(config.databaseUrl);
       const applied = await migrateToLatest(db);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boxMesh, facesOnPlane } from './support/box-mesh.ts';
-import { cookieFrom, createTestApp, type TestApp, waitForJob } from './support/test-app.ts';
+import { createTestApp, type TestApp, waitForJob } from './support/test-app.ts';
 import { parseTouchstone } from './support/touchstone.ts';
+import { registerTestUser } from './support/users.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -38,9 +39,14 @@ function waveguideJob() {
 
 describe('full-wave two-port waveguide through the API', () => {
   it('returns S-parameters and a Touchstone file a strict reader parses', async () => {
-    const submit = await t.app.inject({ method: 'POST', url: '/api/fea/submit', payload: waveguideJob() });
+    const cookie = (await registerTestUser(t.app)).cookie;
+    const submit = await t.app.inject({
+      method: 'POST',
+      url: '/api/fea/submit',
+      payload: waveguideJob(),
+      headers: { cookie },
+    });
     expect(submit.statusCode).toBe(200);
-    const cookie = cookieFrom(submit);
     const { job_id } = submit.json();
     const { body } = await waitForJob(t.app, job_id, cookie);
     expect(body.status, body.error).toBe('completed');

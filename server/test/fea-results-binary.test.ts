@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { boxMesh, facesOnPlane } from './support/box-mesh.ts';
-import { cookieFrom, createTestApp, type TestApp, waitForJob } from './support/test-app.ts';
+import { createTestApp, type TestApp, waitForJob } from './support/test-app.ts';
+import { registerTestUser } from './support/users.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,13 +20,14 @@ it('serves results.bin to the job owner only', async () => {
       { faces: facesOnPlane(mesh, 2, 1), voltage: 1 },
     ],
   };
+  const owner = (await registerTestUser(t.app)).cookie;
   const submit = await t.app.inject({
     method: 'POST',
     url: '/api/fea/submit',
     payload: { mesh_data: mesh, config },
+    headers: { cookie: owner },
   });
   const { job_id } = submit.json();
-  const owner = cookieFrom(submit);
   const url = `/api/fea/results/${job_id}/binary`;
 
   const early = await t.app.inject({ method: 'GET', url, headers: { cookie: owner } });
@@ -44,12 +46,13 @@ it('serves results.bin to the job owner only', async () => {
   expect(header.arrays.tetrahedra.shape).toEqual([48, 4]);
   expect(header.arrays.e_magnitudes.shape).toEqual([27]);
 
+  const stranger = (await registerTestUser(t.app)).cookie;
   const other = await t.app.inject({
     method: 'POST',
     url: '/api/fea/submit',
     payload: { mesh_data: mesh, config },
+    headers: { cookie: stranger },
   });
-  const stranger = cookieFrom(other);
   expect((await t.app.inject({ method: 'GET', url, headers: { cookie: stranger } })).statusCode).toBe(404);
   expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
   const unknown = '/api/fea/results/00000000-0000-4000-8000-000000000000/binary';

@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boxMesh, facesOnPlane } from './support/box-mesh.ts';
-import { cookieFrom, createTestApp, type TestApp, waitForJob } from './support/test-app.ts';
+import { createTestApp, type TestApp, waitForJob } from './support/test-app.ts';
+import { registerTestUser } from './support/users.ts';
 
 let t: TestApp;
+let cookie: string;
 beforeAll(async () => {
   t = await createTestApp();
+  // Analyses need an account (docs/conventions.md); the welcome grant pays for these small jobs.
+  cookie = (await registerTestUser(t.app)).cookie;
 });
 afterAll(async () => {
   await t.close();
@@ -34,13 +38,11 @@ describe('submit → queue → engine → status', () => {
       method: 'POST',
       url: '/api/fea/submit',
       payload: plateJob(volts, gap),
+      headers: { cookie },
     });
     expect(submit.statusCode).toBe(200);
     const { job_id, status } = submit.json();
     expect(status).toBe('queued');
-    const cookie = cookieFrom(submit);
-    expect(submit.headers['set-cookie']).toMatch(/HttpOnly/i);
-    expect(submit.headers['set-cookie']).toMatch(/SameSite=Lax/i);
 
     const { body, seen } = await waitForJob(t.app, job_id, cookie);
     expect(body.status, body.error).toBe('completed');
@@ -79,11 +81,11 @@ describe('submit → queue → engine → status', () => {
       method: 'POST',
       url: '/api/fea/submit',
       payload: plateJob(1, 0.001),
+      headers: { cookie },
     });
     const { job_id } = submit.json();
-    const owner = cookieFrom(submit);
-    const other = await t.app.inject({ method: 'POST', url: '/api/fea/submit', payload: plateJob(1, 0.001) });
-    const stranger = cookieFrom(other);
+    const owner = cookie;
+    const stranger = (await registerTestUser(t.app)).cookie;
     for (const url of [
       `/api/fea/status/${job_id}`,
       `/api/fea/download/${job_id}`,
@@ -103,8 +105,9 @@ describe('submit → queue → engine → status', () => {
       method: 'POST',
       url: '/api/fea/submit',
       payload: { mesh_data: mesh, config: { analysisType: 'em' } },
+      headers: { cookie },
     });
-    const { body } = await waitForJob(t.app, submit.json().job_id, cookieFrom(submit));
+    const { body } = await waitForJob(t.app, submit.json().job_id, cookie);
     expect(body.status).toBe('failed');
     expect(body.error).toMatch(/floating/);
   });

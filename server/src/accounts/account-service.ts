@@ -29,6 +29,9 @@ import { type CurrentUser, toCurrentUser, type UserRow, UserStore } from './user
  */
 export type OwnershipTransfer = (db: Db, fromSessionHash: string, toUserId: string) => Promise<unknown>;
 
+/** Runs inside the registration transaction for a new user (e.g. compute's welcome token grant). */
+export type RegistrationHook = (trx: Db, userId: string) => Promise<unknown>;
+
 /** Who is asking: the client IP (as trusted by the proxy setting) and their current session. */
 export interface Caller {
   ip: string;
@@ -46,6 +49,8 @@ const SUGGESTION_COUNT = 3;
 /** Register, log in, log out, and the email/username checks (spec 000 §5, §7). */
 export class AccountService {
   readonly users: UserStore;
+  /** Hooks other modules add; they commit with the new user row or not at all. */
+  readonly onRegister: RegistrationHook[] = [];
 
   constructor(
     private readonly db: Db,
@@ -150,7 +155,7 @@ export class AccountService {
     try {
       const rawSessionId = await this.db.transaction().execute(async (trx) => {
         await trx.insertInto('users').values(row).execute();
-        // (billing) grant the welcome tokens here, with `trx`.
+        for (const hook of this.onRegister) await hook(trx, row.id);
         return this.signInWithin(trx, caller.session, row.id);
       });
       return { user: toCurrentUser(row), rawSessionId };

@@ -32,6 +32,73 @@ export interface JobsTable {
   input_location: string;
   result_location: string | null;
   analysis_type: string;
+  // 0004_compute
+  cancel_requested: number;
+  /** 1 when the user saved the job: its files are kept past the retention period. */
+  saved: number;
+  /** When the job's files are deleted unless saved (set when the job finishes). */
+  expires_at: string | null;
+  files_deleted_at: string | null;
+  /** The owner's plan when the job was submitted (decides queue, limits and how it is charged). */
+  plan_id: string | null;
+  /** The estimate checked against the balance at submission; held against it while the job is active. */
+  estimate_seconds: number | null;
+  cost_hours: number | null;
+  model_bytes: number | null;
+  /** JSON list of {name, bytes} written by the engine, as stored. */
+  result_files: string | null;
+}
+
+/** One row per attempt at a job: who ran it, when, and how it ended (worker timestamps). */
+export interface JobRunsTable {
+  id: string;
+  job_id: string;
+  attempt: number;
+  worker_id: string;
+  started_at: string;
+  finished_at: string | null;
+  outcome: 'completed' | 'failed' | 'cancelled' | 'requeued' | 'superseded' | null;
+  seconds: number | null;
+}
+
+/** Append-only: every change to a user's tokens or subscription hours is one row. */
+export interface UsageLedgerTable {
+  id: string;
+  user_id: string;
+  created_at: string;
+  entry_type: 'grant' | 'purchase' | 'job_charge' | 'refund' | 'adjustment' | 'subscription_renewal';
+  /** Signed token delta: positive credits, negative debits. */
+  tokens: number;
+  /** Subscription compute hours consumed by this entry (0 for pure token entries). */
+  hours: number;
+  compute_seconds: number | null;
+  job_id: string | null;
+  plan_id: string | null;
+  /** (source, source_id) is unique, e.g. ('job', jobId), ('welcome', userId), ('checkout', cs_…). */
+  source: string;
+  source_id: string;
+  description: string;
+}
+
+/** A user's effective plan for compute and billing (billing writes it when a subscription changes). */
+export interface UserPlansTable {
+  user_id: string;
+  plan_id: string;
+  status: string;
+  period_start: string | null;
+  current_period_end: string | null;
+  updated_at: string;
+}
+
+/** Queue workers announce themselves here (heartbeat), whichever backend they serve. */
+export interface ComputeWorkersTable {
+  id: string;
+  backend: string;
+  host: string;
+  slots: number;
+  running: number;
+  started_at: string;
+  last_seen_at: string;
 }
 
 export type UserRole = 'user' | 'admin';
@@ -75,4 +142,8 @@ export interface Database {
   jobs: JobsTable;
   users: UsersTable;
   rate_limits: RateLimitsTable;
+  job_runs: JobRunsTable;
+  usage_ledger: UsageLedgerTable;
+  user_plans: UserPlansTable;
+  compute_workers: ComputeWorkersTable;
 }

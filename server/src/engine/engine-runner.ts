@@ -20,6 +20,8 @@ export interface EngineRunOptions {
   memoryLimitMb: number;
   onProgress?: (percent: number, message: string | undefined) => void;
   signal?: AbortSignal;
+  /** Extra environment for the engine (e.g. FIELDLINE_TEST_HOOKS in tests). */
+  env?: Record<string, string>;
 }
 
 export interface EngineLocation {
@@ -28,6 +30,8 @@ export interface EngineLocation {
 }
 
 const STDERR_TAIL_BYTES = 8192;
+const OUT_OF_MEMORY =
+  /MemoryError|std::bad_alloc|Cannot allocate memory|failed to map segment|Memory allocation still failed|Could not allocate|out of memory|ran out of memory/i;
 
 /**
  * Runs `python -m fieldline_engine <command> [--job dir]` in its own process group with a wall-time
@@ -60,6 +64,9 @@ export function runEngine(engine: EngineLocation, opts: EngineRunOptions): Promi
         OMP_NUM_THREADS: process.env.OMP_NUM_THREADS ?? '1',
         OPENBLAS_NUM_THREADS: process.env.OPENBLAS_NUM_THREADS ?? '1',
         FIELDLINE_THREADS: process.env.FIELDLINE_THREADS ?? '',
+        // The engine exits by itself if this process dies (SIGKILL leaves no chance to kill the group).
+        FIELDLINE_PARENT_PID: String(process.pid),
+        ...opts.env,
       },
     });
 
@@ -112,7 +119,7 @@ export function runEngine(engine: EngineLocation, opts: EngineRunOptions): Promi
         return finish({
           ok: false,
           code: 'time_limit',
-          message: `The job exceeded its wall-time limit of ${opts.timeoutSeconds} s. Use a coarser mesh or lower element order, or ask for a higher limit (JOB_TIMEOUT_SECONDS).`,
+          message: `The job exceeded its wall-time limit of ${opts.timeoutSeconds} s. Use a coarser mesh or lower element order, or ask the operator to raise the limit (JOB_TIMEOUT_SECONDS).`,
           seconds: s,
         });
       }
@@ -121,16 +128,22 @@ export function runEngine(engine: EngineLocation, opts: EngineRunOptions): Promi
       const final = last as EngineEvent | null;
       if (final?.event === 'done')
         return finish({ ok: true, result: final.result ?? {}, message: final.message, seconds: s });
-      if (final?.event === 'error')
-        return finish({ ok: false, code: final.code, message: final.message, seconds: s });
-      if (/MemoryError|std::bad_alloc|Cannot allocate memory/.test(stderrTail)) {
+      // Under RLIMIT_AS an allocation fails wherever it happens: Python, NGSolve, OpenBLAS or the loader.
+      const internal =
+        final?.event === 'error' && (final.code === 'engine_error' || final.code === 'memory_limit');
+      if (
+        (!final || internal) &&
+        OUT_OF_MEMORY.test(`${stderrTail}\n${final?.event === 'error' ? final.message : ''}`)
+      ) {
         return finish({
           ok: false,
           code: 'memory_limit',
-          message: `The job exceeded its memory limit of ${opts.memoryLimitMb} MB. Use a coarser mesh or lower element order, or ask for a higher limit (JOB_MEMORY_LIMIT_MB).`,
+          message: `The job exceeded its memory limit of ${opts.memoryLimitMb} MB. Use a coarser mesh or lower element order, or ask the operator to raise the limit (JOB_MEMORY_LIMIT_MB).`,
           seconds: s,
         });
       }
+      if (final?.event === 'error')
+        return finish({ ok: false, code: final.code, message: final.message, seconds: s });
       const how = signal ? `signal ${signal}` : `exit code ${exitCode}`;
       return finish({
         ok: false,

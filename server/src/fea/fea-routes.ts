@@ -1,7 +1,9 @@
 import {
+  CancelResponse,
   DownloadQuery,
   HealthResponse,
   JobStatusResponse,
+  SaveResponse,
   SubmitRequest,
   SubmitResponse,
 } from '@fieldline/contracts';
@@ -40,7 +42,16 @@ export function registerFeaRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post('/api/fea/submit', async (request, reply) => {
     const body = parseWith(SubmitRequest, request.body);
     const session = await ensureSession(request, reply, ctx.sessions, ctx.sessionCookie);
-    return fea.submit(ownerOf(session), body.mesh_data, body.config);
+    const declared = Number(request.headers['content-length']);
+    const modelBytes =
+      Number.isFinite(declared) && declared > 0 ? declared : Buffer.byteLength(JSON.stringify(request.body));
+    return fea.submit(
+      ownerOf(session),
+      body.mesh_data,
+      body.config,
+      modelBytes,
+      testHooks(ctx, request.headers),
+    );
   });
 
   api.add({
@@ -86,6 +97,36 @@ export function registerFeaRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
 
   api.add({
+    method: 'post',
+    path: '/api/fea/cancel/{jobId}',
+    summary: 'Cancel a queued or running job (time already used is charged)',
+    tag: 'fea',
+    response: CancelResponse,
+  });
+  app.post('/api/fea/cancel/:jobId', async (request) => {
+    const { jobId } = parseJobParams(request.params);
+    const owner = request.session ? ownerOf(request.session) : null;
+    const result = owner ? await fea.cancel(jobId, owner) : null;
+    if (!result) throw notFound('Job not found');
+    return result;
+  });
+
+  api.add({
+    method: 'post',
+    path: '/api/fea/save/{jobId}',
+    summary: 'Keep a job’s input and results past the retention period',
+    tag: 'fea',
+    response: SaveResponse,
+  });
+  app.post('/api/fea/save/:jobId', async (request) => {
+    const { jobId } = parseJobParams(request.params);
+    const owner = request.session ? ownerOf(request.session) : null;
+    const result = owner ? await fea.save(jobId, owner) : null;
+    if (!result) throw notFound('Job not found');
+    return result;
+  });
+
+  api.add({
     method: 'get',
     path: '/api/fea/results/{jobId}/binary',
     summary: 'The results as binary arrays for the viewer (results.bin; see docs/results-binary.md)',
@@ -116,6 +157,16 @@ export function registerFeaRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (!info) throw notFound('Job not found');
     return info;
   });
+}
+
+/**
+ * Test-only (ENGINE_TEST_HOOKS=1, never in production): `x-test-sleep-seconds` makes the engine wait
+ * before its real solve, so queue tests get jobs of controllable duration.
+ */
+function testHooks(ctx: AppContext, headers: Record<string, unknown>): { sleep_seconds: number } | undefined {
+  if (!ctx.config.compute.engineTestHooks) return undefined;
+  const raw = Number(headers['x-test-sleep-seconds']);
+  return Number.isFinite(raw) && raw > 0 ? { sleep_seconds: raw } : undefined;
 }
 
 function parseJobParams(params: unknown): { jobId: string } {

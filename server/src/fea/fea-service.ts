@@ -1,5 +1,3 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import type {
   AnalysisConfig,
   DownloadFormat,
@@ -9,13 +7,22 @@ import type {
   SubmitResponse,
 } from '@fieldline/contracts';
 import type { AppContext } from '../app-context.ts';
+import { estimateSeconds } from '../billing/job-estimate.ts';
 import { HttpError } from '../http/errors.ts';
 import type { JobOwner } from '../jobs/job-owner.ts';
 import type { JobRow } from '../jobs/job-service.ts';
+import type { StoredFile } from '../jobs/job-storage.ts';
 
 const invalidMesh = (message: string) => new HttpError(400, 'invalid_mesh', message, { status: 'error' });
 
-/** Submit, status, results: the simulator's job calls (spec 001 §7). */
+/** docs/conventions.md: guests may convert and mesh; analyses need an account (and a balance). */
+export const ANALYSIS_NEEDS_ACCOUNT =
+  'Please log in to run an analysis. Converting and meshing work without an account; new accounts get free tokens to start.';
+
+const FILES_DELETED = (hours: number) =>
+  `The results were deleted ${hours} h after the job finished because the job was not saved.`;
+
+/** Submit, status, results, cancel and save: the simulator's job calls (spec 001 §7). */
 export class FeaService {
   constructor(private readonly ctx: AppContext) {}
 
@@ -24,17 +31,41 @@ export class FeaService {
     return { status: engine.available ? 'ok' : 'degraded', engine, queue };
   }
 
-  async submit(owner: JobOwner, mesh: MeshData, config: AnalysisConfig): Promise<SubmitResponse> {
+  async submit(
+    owner: JobOwner,
+    mesh: MeshData,
+    config: AnalysisConfig,
+    modelBytes: number,
+    testHooks?: { sleep_seconds: number },
+  ): Promise<SubmitResponse> {
     const meshing = config.meshingOnly || config.analysisType === 'tetra-only';
+    const kind = meshing ? 'meshing' : 'analysis';
     validateMesh(mesh, meshing);
+    const estimate = estimateSeconds(mesh, config, this.ctx.config.compute.minEstimateSeconds);
+    const { accounts } = this.ctx.compute;
+    let planId: string | null = null;
+    let queue = 'standard';
+    if (owner.userId) {
+      const admission = await accounts.admit(owner.userId, { kind, estimateSeconds: estimate, modelBytes });
+      planId = admission.planId;
+      queue = admission.queue;
+    } else if (kind === 'analysis') {
+      throw new HttpError(401, 'unauthenticated', ANALYSIS_NEEDS_ACCOUNT, { status: 'error' });
+    } else {
+      accounts.checkGuestModel(modelBytes);
+    }
     const job = await this.ctx.jobs.create({
       owner,
-      kind: meshing ? 'meshing' : 'analysis',
+      kind,
       analysisType: config.analysisType,
-      queue: 'standard',
-      input: { mesh_data: mesh, config },
+      queue,
+      input: testHooks ? { mesh_data: mesh, config, test_hooks: testHooks } : { mesh_data: mesh, config },
+      planId,
+      estimateSeconds: kind === 'analysis' ? estimate : null,
+      modelBytes,
     });
     await this.ctx.queue.enqueue(job.id, job.queue);
+    this.ctx.log.info({ jobId: job.id, owner: owner.userId ?? 'guest', kind, queue, estimate }, 'job queued');
     return {
       status: 'queued',
       job_id: job.id,
@@ -53,29 +84,25 @@ export class FeaService {
     };
     if (job.status === 'failed' || job.status === 'cancelled')
       response.error = job.error_message ?? 'Job failed';
-    if (job.status === 'completed' && job.result_location) {
-      response.results = await this.ctx.jobs.files.readJson(job.result_location);
+    if (job.status === 'completed') {
+      if (job.files_deleted_at) response.message = FILES_DELETED(this.ctx.config.compute.retentionHours);
+      else if (job.result_location)
+        response.results = await this.ctx.jobs.files.readJson(job.result_location);
     }
     return response;
   }
 
   async resultsFile(jobId: string, owner: JobOwner): Promise<Buffer | null> {
     const job = await this.ctx.jobs.findOwned(jobId, owner);
-    if (job?.status !== 'completed' || !job.result_location) return null;
-    return readFile(this.ctx.jobs.files.absolute(job.result_location));
+    if (job?.status !== 'completed' || !job.result_location || job.files_deleted_at) return null;
+    return this.ctx.jobs.files.readResult(job.id, 'results.json');
   }
 
   /** results.bin, the viewer's binary twin of results.json (docs/results-binary.md), if the engine wrote it. */
   async resultsBinary(jobId: string, owner: JobOwner): Promise<Buffer | null> {
     const job = await this.ctx.jobs.findOwned(jobId, owner);
-    if (job?.status !== 'completed' || !job.result_location) return null;
-    const path = join(dirname(this.ctx.jobs.files.absolute(job.result_location)), 'results.bin');
-    try {
-      return await readFile(path);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
-    }
+    if (job?.status !== 'completed' || !job.result_location || job.files_deleted_at) return null;
+    return this.ctx.jobs.files.readResult(job.id, 'results.bin');
   }
 
   /** The engine's S-parameter exports (`sparameters.sNp`, `sparameters.csv`) of a completed job. */
@@ -85,16 +112,16 @@ export class FeaService {
     format: Exclude<DownloadFormat, 'json'>,
   ): Promise<{ body: Buffer; fileName: string; contentType: string } | null> {
     const job = await this.ctx.jobs.findOwned(jobId, owner);
-    if (job?.status !== 'completed') return null;
-    const dir = this.ctx.jobs.files.dir(job.id);
-    const names = await readdir(dir).catch(() => [] as string[]);
-    const name = names.find((n) =>
-      format === 'csv' ? n === 'sparameters.csv' : /^sparameters\.s\d+p$/.test(n),
-    );
+    if (job?.status !== 'completed' || job.files_deleted_at) return null;
+    const name = resultFiles(job)
+      .map((f) => f.name)
+      .find((n) => (format === 'csv' ? n === 'sparameters.csv' : /^sparameters\.s\d+p$/.test(n)));
     if (!name) return null;
+    const body = await this.ctx.jobs.files.readResult(job.id, name);
+    if (!body) return null;
     const ext = name.slice(name.indexOf('.'));
     return {
-      body: await readFile(join(dir, name)),
+      body,
       fileName: `fea_sparameters_${jobId}${ext}`,
       contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'text/plain; charset=us-ascii',
     };
@@ -108,23 +135,79 @@ export class FeaService {
       status: job.status,
       kind: job.kind,
       analysis_type: job.analysis_type,
+      queue: job.queue,
       queued_at: job.queued_at,
       started_at: job.started_at,
       finished_at: job.finished_at,
+      attempts: job.attempts,
       compute_seconds: job.compute_seconds,
-      files: job.status === 'completed' ? await this.listFiles(job) : [],
+      cost_tokens: job.cost_tokens,
+      cost_hours: job.cost_hours,
+      saved: job.saved === 1,
+      expires_at: job.saved === 1 ? null : job.expires_at,
+      files: job.status === 'completed' && !job.files_deleted_at ? resultFiles(job) : [],
+      files_deleted_at: job.files_deleted_at,
       contents:
-        job.status === 'completed' && job.result_location
+        job.status === 'completed' && job.result_location && !job.files_deleted_at
           ? describeResults(await this.ctx.jobs.files.readJson(job.result_location))
           : null,
       error: job.error_message,
     };
   }
 
-  private async listFiles(job: JobRow): Promise<{ name: string; bytes: number }[]> {
-    const dir = this.ctx.jobs.files.dir(job.id);
-    const names = (await readdir(dir)).filter((n) => n !== 'job.json');
-    return Promise.all(names.map(async (name) => ({ name, bytes: (await stat(join(dir, name))).size })));
+  /** POST /api/fea/cancel/{jobId}: a queued job stops at once, a running one at its worker's next heartbeat. */
+  async cancel(
+    jobId: string,
+    owner: JobOwner,
+  ): Promise<{ job_id: string; status: string; message: string } | null> {
+    const job = await this.ctx.jobs.findOwned(jobId, owner);
+    if (!job) return null;
+    if (job.status !== 'queued' && job.status !== 'running') {
+      throw new HttpError(
+        409,
+        'job_finished',
+        `The job has already finished (${job.status}); there is nothing to cancel.`,
+      );
+    }
+    const status = await this.ctx.jobs.requestCancel(job);
+    if (status === 'cancelled') await this.ctx.queue.cancel(job.id);
+    this.ctx.log.info({ jobId, status }, 'job cancel requested');
+    return {
+      job_id: job.id,
+      status,
+      message:
+        status === 'cancelled'
+          ? 'Job cancelled'
+          : status === 'cancelling'
+            ? 'Cancelling: the solver is being stopped; time used so far is charged.'
+            : `The job has already finished (${status}).`,
+    };
+  }
+
+  /** Keeps a job's input and results past the retention period. */
+  async save(
+    jobId: string,
+    owner: JobOwner,
+  ): Promise<{ job_id: string; saved: boolean; message: string } | null> {
+    const job = await this.ctx.jobs.findOwned(jobId, owner);
+    if (!job) return null;
+    if (job.files_deleted_at) {
+      throw new HttpError(410, 'files_deleted', FILES_DELETED(this.ctx.config.compute.retentionHours));
+    }
+    await this.ctx.jobs.markSaved(job);
+    return {
+      job_id: job.id,
+      saved: true,
+      message: 'Saved: this job’s files are kept until you delete them.',
+    };
+  }
+}
+
+function resultFiles(job: JobRow): StoredFile[] {
+  try {
+    return job.result_files ? (JSON.parse(job.result_files) as StoredFile[]) : [];
+  } catch {
+    return [];
   }
 }
 

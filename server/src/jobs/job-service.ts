@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Metering } from '../billing/metering.ts';
 import type { Db } from '../db/database.ts';
-import type { JobsTable } from '../db/schema.ts';
-import type { JobFiles } from './job-files.ts';
+import type { Database, JobRunsTable, JobsTable } from '../db/schema.ts';
 import type { JobOwner } from './job-owner.ts';
+import type { JobStorage, StoredFile } from './job-storage.ts';
 
 export type JobRow = JobsTable;
 export type JobKind = JobsTable['kind'];
+export type JobStatus = JobsTable['status'];
 
 export interface NewJob {
   owner: JobOwner;
@@ -13,23 +16,40 @@ export interface NewJob {
   analysisType: string;
   queue: string;
   input: unknown;
+  planId?: string | null;
+  estimateSeconds?: number | null;
+  modelBytes?: number | null;
 }
 
-/** A job that was running when its worker died is retried this many times in all, then failed. */
-export const MAX_ATTEMPTS = 2;
+/** How a run ended, as the worker saw it. */
+export type RunOutcome =
+  | { status: 'completed'; message?: string; files: StoredFile[] }
+  | { status: 'failed'; code: string; message: string }
+  | { status: 'cancelled'; message: string };
 
-const nowIso = () => new Date().toISOString();
+export type ClaimResult =
+  | { claimed: true; job: JobRow }
+  | { claimed: false; reason: 'finished' | 'held' | 'missing' | 'exhausted'; retryAt?: number };
 
-/** The job table is the source of truth for every job's state; queues only carry ids. */
+const iso = (ms: number) => new Date(ms).toISOString();
+const ACTIVE: JobStatus[] = ['queued', 'running'];
+
+/**
+ * The jobs table is the source of truth for every job; queues only carry ids. Every state change is a
+ * conditional UPDATE (on status, worker and attempt), so a duplicate delivery, a late worker or a
+ * second server can never move a job twice; the final state and the charge share one transaction.
+ */
 export class JobService {
   constructor(
     private readonly db: Db,
-    readonly files: JobFiles,
+    readonly files: JobStorage,
+    private readonly metering: Metering,
+    private readonly policy: { maxAttempts: number; retentionHours: number },
   ) {}
 
   async create(job: NewJob): Promise<JobRow> {
     const id = randomUUID();
-    const inputLocation = await this.files.writeInput(id, job.input);
+    const inputLocation = await this.files.putInput(id, job.input);
     const row: JobRow = {
       id,
       owner_user_id: job.owner.userId,
@@ -40,7 +60,7 @@ export class JobService {
       progress: 0,
       message: 'Queued',
       attempts: 0,
-      queued_at: nowIso(),
+      queued_at: iso(Date.now()),
       started_at: null,
       finished_at: null,
       worker_id: null,
@@ -52,11 +72,20 @@ export class JobService {
       input_location: inputLocation,
       result_location: null,
       analysis_type: job.analysisType,
+      cancel_requested: 0,
+      saved: 0,
+      expires_at: null,
+      files_deleted_at: null,
+      plan_id: job.planId ?? null,
+      estimate_seconds: job.estimateSeconds ?? null,
+      cost_hours: null,
+      model_bytes: job.modelBytes ?? null,
+      result_files: null,
     };
     try {
       await this.db.insertInto('jobs').values(row).execute();
     } catch (err) {
-      await this.files.remove(id); // no orphaned input files when the row cannot be written
+      await this.files.removeAll(id); // no orphaned input when the row cannot be written
       throw err;
     }
     return row;
@@ -67,7 +96,7 @@ export class JobService {
     let q = this.db.selectFrom('jobs').selectAll().where('id', '=', id);
     q = owner.userId
       ? q.where('owner_user_id', '=', owner.userId)
-      : q.where('owner_session_hash', '=', owner.sessionHash ?? '');
+      : q.where('owner_session_hash', '=', owner.sessionHash ?? '').where('owner_user_id', 'is', null);
     return (await q.executeTakeFirst()) ?? null;
   }
 
@@ -75,137 +104,418 @@ export class JobService {
     return (await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
   }
 
-  /** Atomically moves the oldest queued job to running for `workerId`. */
+  /** Embedded queue: claims the next queued job, `priority` queue first, then oldest first. */
   async claimNext(workerId: string, leaseSeconds: number): Promise<JobRow | null> {
     for (let tries = 0; tries < 5; tries++) {
       const next = await this.db
         .selectFrom('jobs')
-        .select(['id', 'attempts'])
+        .select('id')
         .where('status', '=', 'queued')
+        .orderBy((eb) => eb.case().when('queue', '=', 'priority').then(0).else(1).end())
         .orderBy('queued_at')
         .limit(1)
         .executeTakeFirst();
       if (!next) return null;
-      const t = Date.now();
-      const result = await this.db
-        .updateTable('jobs')
-        .set({
-          status: 'running',
-          started_at: new Date(t).toISOString(),
-          worker_id: workerId,
-          attempts: next.attempts + 1,
-          lease_expires_at: new Date(t + leaseSeconds * 1000).toISOString(),
-          message: 'Starting',
-        })
-        .where('id', '=', next.id)
-        .where('status', '=', 'queued')
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 1) return this.get(next.id);
+      const result = await this.claim(next.id, workerId, leaseSeconds);
+      if (result.claimed) return result.job;
     }
     return null;
   }
 
-  async reportProgress(
-    id: string,
-    percent: number,
-    message: string | undefined,
-    leaseSeconds: number,
-  ): Promise<void> {
-    await this.db
-      .updateTable('jobs')
-      .set({
-        progress: percent,
-        message: message ?? null,
-        lease_expires_at: new Date(Date.now() + leaseSeconds * 1000).toISOString(),
-      })
-      .where('id', '=', id)
-      .where('status', '=', 'running')
-      .execute();
-  }
-
-  async complete(
-    id: string,
-    resultLocation: string,
-    computeSeconds: number,
-    message?: string,
-  ): Promise<void> {
-    await this.db
-      .updateTable('jobs')
-      .set({
-        status: 'completed',
-        progress: 100,
-        message: message ?? 'Completed',
-        finished_at: nowIso(),
-        compute_seconds: computeSeconds,
-        result_location: resultLocation,
-        lease_expires_at: null,
-      })
-      .where('id', '=', id)
-      .where('status', '=', 'running')
-      .execute();
-  }
-
-  async fail(id: string, code: string, message: string, computeSeconds: number | null): Promise<void> {
-    await this.db
-      .updateTable('jobs')
-      .set({
-        status: code === 'cancelled' ? 'cancelled' : 'failed',
-        message,
-        error_code: code,
-        error_message: message,
-        finished_at: nowIso(),
-        compute_seconds: computeSeconds,
-        lease_expires_at: null,
-      })
-      .where('id', '=', id)
-      .where('status', 'in', ['queued', 'running'])
-      .execute();
+  /**
+   * Starts an attempt at a job for `workerId`: a queued job, or a running one whose lease has
+   * expired (its worker died). Anything else is refused, which makes duplicate deliveries harmless.
+   */
+  async claim(jobId: string, workerId: string, leaseSeconds: number): Promise<ClaimResult> {
+    const job = await this.get(jobId);
+    if (!job) return { claimed: false, reason: 'missing' };
+    if (!ACTIVE.includes(job.status)) return { claimed: false, reason: 'finished' };
+    const t = Date.now();
+    if (job.status === 'running' && job.lease_expires_at && job.lease_expires_at > iso(t)) {
+      return { claimed: false, reason: 'held', retryAt: Date.parse(job.lease_expires_at) };
+    }
+    if (job.attempts >= this.policy.maxAttempts) {
+      await this.failExhausted(job);
+      return { claimed: false, reason: 'exhausted' };
+    }
+    const attempt = job.attempts + 1;
+    const claimed = await this.db.transaction().execute(async (trx) => {
+      let q = trx
+        .updateTable('jobs')
+        .set({
+          status: 'running',
+          started_at: iso(t),
+          worker_id: workerId,
+          attempts: attempt,
+          lease_expires_at: iso(t + leaseSeconds * 1000),
+          message: attempt > 1 ? `Starting (attempt ${attempt})` : 'Starting',
+        })
+        .where('id', '=', jobId)
+        .where('attempts', '=', job.attempts);
+      q =
+        job.status === 'queued'
+          ? q.where('status', '=', 'queued')
+          : q.where('status', '=', 'running').where('lease_expires_at', '<=', iso(t));
+      const res = await q.executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return false;
+      if (job.status === 'running' && job.worker_id) {
+        await trx
+          .updateTable('job_runs')
+          .set({ outcome: 'superseded', finished_at: iso(t) })
+          .where('job_id', '=', jobId)
+          .where('attempt', '=', job.attempts)
+          .where('outcome', 'is', null)
+          .execute();
+      }
+      await trx
+        .insertInto('job_runs')
+        .values({
+          id: randomUUID(),
+          job_id: jobId,
+          attempt,
+          worker_id: workerId,
+          started_at: iso(t),
+          finished_at: null,
+          outcome: null,
+          seconds: null,
+        })
+        .execute();
+      return true;
+    });
+    if (!claimed) return { claimed: false, reason: 'held', retryAt: t + 1000 };
+    const fresh = await this.get(jobId);
+    return fresh ? { claimed: true, job: fresh } : { claimed: false, reason: 'missing' };
   }
 
   /**
-   * After a restart: jobs left running by this process are re-queued once more, or failed
-   * with a clear message when they have used up their attempts.
+   * Extends the lease of a job this worker is running, optionally with progress. Returns whether the
+   * worker still holds the job and whether the user asked to cancel it.
    */
-  async recoverInterrupted(): Promise<{ requeued: number; failed: number }> {
-    const stuck = await this.db
-      .selectFrom('jobs')
-      .select(['id', 'attempts'])
+  async renewLease(
+    job: Pick<JobRow, 'id' | 'attempts'>,
+    workerId: string,
+    leaseSeconds: number,
+    progress?: { percent: number; message?: string },
+  ): Promise<{ held: boolean; cancelRequested: boolean }> {
+    const res = await this.db
+      .updateTable('jobs')
+      .set({
+        lease_expires_at: iso(Date.now() + leaseSeconds * 1000),
+        ...(progress ? { progress: progress.percent, message: progress.message ?? null } : {}),
+      })
+      .where('id', '=', job.id)
       .where('status', '=', 'running')
+      .where('worker_id', '=', workerId)
+      .where('attempts', '=', job.attempts)
+      .executeTakeFirst();
+    const held = Number(res.numUpdatedRows) === 1;
+    if (!held) return { held, cancelRequested: false };
+    const row = await this.db
+      .selectFrom('jobs')
+      .select('cancel_requested')
+      .where('id', '=', job.id)
+      .executeTakeFirst();
+    return { held, cancelRequested: Number(row?.cancel_requested ?? 0) === 1 };
+  }
+
+  /**
+   * Records how an attempt ended and charges the owner, in one transaction. Only the worker that
+   * holds the current attempt can finish it; anyone else gets false and changes nothing.
+   */
+  async finish(
+    job: JobRow,
+    workerId: string,
+    outcome: RunOutcome,
+    timing: { startedAt: number; finishedAt: number },
+  ): Promise<boolean> {
+    const seconds = Math.max(0, (timing.finishedAt - timing.startedAt) / 1000);
+    const errorCode =
+      outcome.status === 'failed' ? outcome.code : outcome.status === 'cancelled' ? 'cancelled' : null;
+    const message = outcome.status === 'completed' ? (outcome.message ?? 'Completed') : outcome.message;
+    const finishedAt = iso(timing.finishedAt);
+    return this.db.transaction().execute(async (trx) => {
+      const res = await trx
+        .updateTable('jobs')
+        .set({
+          status: outcome.status,
+          progress: outcome.status === 'completed' ? 100 : undefined,
+          message,
+          error_code: errorCode,
+          error_message: outcome.status === 'completed' ? null : outcome.message,
+          finished_at: finishedAt,
+          compute_seconds: seconds,
+          lease_expires_at: null,
+          expires_at: iso(timing.finishedAt + this.policy.retentionHours * 3600_000),
+          result_location:
+            outcome.status === 'completed' && outcome.files.some((f) => f.name === 'results.json')
+              ? this.files.resultKey(job.id, 'results.json')
+              : null,
+          result_files: outcome.status === 'completed' ? JSON.stringify(outcome.files) : null,
+        })
+        .where('id', '=', job.id)
+        .where('status', '=', 'running')
+        .where('worker_id', '=', workerId)
+        .where('attempts', '=', job.attempts)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return false;
+      await this.closeRun(trx, job, { finished_at: finishedAt, outcome: outcome.status, seconds });
+      const charge = await this.metering.chargeJob(trx, job, { status: outcome.status, errorCode, seconds });
+      await trx
+        .updateTable('jobs')
+        .set({ cost_tokens: charge.tokens, cost_hours: charge.hours })
+        .where('id', '=', job.id)
+        .execute();
+      return true;
+    });
+  }
+
+  /**
+   * Puts a running job back in the queue without counting the attempt (graceful shutdown: the job
+   * was not at fault and nothing is charged).
+   */
+  async requeue(job: JobRow, workerId: string, message: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const res = await trx
+        .updateTable('jobs')
+        .set({
+          status: 'queued',
+          attempts: Math.max(0, job.attempts - 1),
+          worker_id: null,
+          lease_expires_at: null,
+          started_at: null,
+          progress: 0,
+          message,
+        })
+        .where('id', '=', job.id)
+        .where('status', '=', 'running')
+        .where('worker_id', '=', workerId)
+        .where('attempts', '=', job.attempts)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return false;
+      await this.closeRun(trx, job, { outcome: 'requeued', finished_at: iso(Date.now()) });
+      return true;
+    });
+  }
+
+  /**
+   * The user asks to stop a job: a queued job is cancelled at once (nothing was used, nothing is
+   * charged); a running one is flagged and its worker stops the engine at its next heartbeat.
+   */
+  async requestCancel(job: JobRow): Promise<JobStatus | 'cancelling'> {
+    if (job.status === 'queued') {
+      const now = Date.now();
+      const res = await this.db
+        .updateTable('jobs')
+        .set({
+          status: 'cancelled',
+          message: 'Job cancelled',
+          error_code: 'cancelled',
+          error_message: 'Job cancelled',
+          finished_at: iso(now),
+          compute_seconds: 0,
+          cost_tokens: 0,
+          cost_hours: 0,
+          expires_at: iso(now + this.policy.retentionHours * 3600_000),
+        })
+        .where('id', '=', job.id)
+        .where('status', '=', 'queued')
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 1) return 'cancelled';
+    }
+    const res = await this.db
+      .updateTable('jobs')
+      .set({ cancel_requested: 1, message: 'Cancelling' })
+      .where('id', '=', job.id)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 1) return 'cancelling';
+    return (await this.get(job.id))?.status ?? job.status;
+  }
+
+  /**
+   * Running jobs whose lease ran out (their worker died): back to the queue while attempts remain,
+   * else failed with a clear message. Returns the ids put back in the queue.
+   */
+  async reapExpiredLeases(): Promise<{ requeued: string[]; failed: string[] }> {
+    const now = iso(Date.now());
+    const stale = await this.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('status', '=', 'running')
+      .where('lease_expires_at', '<', now)
       .execute();
-    let requeued = 0;
-    let failed = 0;
-    for (const job of stuck) {
-      if (job.attempts < MAX_ATTEMPTS) {
-        await this.db
-          .updateTable('jobs')
-          .set({
-            status: 'queued',
-            worker_id: null,
-            lease_expires_at: null,
-            message: 'Re-queued after a restart',
-          })
-          .where('id', '=', job.id)
-          .execute();
-        requeued++;
-      } else {
-        await this.fail(
-          job.id,
-          'interrupted',
-          `The job was interrupted ${job.attempts} times by server restarts and was stopped. Please submit it again.`,
-          null,
-        );
-        failed++;
+    const requeued: string[] = [];
+    const failed: string[] = [];
+    for (const job of stale) {
+      if (job.attempts >= this.policy.maxAttempts) {
+        if (await this.failExhausted(job)) failed.push(job.id);
+        continue;
+      }
+      const res = await this.db
+        .updateTable('jobs')
+        .set({
+          status: 'queued',
+          worker_id: null,
+          lease_expires_at: null,
+          message: 'Re-queued: its worker stopped responding',
+        })
+        .where('id', '=', job.id)
+        .where('status', '=', 'running')
+        .where('attempts', '=', job.attempts)
+        .where('lease_expires_at', '<', now)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 1) {
+        await this.closeRun(this.db, job, { outcome: 'superseded', finished_at: now });
+        requeued.push(job.id);
       }
     }
     return { requeued, failed };
   }
 
-  async countByStatus(status: JobRow['status']): Promise<number> {
+  /**
+   * Embedded queue start-up: every job left running belonged to this process, which is gone. Each is
+   * re-queued (its attempt counts) or, with no attempts left, failed.
+   */
+  async recoverInterrupted(): Promise<{ requeued: number; failed: number }> {
+    await this.db
+      .updateTable('jobs')
+      .set({ lease_expires_at: iso(0) })
+      .where('status', '=', 'running')
+      .execute();
+    const { requeued, failed } = await this.reapExpiredLeases();
+    return { requeued: requeued.length, failed: failed.length };
+  }
+
+  private async failExhausted(job: JobRow): Promise<boolean> {
+    const now = Date.now();
+    const message = `The job was interrupted ${job.attempts} times (its worker or the server stopped) and was not retried again. Nothing was charged; please submit it again.`;
+    const res = await this.db
+      .updateTable('jobs')
+      .set({
+        status: 'failed',
+        message,
+        error_code: 'worker_lost',
+        error_message: message,
+        finished_at: iso(now),
+        lease_expires_at: null,
+        cost_tokens: 0,
+        cost_hours: 0,
+        expires_at: iso(now + this.policy.retentionHours * 3600_000),
+      })
+      .where('id', '=', job.id)
+      .where('status', 'in', ACTIVE)
+      .where('attempts', '=', job.attempts)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Closes the open run record of the job's current attempt. */
+  private async closeRun(
+    trx: Kysely<Database>,
+    job: Pick<JobRow, 'id' | 'attempts'>,
+    values: { outcome: JobRunsTable['outcome']; finished_at: string; seconds?: number },
+  ): Promise<void> {
+    await trx
+      .updateTable('job_runs')
+      .set(values)
+      .where('job_id', '=', job.id)
+      .where('attempt', '=', job.attempts)
+      .where('outcome', 'is', null)
+      .execute();
+  }
+
+  async countByStatus(status: JobStatus): Promise<number> {
     const row = await this.db
       .selectFrom('jobs')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('status', '=', status)
       .executeTakeFirst();
     return Number(row?.n ?? 0);
+  }
+
+  async countByQueue(): Promise<Record<string, { queued: number; running: number }>> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select((eb) => ['queue', 'status', eb.fn.countAll<number>().as('n')])
+      .where('status', 'in', ACTIVE)
+      .groupBy(['queue', 'status'])
+      .execute();
+    const out: Record<string, { queued: number; running: number }> = {};
+    for (const r of rows) {
+      const entry = out[r.queue] ?? { queued: 0, running: 0 };
+      out[r.queue] = entry;
+      if (r.status === 'queued') entry.queued = Number(r.n);
+      else entry.running = Number(r.n);
+    }
+    return out;
+  }
+
+  /** A user's analysis jobs that are queued or running, and the estimate they hold against the balance. */
+  async activeAnalysisOf(userId: string): Promise<{ count: number; estimateSeconds: number }> {
+    const row = await this.db
+      .selectFrom('jobs')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.coalesce(eb.fn.sum<number>('estimate_seconds'), eb.lit(0)).as('est'),
+      ])
+      .where('owner_user_id', '=', userId)
+      .where('kind', '=', 'analysis')
+      .where('status', 'in', ACTIVE)
+      .executeTakeFirst();
+    return { count: Number(row?.n ?? 0), estimateSeconds: Number(row?.est ?? 0) };
+  }
+
+  /** Queued jobs announced before `before` (ms): the BullMQ reaper re-announces them (a no-op if Redis has them). */
+  async queuedOlderThan(before: number, limit = 200): Promise<JobRow[]> {
+    return this.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('status', '=', 'queued')
+      .where('queued_at', '<', iso(before))
+      .orderBy('queued_at')
+      .limit(limit)
+      .execute();
+  }
+
+  async listForUser(userId: string, limit: number): Promise<JobRow[]> {
+    return this.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('owner_user_id', '=', userId)
+      .orderBy('queued_at', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  async countForUser(userId: string | null): Promise<number> {
+    let q = this.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n'));
+    if (userId !== null) q = q.where('owner_user_id', '=', userId);
+    return Number((await q.executeTakeFirst())?.n ?? 0);
+  }
+
+  async markSaved(job: JobRow): Promise<void> {
+    await this.db.updateTable('jobs').set({ saved: 1 }).where('id', '=', job.id).execute();
+  }
+
+  /** Finished, unsaved jobs whose files are past their retention time and still stored. */
+  async expiredFiles(now: number, limit = 500): Promise<JobRow[]> {
+    return this.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('saved', '=', 0)
+      .where('files_deleted_at', 'is', null)
+      .where('expires_at', '<=', iso(now))
+      .where('status', 'not in', ACTIVE)
+      .limit(limit)
+      .execute();
+  }
+
+  async markFilesDeleted(jobId: string): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ files_deleted_at: iso(Date.now()), result_location: null })
+      .where('id', '=', jobId)
+      .where('saved', '=', 0)
+      .execute();
   }
 }

@@ -26,8 +26,9 @@ export async function createTestApp(
   env: Record<string, string> = {},
   options: TestAppOptions = {},
 ): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'fieldline-test-'));
-  const databaseUrl = await testDatabaseUrl(dataDir);
+  // DATA_DIR and DATABASE_URL in `env` reuse another app's files and database (restart tests).
+  const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'fieldline-test-'));
+  const databaseUrl = env.DATABASE_URL ?? (await testDatabaseUrl(dataDir));
   const config = loadConfig({
     ...process.env,
     DATA_DIR: dataDir,
@@ -36,7 +37,7 @@ export async function createTestApp(
     ...env,
   });
   const { configure, ...buildOptions } = options;
-  const { app, ctx } = await buildApp(config, { logger: false, ...buildOptions });
+  const { app, ctx } = await buildApp(config, { logger: process.env.TEST_LOGS === '1', ...buildOptions });
   configure?.(app, ctx);
   await app.ready();
   return {

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { requireCaller } from '../admin/current-caller.ts';
+import { DebugService } from '../admin/debug-service.ts';
+import type { AppContext } from '../app-context.ts';
+import { HttpError, notFound, parseWith } from '../http/errors.ts';
+
+const TestTaskBody = z.object({ task_arn: z.string().optional(), task_id: z.string().optional() });
+
+/** Usage sync and the debug panel's compute calls (spec 000 §7). Routes parse, call a service, reply. */
+export function registerComputeRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const debug = new DebugService(ctx);
+  const api = ctx.api;
+
+  api.add({
+    method: 'post',
+    path: '/api/user/sync-usage',
+    summary: 'Reconcile usage from job records (idempotent)',
+    tag: 'usage',
+  });
+  app.post('/api/user/sync-usage', async (request) => {
+    const caller = requireCaller(request);
+    const result = await ctx.compute.accounts.syncUsage(caller.userId);
+    return { success: true, ...result };
+  });
+
+  api.add({
+    method: 'get',
+    path: '/api/admin/debug-all-data',
+    summary: 'Job table and counts (global for admins)',
+    tag: 'debug',
+  });
+  app.get('/api/admin/debug-all-data', async (request) => debug.allData(requireCaller(request)));
+
+  api.add({
+    method: 'get',
+    path: '/api/admin/debug-aws-connection',
+    summary: 'The compute backend and its queues',
+    tag: 'debug',
+  });
+  app.get('/api/admin/debug-aws-connection', async (request) => debug.awsConnection(requireCaller(request)));
+
+  api.add({
+    method: 'get',
+    path: '/api/admin/list-recent-ecs-tasks',
+    summary: "The caller's recent jobs as tasks",
+    tag: 'debug',
+  });
+  app.get('/api/admin/list-recent-ecs-tasks', async (request) => debug.recentTasks(requireCaller(request)));
+
+  api.add({
+    method: 'post',
+    path: '/api/admin/test-ecs-task',
+    summary: "One job's backend state by task ARN or id",
+    tag: 'debug',
+    body: TestTaskBody,
+  });
+  app.post('/api/admin/test-ecs-task', async (request) => {
+    const caller = requireCaller(request);
+    const body = parseWith(TestTaskBody, request.body ?? {});
+    const ref = (body.task_arn ?? body.task_id ?? '').trim();
+    if (!ref) throw new HttpError(400, 'invalid_request', 'Please enter a task ARN or task ID');
+    const result = await debug.testTask(caller, ref);
+    if (!result) throw notFound('Task not found');
+    return result;
+  });
+}

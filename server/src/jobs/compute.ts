@@ -1,0 +1,98 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { ComputeAccounts } from '../billing/compute-accounts.ts';
+import { Metering } from '../billing/metering.ts';
+import { PlanCatalog } from '../billing/plan-catalog.ts';
+import { UsageLedger } from '../billing/usage-ledger.ts';
+import { UserPlans } from '../billing/user-plans.ts';
+import type { AppConfig } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import type { EngineLocation } from '../engine/engine-runner.ts';
+import type { AppSecrets } from '../secrets.ts';
+import { createStorage } from '../storage/create-storage.ts';
+import type { EncryptedStorage } from '../storage/encrypted-storage.ts';
+import { BullmqQueue } from './bullmq-queue.ts';
+import { EmbeddedQueue } from './embedded-queue.ts';
+import type { JobQueue } from './job-queue.ts';
+import type { RunnerDeps } from './job-runner.ts';
+import { JobService } from './job-service.ts';
+import { JobStorage } from './job-storage.ts';
+import { WorkerRegistry } from './worker-registry.ts';
+
+/** Everything that runs, meters and stores jobs; the API server and `fieldline worker` both build it. */
+export interface Compute {
+  catalog: PlanCatalog;
+  storage: EncryptedStorage;
+  ledger: UsageLedger;
+  userPlans: UserPlans;
+  metering: Metering;
+  jobs: JobService;
+  registry: WorkerRegistry;
+  runner: RunnerDeps;
+  accounts: ComputeAccounts;
+}
+
+/** Lease heartbeat: often enough that a cancel lands within about a second. */
+const HEARTBEAT_MS = 1000;
+
+export function createCompute(
+  config: AppConfig,
+  db: Db,
+  secrets: AppSecrets,
+  engine: EngineLocation,
+  log: FastifyBaseLogger,
+): Compute {
+  const c = config.compute;
+  const catalog = PlanCatalog.fromFile(c.plansFile);
+  const storage = createStorage(config.storage, secrets.storageKey);
+  const ledger = new UsageLedger(db);
+  const userPlans = new UserPlans(db, catalog);
+  const metering = new Metering(ledger, userPlans, catalog, c.tokensPerComputeHour);
+  const jobs = new JobService(db, new JobStorage(storage, c.workDir), metering, {
+    maxAttempts: c.maxAttempts,
+    retentionHours: c.retentionHours,
+  });
+  const runner: RunnerDeps = {
+    jobs,
+    engine,
+    limits: { timeoutSeconds: config.jobTimeoutSeconds, memoryLimitMb: config.jobMemoryLimitMb },
+    leaseSeconds: c.leaseSeconds,
+    heartbeatMs: Math.min(HEARTBEAT_MS, (c.leaseSeconds * 1000) / 3),
+    log,
+    engineTestHooks: c.engineTestHooks,
+  };
+  const accounts = new ComputeAccounts({
+    db,
+    ledger,
+    userPlans,
+    metering,
+    jobs,
+    tokensPerHour: c.tokensPerComputeHour,
+    guestMaxModelMb: c.guestMaxModelMb,
+  });
+  return {
+    catalog,
+    storage,
+    ledger,
+    userPlans,
+    metering,
+    jobs,
+    registry: new WorkerRegistry(db),
+    runner,
+    accounts,
+  };
+}
+
+/** The API server's queue: BullMQ when REDIS_URL is set, else the embedded scheduler. */
+export function createQueue(config: AppConfig, compute: Compute, log: FastifyBaseLogger): JobQueue {
+  if (config.redisUrl) {
+    return new BullmqQueue({
+      redisUrl: config.redisUrl,
+      jobs: compute.jobs,
+      registry: compute.registry,
+      leaseSeconds: config.compute.leaseSeconds,
+      log,
+      reap: true,
+    });
+  }
+  return new EmbeddedQueue({ ...compute.runner, slots: config.jobSlots, registry: compute.registry, log });
+}

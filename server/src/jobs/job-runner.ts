@@ -1,0 +1,136 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { type EngineLocation, type EngineOutcome, runEngine } from '../engine/engine-runner.ts';
+import type { JobRow, JobService, RunOutcome } from './job-service.ts';
+
+export interface RunnerLimits {
+  timeoutSeconds: number;
+  memoryLimitMb: number;
+}
+
+export interface RunnerDeps {
+  jobs: JobService;
+  engine: EngineLocation;
+  limits: RunnerLimits;
+  leaseSeconds: number;
+  /** How often a running job renews its lease and looks for a cancel request. */
+  heartbeatMs: number;
+  log: FastifyBaseLogger;
+  /** Test-only: lets the engine honour `test_hooks` in the job input. */
+  engineTestHooks: boolean;
+}
+
+export type RunEnd = 'finished' | 'requeued' | 'lost';
+
+type StopReason = 'cancel' | 'shutdown' | 'lease_lost';
+
+const PROGRESS_MIN_INTERVAL_MS = 500;
+
+/**
+ * Runs one claimed attempt: stages the input from storage into a local directory, runs the engine
+ * with its limits while renewing the lease, stages the results out, and records the outcome (and
+ * the charge) through JobService.finish. `shutdown` aborts re-queue the job instead of failing it.
+ */
+export async function runClaimedJob(
+  job: JobRow,
+  workerId: string,
+  deps: RunnerDeps,
+  control: { shutdown: AbortSignal; onHeartbeat?: () => Promise<void> },
+): Promise<RunEnd> {
+  const { jobs, log } = deps;
+  const startedAt = Date.parse(job.started_at ?? new Date().toISOString());
+  const jobLog = log.child({
+    jobId: job.id,
+    kind: job.kind,
+    attempt: job.attempts,
+    workerId,
+    queue: job.queue,
+  });
+  jobLog.info({ owner: job.owner_user_id ?? 'guest', analysis: job.analysis_type }, 'job started');
+
+  const engineStop = new AbortController();
+  let stopReason: StopReason | null = null;
+  const stop = (reason: StopReason) => {
+    if (stopReason) return;
+    stopReason = reason;
+    engineStop.abort();
+  };
+  const onShutdown = () => stop('shutdown');
+  control.shutdown.addEventListener('abort', onShutdown, { once: true });
+
+  const heartbeat = async (progress?: { percent: number; message?: string }) => {
+    try {
+      const lease = await jobs.renewLease(job, workerId, deps.leaseSeconds, progress);
+      if (!lease.held) stop('lease_lost');
+      else if (lease.cancelRequested) stop('cancel');
+      await control.onHeartbeat?.();
+    } catch (err) {
+      jobLog.warn({ err }, 'lease renewal failed');
+    }
+  };
+  const timer = setInterval(() => void heartbeat(), deps.heartbeatMs);
+
+  let dir: string | null = null;
+  let outcome: RunOutcome;
+  try {
+    if (control.shutdown.aborted) stop('shutdown');
+    dir = await jobs.files.stageIn(job.id, job.attempts);
+    let lastWrite = 0;
+    const engineOutcome: EngineOutcome = stopReason
+      ? { ok: false, code: 'cancelled', message: 'stopped before start', seconds: 0 }
+      : await runEngine(deps.engine, {
+          command: job.kind === 'meshing' ? 'mesh' : 'solve',
+          jobDir: dir,
+          timeoutSeconds: deps.limits.timeoutSeconds,
+          memoryLimitMb: deps.limits.memoryLimitMb,
+          signal: engineStop.signal,
+          env: deps.engineTestHooks ? { FIELDLINE_TEST_HOOKS: '1' } : undefined,
+          onProgress: (percent, message) => {
+            const t = Date.now();
+            if (t - lastWrite < PROGRESS_MIN_INTERVAL_MS && percent < 100) return;
+            lastWrite = t;
+            void heartbeat({ percent, message });
+          },
+        });
+    const reason = stopReason as StopReason | null;
+    if (reason === 'shutdown') {
+      const requeued = await jobs.requeue(job, workerId, 'Re-queued: the server or worker was restarting');
+      jobLog.info({ requeued }, 'job re-queued for shutdown');
+      return requeued ? 'requeued' : 'lost';
+    }
+    if (reason === 'lease_lost') {
+      jobLog.warn('lease lost to another worker; dropping this attempt');
+      return 'lost';
+    }
+    if (reason === 'cancel') {
+      outcome = { status: 'cancelled', message: 'Job cancelled' };
+    } else if (engineOutcome.ok) {
+      const files = await jobs.files.stageOut(job.id, dir);
+      outcome = { status: 'completed', message: engineOutcome.message, files };
+    } else {
+      outcome = { status: 'failed', code: engineOutcome.code, message: engineOutcome.message };
+    }
+  } catch (err) {
+    jobLog.error({ err }, 'job storage error');
+    outcome = {
+      status: 'failed',
+      code: 'storage_error',
+      message: 'The job could not read or store its files. Nothing was charged; please submit it again.',
+    };
+  } finally {
+    clearInterval(timer);
+    control.shutdown.removeEventListener('abort', onShutdown);
+    if (dir) await jobs.files.cleanLocal(dir).catch(() => undefined);
+  }
+
+  const finishedAt = Date.now();
+  const recorded = await jobs.finish(job, workerId, outcome, { startedAt, finishedAt });
+  const seconds = (finishedAt - startedAt) / 1000;
+  if (!recorded) {
+    jobLog.warn({ seconds }, 'job outcome discarded: the attempt no longer holds the job');
+    return 'lost';
+  }
+  if (outcome.status === 'failed')
+    jobLog.warn({ seconds, code: outcome.code, reason: outcome.message }, 'job failed');
+  else jobLog.info({ seconds, status: outcome.status }, `job ${outcome.status}`);
+  return 'finished';
+}

@@ -1,0 +1,88 @@
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { EncryptedStorage } from '../storage/encrypted-storage.ts';
+
+export interface StoredFile {
+  name: string;
+  bytes: number;
+}
+
+const INPUT_NAME = 'job.json';
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$/;
+
+/**
+ * A job's files in object storage (`jobs/<id>/job.json`, `jobs/<id>/out/<name>`), and their staging
+ * to a plaintext working directory on the worker that runs the engine — the engine reads and writes
+ * plain files, the store only ever sees sealed bytes.
+ */
+export class JobStorage {
+  constructor(
+    readonly store: EncryptedStorage,
+    private readonly workDir: string,
+  ) {}
+
+  inputKey(jobId: string): string {
+    return `jobs/${jobId}/${INPUT_NAME}`;
+  }
+
+  resultKey(jobId: string, name: string): string {
+    return `jobs/${jobId}/out/${name}`;
+  }
+
+  /** The engine's working directory for one attempt on this machine. */
+  localDir(jobId: string, attempt: number): string {
+    return join(this.workDir, `${jobId}-${attempt}`);
+  }
+
+  async putInput(jobId: string, input: unknown): Promise<string> {
+    const key = this.inputKey(jobId);
+    await this.store.put(key, Buffer.from(JSON.stringify(input)));
+    return key;
+  }
+
+  /** Writes the job's input into a fresh local directory for the engine. */
+  async stageIn(jobId: string, attempt: number): Promise<string> {
+    const dir = this.localDir(jobId, attempt);
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const input = await this.store.get(this.inputKey(jobId));
+    if (!input) throw new Error(`the input of job ${jobId} is missing from storage`);
+    await writeFile(join(dir, INPUT_NAME), input, { mode: 0o600 });
+    return dir;
+  }
+
+  /** Uploads what the engine wrote (everything but the input) and returns the manifest. */
+  async stageOut(jobId: string, dir: string): Promise<StoredFile[]> {
+    const names = (await readdir(dir)).filter(
+      (n) => n !== INPUT_NAME && SAFE_NAME.test(n) && !n.endsWith('.tmp'),
+    );
+    const files: StoredFile[] = [];
+    for (const name of names.sort()) {
+      if (!(await stat(join(dir, name))).isFile()) continue;
+      const body = await readFile(join(dir, name));
+      await this.store.put(this.resultKey(jobId, name), body);
+      files.push({ name, bytes: body.length });
+    }
+    return files;
+  }
+
+  async cleanLocal(dir: string): Promise<void> {
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  async readResult(jobId: string, name: string): Promise<Buffer | null> {
+    if (!SAFE_NAME.test(name)) return null;
+    return this.store.get(this.resultKey(jobId, name));
+  }
+
+  async readJson(key: string): Promise<unknown> {
+    const body = await this.store.get(key);
+    if (!body) throw new Error(`stored object ${key} is missing`);
+    return JSON.parse(body.toString('utf8'));
+  }
+
+  /** Deletes the job's input and results; returns how many objects were deleted. */
+  removeAll(jobId: string): Promise<number> {
+    return this.store.deletePrefix(`jobs/${jobId}`);
+  }
+}

@@ -1,0 +1,46 @@
+import pino from 'pino';
+import type { AppConfig } from '../config.ts';
+import { migrateToLatest, openDatabase } from '../db/database.ts';
+import { loadOrCreateSecrets } from '../secrets.ts';
+import { BullmqWorker } from './bullmq-worker.ts';
+import { createCompute } from './compute.ts';
+
+/**
+ * `fieldline worker`: one process per machine (or several), each running up to JOB_SLOTS engine
+ * processes. SIGTERM/SIGINT stop it gracefully: running jobs get SHUTDOWN_GRACE_SECONDS to finish,
+ * then go back to the queue for another worker.
+ */
+export async function runWorker(config: AppConfig): Promise<void> {
+  if (!config.redisUrl)
+    throw new Error('fieldline worker needs REDIS_URL (the BullMQ queue to take jobs from)');
+  const log = pino({ level: config.logLevel, base: { role: 'worker', pid: process.pid } });
+  const secrets = loadOrCreateSecrets(config.dataDir);
+  const { db, close } = openDatabase(config.databaseUrl);
+  await migrateToLatest(db);
+  const compute = createCompute(
+    config,
+    db,
+    secrets,
+    { python: config.enginePython, engineDir: config.engineDir },
+    log,
+  );
+  const worker = new BullmqWorker({
+    ...compute.runner,
+    redisUrl: config.redisUrl,
+    slots: config.jobSlots,
+    registry: compute.registry,
+    log,
+  });
+  await worker.start();
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'worker shutting down');
+    await worker.stop(config.compute.shutdownGraceSeconds * 1000);
+    await close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}

@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { describe, expect, it } from 'vitest';
+import { EncryptedStorage } from '../../src/storage/encrypted-storage.ts';
+import { LocalBlobStore } from '../../src/storage/local-blob-store.ts';
+import { S3BlobStore } from '../../src/storage/s3-blob-store.ts';
+
+const key = randomBytes(32).toString('hex');
+const secret = Buffer.from('{"mesh_data":{"vertices":[[0,0,0]]},"secret":"proprietary antenna geometry"}');
+
+describe('encrypted local storage', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fieldline-store-'));
+  const store = new EncryptedStorage(new LocalBlobStore(dir), key);
+
+  it('stores AES-256-GCM ciphertext at rest, never the plaintext, and reads it back', async () => {
+    await store.put('jobs/abc/job.json', secret);
+    const onDisk = readFileSync(join(dir, 'jobs/abc/job.json'));
+    expect(onDisk.includes(Buffer.from('proprietary'))).toBe(false);
+    expect(onDisk.subarray(0, 4).toString()).toBe('FLE1');
+    expect(onDisk.length).toBe(secret.length + 4 + 12 + 16);
+    expect((await store.get('jobs/abc/job.json'))?.equals(secret)).toBe(true);
+  });
+
+  it('refuses tampered bytes and objects moved to another key', async () => {
+    const file = join(dir, 'jobs/abc/job.json');
+    const sealed = readFileSync(file);
+    const flipped = Buffer.from(sealed);
+    flipped[20] = (flipped[20] ?? 0) ^ 1;
+    writeFileSync(file, flipped);
+    await expect(store.get('jobs/abc/job.json')).rejects.toThrow(/auth/i);
+    writeFileSync(join(dir, 'jobs/abc/moved.json'), sealed);
+    await expect(store.get('jobs/abc/moved.json')).rejects.toThrow(/auth/i);
+    const otherKey = new EncryptedStorage(new LocalBlobStore(dir), randomBytes(32).toString('hex'));
+    writeFileSync(file, sealed);
+    await expect(otherKey.get('jobs/abc/job.json')).rejects.toThrow(/auth/i);
+  });
+
+  it('lists and deletes by prefix, and refuses keys that could escape the directory', async () => {
+    await store.put('jobs/j1/out/results.json', Buffer.from('{}'));
+    await store.put('jobs/j1/job.json', Buffer.from('{}'));
+    expect(await store.list('jobs/j1')).toEqual(['jobs/j1/job.json', 'jobs/j1/out/results.json']);
+    expect(await store.deletePrefix('jobs/j1')).toBe(2);
+    expect(await store.get('jobs/j1/job.json')).toBeNull();
+    await expect(store.put('../evil', Buffer.from('x'))).rejects.toThrow(/unsafe/);
+    await expect(store.put('/etc/x', Buffer.from('x'))).rejects.toThrow(/unsafe/);
+  });
+});
+
+// scripts/test.sh runs this against moto's S3 server on loopback (scripts/with-moto.sh).
+const endpoint = process.env.TEST_S3_ENDPOINT;
+describe.skipIf(!endpoint)('encrypted S3 storage (moto server)', () => {
+  it('round-trips, stores ciphertext in the bucket, lists and deletes by prefix', async () => {
+    process.env.AWS_ACCESS_KEY_ID ??= 'testing';
+    process.env.AWS_SECRET_ACCESS_KEY ??= 'testing';
+    const bucket = `fieldline-test-${Date.now()}`;
+    const s3 = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true });
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    const blobs = new S3BlobStore({
+      bucket,
+      region: 'us-east-1',
+      endpoint: endpoint ?? null,
+      forcePathStyle: true,
+    });
+    const store = new EncryptedStorage(blobs, key);
+    await store.put('jobs/s3job/job.json', secret);
+    await store.put('jobs/s3job/out/results.json', Buffer.from('{"ok":true}'));
+    const raw = await blobs.get('jobs/s3job/job.json');
+    expect(raw?.includes(Buffer.from('proprietary'))).toBe(false);
+    expect((await store.get('jobs/s3job/job.json'))?.equals(secret)).toBe(true);
+    expect(await store.get('jobs/s3job/missing.json')).toBeNull();
+    expect(await store.list('jobs/s3job')).toEqual(['jobs/s3job/job.json', 'jobs/s3job/out/results.json']);
+    expect(await store.deletePrefix('jobs/s3job')).toBe(2);
+    expect(await store.list('jobs/s3job')).toEqual([]);
+  });
+});
