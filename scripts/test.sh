@@ -29,10 +29,12 @@ step "engine tests (pytest)" bash -c 'cd engine && ../.venv/bin/python -m pytest
 step "contracts tests (vitest)" npx vitest run --root contracts --passWithNoTests
 step "web tests (vitest)" npx vitest run --root web
 step "server tests on SQLite (vitest)" npx vitest run --root server
-if bash scripts/system-packages.sh postgresql; then
-  step "server tests on PostgreSQL (vitest)" bash scripts/with-postgres.sh npx vitest run --root server
+if bash scripts/system-packages.sh postgresql redis-server; then
+  # The distributed queue suite (two `fieldline worker` processes on BullMQ) and the S3 storage test run here.
+  step "server tests on PostgreSQL + Redis + S3 emulator (vitest)" \
+    bash scripts/with-postgres.sh bash scripts/with-redis.sh bash scripts/with-moto.sh npx vitest run --root server
 else
-  results+=("FAIL  server tests on PostgreSQL: PostgreSQL could not be installed")
+  results+=("FAIL  server tests on PostgreSQL + Redis: PostgreSQL or Redis could not be installed")
   failed=1
 fi
 step "web build (vite)" npm run --silent build -w web
