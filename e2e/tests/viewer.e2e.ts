@@ -2,6 +2,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boxMesh, facesOnPlane } from '../../server/test/support/box-mesh.ts';
 import { decodeResultsBinary } from '../../web/src/results/index.ts';
+import { registerApiUser } from '../support/api-user.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { compareToReference, decodePng, diffImages } from '../support/image-compare.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
@@ -248,9 +249,10 @@ describe('viewer page', () => {
   it('shows a real engine result fetched as results.bin, picks faces by id and probes values', async () => {
     // A real electrostatic job through the server and the engine.
     const mesh = boxMesh([4, 3, 1], [4, 3, 2]);
+    const cookie = await registerApiUser(server.origin);
     const submit = await fetch(`${server.origin}/api/fea/submit`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.origin },
+      headers: { 'content-type': 'application/json', origin: server.origin, cookie },
       body: JSON.stringify({
         mesh_data: { ...mesh, units: 'mm' },
         config: {
@@ -262,7 +264,6 @@ describe('viewer page', () => {
         },
       }),
     });
-    const cookie = (submit.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     const { job_id } = (await submit.json()) as { job_id: string };
     let status = 'queued';
     while (status === 'queued' || status === 'running') {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { boxMesh, facesOnPlane } from '../../server/test/support/box-mesh.ts';
+import { registerApiUser } from '../support/api-user.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 
 let server: RunningServer;
@@ -14,21 +15,7 @@ it('goes submit → poll → completed through the real server, queue and engine
   const gap = 0.001;
   const volts = 3;
   const mesh = boxMesh([0.005, 0.005, gap], [2, 2, 2]);
-  // Analyses need an account; registration signs in and its welcome grant pays for this job.
-  const tag = Date.now().toString(36);
-  const registered = await fetch(`${server.origin}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.origin },
-    body: JSON.stringify({
-      name: 'Walking Skeleton',
-      email: `skeleton.${tag}@analytical-engines.com`,
-      username: `skel_${tag}`,
-      password: 'correct horse battery staple',
-      acceptedTerms: true,
-    }),
-  });
-  expect(registered.status).toBe(201);
-  const cookie = (registered.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const cookie = await registerApiUser(server.origin);
   const submit = await fetch(`${server.origin}/api/fea/submit`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: server.origin, cookie },

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cookieFrom, createTestApp, type TestApp, waitForJob } from './support/test-app.ts';
+import { createTestApp, type TestApp, waitForJob } from './support/test-app.ts';
+import { registerTestUser } from './support/users.ts';
 
 /** A STEP capacitor meshed with netgen by the engine's test helper (engine/fieldline_engine/testing). */
 interface Capacitor {
@@ -48,13 +49,14 @@ describe('electrostatic capacitor through the API', () => {
       gridFieldsEnabled: true,
       gridResolution: [5, 4, 3],
     };
+    const cookie = (await registerTestUser(t.app)).cookie; // analyses need an account
     const submit = await t.app.inject({
       method: 'POST',
       url: '/api/fea/submit',
       payload: { mesh_data: cap.mesh_data, config },
+      headers: { cookie },
     });
     expect(submit.statusCode).toBe(200);
-    const cookie = cookieFrom(submit);
     const { job_id } = submit.json();
     const { body } = await waitForJob(t.app, job_id, cookie);
     expect(body.status, body.error).toBe('completed');
