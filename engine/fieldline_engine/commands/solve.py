@@ -21,6 +21,8 @@ def run_solve(job_dir: Path) -> dict[str, Any]:
     apply_test_hooks(job)
     config: dict[str, Any] = job.get("config") or {}
     analysis = config.get("analysisType", "em")
+    if analysis == "em" and config.get("transient"):
+        analysis = "em-time"  # the UI's Transient switch; spec 001 §3 maps it to em-time
     protocol.progress(2, "Reading model")
     model = model_from_mesh_data(job.get("mesh_data") or {})
 
@@ -35,6 +37,10 @@ def run_solve(job_dir: Path) -> dict[str, Any]:
             from fieldline_engine.physics.em_static_job import solve_em_static
 
             results = solve_em_static(model, config)
+    elif analysis == "em-time":
+        from fieldline_engine.physics.transient.job import solve_transient_job
+
+        results = solve_transient_job(model, config)
     elif analysis == "em-eigen":
         from fieldline_engine.physics.fullwave.eigen_job import solve_eigen_job
 

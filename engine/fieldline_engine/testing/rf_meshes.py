@@ -25,13 +25,21 @@ def waveguide_mesh(
     return ng.Mesh(OCCGeometry(guide).GenerateMesh(maxh=maxh))
 
 
-def coax_mesh(length: float, maxh: float, curve_order: int = 0, curvature_safety: float = 2.0) -> ng.Mesh:
+def coax_mesh(
+    length: float,
+    maxh: float,
+    curve_order: int = 0,
+    curvature_safety: float = 2.0,
+    end_labels: tuple[str, str] = ("port_0", "port_1"),
+) -> ng.Mesh:
+    """RG-401 cross-section along z from 0 to `length`; `end_labels` name the two end annuli
+    ("default" makes an end a PEC short)."""
     outer = Cylinder(Pnt(0, 0, 0), Z, r=RG401_OUTER, h=length)
     inner = Cylinder(Pnt(0, 0, 0), Z, r=RG401_INNER, h=length)
     line = outer - inner
     line.faces.name = "default"
-    line.faces.Min(Z).name = "port_0"
-    line.faces.Max(Z).name = "port_1"
+    line.faces.Min(Z).name = end_labels[0]
+    line.faces.Max(Z).name = end_labels[1]
     line.mat("body0")
     mesh = ng.Mesh(OCCGeometry(line).GenerateMesh(maxh=maxh, curvaturesafety=curvature_safety))
     if curve_order:

@@ -54,33 +54,39 @@ def _local_uv(port: WavePort) -> tuple[ng.CoefficientFunction, ng.CoefficientFun
     return u, v
 
 
-def port_voltage(port: WavePort, mesh: ng.Mesh, e_cf: ng.CoefficientFunction) -> complex | None:
-    """Voltage across the port. Written as face integrals (accurate, no point sampling) where the
-    cross-section allows: coax V = (1/2π)∫ E·ρ̂/ρ dA (the radial line integral averaged over φ);
-    rectangle V = (2/a)∫ E_v sin(πu/a) dA (the centre-line voltage of the TE10 part)."""
+def port_voltage_weight(port: WavePort) -> ng.CoefficientFunction | None:
+    """w with V = ∮ E·w dA over the port face, where the cross-section allows a face integral:
+    coax w = ρ̂/(2πρ) (the radial line integral averaged over φ); rectangle w = v̂·(2/a)·sin(πu/a)
+    (the centre-line voltage of the TE10 part). Linear in E, so the time-domain solver assembles it
+    once as a vector."""
     f = port.face
-    e = ng.BoundaryFromVolumeCF(e_cf)
     if f.shape == "coax":
         u, v = _local_uv(port)
         rho2 = u * u + v * v
-        e_rho_over_rho = (e * ng.CF(tuple(f.u_axis)) * u + e * ng.CF(tuple(f.v_axis)) * v) / rho2
-        return _face_integral(mesh, port.label, e_rho_over_rho) / (2 * math.pi)
+        return (ng.CF(tuple(f.u_axis)) * u + ng.CF(tuple(f.v_axis)) * v) / (2 * math.pi * rho2)
     if f.shape == "rectangle":
         u, _ = _local_uv(port)
         a = f.dims["a"]
-        return (
-            _face_integral(mesh, port.label, (e * ng.CF(tuple(f.v_axis))) * ng.sin(math.pi * u / a)) * 2 / a
-        )
+        return ng.CF(tuple(f.v_axis)) * ((2 / a) * ng.sin(math.pi * u / a))
+    return None
+
+
+def port_voltage(port: WavePort, mesh: ng.Mesh, e_cf: ng.CoefficientFunction) -> complex | None:
+    """Voltage across the port: a face integral (accurate, no point sampling) where the cross-section
+    allows (`port_voltage_weight`), else a line integral of sampled E along the port's voltage path."""
+    weight = port_voltage_weight(port)
+    if weight is not None:
+        return _face_integral(mesh, port.label, ng.BoundaryFromVolumeCF(e_cf) * weight)
     path = port.voltage_path()
     if path is None:
         return None
     pts, dl = path
-    return complex(np.sum(_sample(e_cf, mesh, pts, -f.normal) * dl))
+    return complex(np.sum(_sample(e_cf, mesh, pts, -port.face.normal) * dl))
 
 
-def port_current(port: WavePort, mesh: ng.Mesh, h_cf: ng.CoefficientFunction) -> complex | None:
-    """Current into the model on the inner conductor of a coaxial port: ∮H·dl averaged over the radius,
-    I = ∫ H·φ̂ dA / (b − a), with φ̂ right-handed about the inward direction −n."""
+def port_current_weight(port: WavePort) -> ng.CoefficientFunction | None:
+    """w with I = ∮ H·w dA: the current into the model on the inner conductor of a coaxial port, ∮H·dl
+    averaged over the radius, w = φ̂/(b − a) with φ̂ right-handed about the inward direction −n."""
     f = port.face
     if f.shape != "coax":
         return None
@@ -88,9 +94,15 @@ def port_current(port: WavePort, mesh: ng.Mesh, h_cf: ng.CoefficientFunction) ->
     rho = ng.sqrt(u * u + v * v)
     rho_hat = (ng.CF(tuple(f.u_axis)) * u + ng.CF(tuple(f.v_axis)) * v) / rho
     inward = ng.CF(tuple(-f.normal))
-    phi_hat = ng.Cross(inward, rho_hat)
-    h = ng.BoundaryFromVolumeCF(h_cf)
-    return _face_integral(mesh, port.label, h * phi_hat) / (f.dims["outer"] - f.dims["inner"])
+    return ng.Cross(inward, rho_hat) / (f.dims["outer"] - f.dims["inner"])
+
+
+def port_current(port: WavePort, mesh: ng.Mesh, h_cf: ng.CoefficientFunction) -> complex | None:
+    """Current into the model on the inner conductor of a coaxial port (`port_current_weight`)."""
+    weight = port_current_weight(port)
+    if weight is None:
+        return None
+    return _face_integral(mesh, port.label, ng.BoundaryFromVolumeCF(h_cf) * weight)
 
 
 def line_impedances(
