@@ -6,6 +6,8 @@ export const S_PARAM_METHODS = ['wave_port', 'field_integration', 'voltage_curre
 export const TIME_SCHEMES = ['newmark', 'explicit', 'implicit'] as const;
 export const LINEAR_SOLVERS = ['auto', 'direct', 'cg-bddc', 'cg-amg'] as const;
 export const ANALYSIS_TYPES = ['em', 'em-time', 'em-eigen', 'tetra-only'] as const;
+/** Time-domain excitation waveforms (issue 7, docs/transient.md). */
+export const PULSE_SHAPES = ['gaussian', 'modulated_gaussian', 'sinusoidal'] as const;
 
 /** Spec 001 §9 defaults, in SI units. */
 export const ANALYSIS_DEFAULTS = {
@@ -31,6 +33,7 @@ export const ANALYSIS_DEFAULTS = {
   sParamNumPoints: 101,
   impedance: { real: 50, imag: 0 },
   meshOrder: 1,
+  pulseShape: 'gaussian',
 } as const;
 
 /** Spec 001 §5 form bounds. */
@@ -76,6 +79,17 @@ export const AnisotropicMaterial = z.object({
   permeability: z.tuple([z.number(), z.number(), z.number()]).default([1, 1, 1]),
   conductivity: z.tuple([z.number(), z.number(), z.number()]).default([0, 0, 0]),
 });
+const point3 = z.tuple([z.number(), z.number(), z.number()]);
+/** A time-domain probe: [x, y, z] in model units, or a named point. */
+export const ProbePoint = z.union([point3, z.object({ name: z.string().optional(), point: point3 })]);
+/** A time-domain volume current J = density·g(t) (A/m²) in a body and/or an axis-aligned box (model units). */
+export const VolumeCurrent = z.object({
+  density: point3,
+  region: z.union([z.number().int().nonnegative(), z.string()]).optional(),
+  boxMin: point3.optional(),
+  boxMax: point3.optional(),
+  phase: z.number().default(0),
+});
 /** Per-body isotropic material (multi-body models); relative values, conductivity in S/m. */
 export const BodyMaterial = z.object({
   region: z.union([z.number().int().nonnegative(), z.string()]),
@@ -114,6 +128,13 @@ export const AnalysisConfig = z
     timeStep: z.number().positive().default(d.timeStep),
     endTime: z.number().positive().default(d.endTime),
     timeScheme: z.enum(TIME_SCHEMES).default('newmark'),
+    /** Excitation waveform; width, delay and carrier frequency 0 mean automatic (docs/transient.md). */
+    pulseShape: z.enum(PULSE_SHAPES).default(d.pulseShape),
+    pulseWidth: z.number().min(0).default(0),
+    pulseDelay: z.number().min(0).default(0),
+    pulseFrequency: z.number().min(0).default(0),
+    probePoints: z.array(ProbePoint).default([]),
+    volumeCurrents: z.array(VolumeCurrent).default([]),
     useCurvedMesh: z.boolean().default(false),
     useCurvedGeometry: z.boolean().default(false),
     meshOrder: z.union([z.literal(1), z.literal(2), z.literal(3)]).default(1),

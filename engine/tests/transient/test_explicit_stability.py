@@ -35,13 +35,7 @@ def test_stable_step_is_the_limit(solver):
         f"  at 0.98·limit: energy after the pulse wobbles by {np.ptp(settled) / settled.mean():.1%}, late/early peak {growth:.4f}"
     )
     assert growth < 1.02
-    grew = None
-    try:
-        above = solver.run("explicit", 1.02 * dt_c, 1500, energy_stride=10)
-        w_above = above.energy_electric + above.energy_magnetic
-        grew = float(w_above[-1] / w_above[np.searchsorted(above.energy_times, 300e-12)])
-    except EngineError as exc:  # overflowed to inf: unstable as it should be
-        assert exc.code == "unstable"
-        grew = float("inf")
-    print(f"  at 1.02·limit: energy grew by a factor {grew:.3g}")
-    assert grew > 1e6
+    with pytest.raises(EngineError, match="became unstable") as exc:
+        solver.run("explicit", 1.02 * dt_c, 1500, energy_stride=10)
+    print(f"  at 1.02·limit: {exc.value.message}")
+    assert exc.value.code == "unstable"
