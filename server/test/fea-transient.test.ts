@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boxMesh, facesOnPlane } from './support/box-mesh.ts';
-import { cookieFrom, createTestApp, type TestApp, waitForJob } from './support/test-app.ts';
+import { createTestApp, type TestApp, waitForJob } from './support/test-app.ts';
+import { registerTestUser } from './support/users.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -58,9 +59,14 @@ function maxOf(bytes: Buffer, header: Header, name: string): number {
 
 describe('time-domain job through the API', () => {
   it('returns time_domain_info and animation frames the viewer can play from results.bin', async () => {
-    const submit = await t.app.inject({ method: 'POST', url: '/api/fea/submit', payload: transientJob() });
+    const cookie = (await registerTestUser(t.app)).cookie;
+    const submit = await t.app.inject({
+      method: 'POST',
+      url: '/api/fea/submit',
+      payload: transientJob(),
+      headers: { cookie },
+    });
     expect(submit.statusCode).toBe(200);
-    const cookie = cookieFrom(submit);
     const { job_id } = submit.json();
     const { body } = await waitForJob(t.app, job_id, cookie);
     expect(body.status, body.error).toBe('completed');
@@ -104,12 +110,14 @@ describe('time-domain job through the API', () => {
 
   it('refuses an explicit step above the stability limit with the limit in the message', async () => {
     const job = transientJob();
+    const cookie = (await registerTestUser(t.app)).cookie;
     const submit = await t.app.inject({
       method: 'POST',
       url: '/api/fea/submit',
       payload: { ...job, config: { ...job.config, timeScheme: 'explicit', timeStep: 1e-10, endTime: 1e-9 } },
+      headers: { cookie },
     });
-    const { body } = await waitForJob(t.app, submit.json().job_id, cookieFrom(submit));
+    const { body } = await waitForJob(t.app, submit.json().job_id, cookie);
     expect(body.status).toBe('failed');
     expect(body.error).toMatch(/timeStep 1e-10 s is above the explicit scheme's stability limit \d/);
   });
