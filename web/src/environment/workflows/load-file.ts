@@ -26,8 +26,10 @@ import { showModel } from './show-model.ts';
  */
 export async function loadFile(file: File, deps: WorkflowDeps): Promise<void> {
   const { store, viewer } = deps;
+  const wasPicking = store.get().pickTarget !== null;
   store.set(clearedState(store.get()));
   viewer.call('clearData');
+  if (wasPicking) viewer.call('setFacePicking', false);
   const format = sourceFormatOf(file.name);
   if (!format) {
     store.set({ uploadError: { title: unsupportedFileTypeMessage(fileExtension(file.name) || file.name) } });
