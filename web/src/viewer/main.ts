@@ -6,10 +6,21 @@ import { ViewerApp } from './viewer-app.ts';
 const root = document.getElementById('viewer-root');
 if (!root) throw new Error('#viewer-root is missing from viewer.html');
 
-const app = new ViewerApp(root, {
-  event: (event) => postToParent({ type: 'viewer-event', event }),
-  sync: (state) => postToParent({ type: 'viewer-animation-sync', ...state }),
-});
+let app: ViewerApp | null = null;
+try {
+  app = new ViewerApp(root, {
+    event: (event) => postToParent({ type: 'viewer-event', event }),
+    sync: (state) => postToParent({ type: 'viewer-animation-sync', ...state }),
+  });
+} catch (err) {
+  // No WebGL (disabled, blocklisted GPU): say so instead of a blank frame; messages are then ignored.
+  console.error('viewer: could not start', err);
+  root.innerHTML = '';
+  const box = document.createElement('div');
+  box.className = 'fl-status';
+  box.textContent = 'The 3D viewer needs WebGL 2, which this browser does not provide.';
+  root.appendChild(box);
+}
 
 window.addEventListener('message', (event: MessageEvent) => {
   const outcome = parseViewerMessage(event, window.location.origin);
@@ -23,13 +34,13 @@ window.addEventListener('message', (event: MessageEvent) => {
     return;
   }
   try {
-    app.handle(outcome.command);
+    app?.handle(outcome.command);
   } catch (err) {
     console.error('viewer: command failed', err);
   }
 });
 
 // Read by the benchmark and the browser tests (same origin only).
-Object.assign(window, { fieldlineViewer: { stats: () => app.statsSnapshot, app } });
+Object.assign(window, { fieldlineViewer: { stats: () => app?.statsSnapshot, app } });
 
 postToParent({ type: 'viewer-ready' });

@@ -417,10 +417,17 @@ export class ViewerApp {
     const mesh = message.mesh;
     const positions = mesh.positions;
     const nv = positions.length / 3;
-    const bounds = new THREE.Box3();
+    const lo = [Infinity, Infinity, Infinity];
+    const hi = [-Infinity, -Infinity, -Infinity];
     for (let i = 0; i < positions.length; i += 3) {
-      bounds.expandByPoint(new THREE.Vector3(positions[i], positions[i + 1], positions[i + 2]));
+      for (let k = 0; k < 3; k++) {
+        const v = positions[i + k]!;
+        if (v < lo[k]!) lo[k] = v;
+        if (v > hi[k]!) hi[k] = v;
+      }
     }
+    const bounds = new THREE.Box3();
+    if (positions.length > 0) bounds.set(new THREE.Vector3(...lo), new THREE.Vector3(...hi));
     const bodyCount = Math.max(1, mesh.bodies.length);
     this.bodyVisible = Array.from({ length: bodyCount }, (_, i) => mesh.bodies[i]?.visible ?? true);
 
