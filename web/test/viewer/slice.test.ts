@@ -7,7 +7,12 @@ import {
   sliceArea,
   sliceTetrahedra,
 } from '../../src/viewer/geometry/slice.ts';
-import { bodySurfaces, triangleEdges } from '../../src/viewer/geometry/surface.ts';
+import {
+  bodySurfaces,
+  bodySurfacesFromModel,
+  bodySurfacesFromTets,
+  triangleEdges,
+} from '../../src/viewer/geometry/surface.ts';
 import { boxTets } from './box-tets.ts';
 
 describe('section cut of a tetrahedral mesh', () => {
@@ -91,6 +96,44 @@ describe('section cut of a tetrahedral mesh', () => {
 });
 
 describe('surfaces', () => {
+  it('finds the same per-body surfaces from the model faces as from all tetrahedra', () => {
+    const box = boxTets([0, 0, 0], [1, 1, 1], [6, 5, 4]);
+    const nt = box.tets.length / 4;
+    // Three bodies: split by the centroid's x and z.
+    const bodies = new Uint32Array(nt);
+    for (let t = 0; t < nt; t++) {
+      let x = 0;
+      let z = 0;
+      for (let j = 0; j < 4; j++) {
+        x += box.positions[3 * box.tets[4 * t + j]!]! / 4;
+        z += box.positions[3 * box.tets[4 * t + j]! + 2]! / 4;
+      }
+      bodies[t] = x < 0.5 ? 0 : z < 0.5 ? 1 : 2;
+    }
+    const outer = bodySurfacesFromTets(
+      box.tets,
+      new Uint32Array(nt),
+      new Uint32Array(0),
+      undefined,
+      1,
+    ).triangles;
+    const slow = bodySurfacesFromTets(box.tets, bodies, outer, undefined, 3);
+    const fast = bodySurfacesFromModel(box.tets, bodies, outer, undefined, 3);
+    const keyed = (s: typeof fast) =>
+      Array.from({ length: s.bodies.length }, (_, k) =>
+        [
+          s.bodies[k],
+          s.faceIds[k],
+          ...Array.from(s.triangles.subarray(3 * k, 3 * k + 3)).sort((a, b) => a - b),
+        ].join(','),
+      ).sort();
+    expect(fast.triangles.length).toBe(slow.triangles.length);
+    expect(keyed(fast)).toEqual(keyed(slow));
+    expect(fast.groups.map((g) => g[1])).toEqual(slow.groups.map((g) => g[1]));
+    // Interfaces show up once per body, without a model face id.
+    expect(Array.from(fast.faceIds).filter((id) => id === 0).length).toBeGreaterThan(0);
+  });
+
   it('extracts each body of a two-body box as a closed surface, interfaces once per body', () => {
     const box = boxTets([0, 0, 0], [2, 1, 1], [2, 1, 1]);
     const bodies = new Uint32Array([0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1]);
