@@ -16,6 +16,7 @@ import ngsolve as ng
 from fieldline_engine import protocol
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.limits import parallel
+from fieldline_engine.physics import amg
 
 SOLVER_CHOICES = ("auto", "direct", "cg-bddc", "cg-amg")
 # Above this many DOFs a 3D sparse factorization costs far more time and memory than CG with
@@ -77,9 +78,19 @@ class LinearSolver:
         self.progress = progress or (lambda _f, _m: None)
         self.report = SolveReport(method="direct" if self.method == "direct" else "cg")
         self._pre: ng.Preconditioner | None = None
+        self._pre_matrix: ng.BaseMatrix | None = None
         self._inverse: Any = None
         self._freedofs: ng.BitArray | None = None
-        if self.method != "direct":
+        self._use_pyamg = (
+            self.method == "cg-amg"
+            and kind == "h1"
+            and fes.globalorder == 1
+            and not fes.is_complex
+            and amg.available()
+        )
+        if self._use_pyamg:
+            self.report.preconditioner = "smoothed aggregation AMG (pyamg)"
+        elif self.method != "direct":
             name, kwargs = _preconditioner_for(self.method, kind, fes)
             self._pre = ng.Preconditioner(a, name, **kwargs)
             self.report.preconditioner = name + (f" (coarse: {kwargs['coarsetype']})" if kwargs else "")
@@ -93,6 +104,8 @@ class LinearSolver:
                 self._inverse = self.a.mat.Inverse(freedofs, inverse="sparsecholesky")
             self.report.method = "direct (sparse Cholesky)"
         else:
+            if self._use_pyamg:
+                self._pre_matrix = amg.SmoothedAggregation(self.a.mat, freedofs)
             self.report.method = "preconditioned CG" + (
                 " (COCG, complex symmetric)" if self.fes.is_complex else ""
             )
@@ -109,7 +122,6 @@ class LinearSolver:
         self.report.solve_seconds += time.perf_counter() - started
 
     def _solve_cg(self, rhs: ng.BaseVector, gf: ng.GridFunction, label: str) -> None:
-        assert self._pre is not None
         last = [time.perf_counter()]
 
         def on_iteration(it: int, residual: float) -> None:
@@ -118,8 +130,12 @@ class LinearSolver:
                 last[0] = now
                 self.progress(min(0.95, it / self.max_iterations), f"{label}: CG iteration {it}")
 
-        pre = self._pre.mat
-        if self._freedofs is not None and self._freedofs.NumSet() != self.fes.FreeDofs().NumSet():
+        if self._pre_matrix is not None:  # pyamg: built on exactly the free DOFs
+            pre = self._pre_matrix
+        else:
+            assert self._pre is not None
+            pre = self._pre.mat
+        if self._pre_matrix is None and self._freedofs.NumSet() != self.fes.FreeDofs().NumSet():
             # A few more DOFs are fixed than the space knows (lone nodes, the reference node).
             project = ng.Projector(self._freedofs, True)
             pre = project @ pre @ project

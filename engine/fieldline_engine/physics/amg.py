@@ -1,0 +1,42 @@
+"""Smoothed-aggregation AMG (pyamg) as a preconditioner for NGSolve's CG on real first-order H1 systems.
+
+For order 1 there is no BDDC wirebasket to exploit, and pyamg's smoothed aggregation beats NGSolve's
+h1amg on these Laplace-type systems (bench/em-static: ~3× less solve time at 1e5 DOFs). The matrix goes
+to scipy once (free DOFs only); each application is one V-cycle.
+"""
+
+import ngsolve as ng
+import numpy as np
+import scipy.sparse as sp
+
+
+def available() -> bool:
+    try:
+        import pyamg  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class SmoothedAggregation(ng.BaseMatrix):
+    def __init__(self, mat: ng.BaseMatrix, freedofs: ng.BitArray):
+        import pyamg
+
+        super().__init__()
+        self.n = mat.height
+        rows, cols, vals = mat.COO()
+        full = sp.csr_matrix((np.asarray(vals), (np.asarray(rows), np.asarray(cols))), shape=(self.n, self.n))
+        self.free = np.nonzero(np.array(freedofs, dtype=bool))[0]
+        restricted = full[self.free][:, self.free].tocsr()
+        self.cycle = pyamg.smoothed_aggregation_solver(restricted).aspreconditioner(cycle="V")
+
+    def Mult(self, x: ng.BaseVector, y: ng.BaseVector) -> None:  # noqa: N802 - NGSolve's interface
+        out = y.FV().NumPy()
+        out[:] = 0.0
+        out[self.free] = self.cycle.matvec(x.FV().NumPy()[self.free])
+
+    def Height(self) -> int:  # noqa: N802
+        return self.n
+
+    def Width(self) -> int:  # noqa: N802
+        return self.n
