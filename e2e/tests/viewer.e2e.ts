@@ -202,6 +202,31 @@ describe('viewer page', () => {
     expect(text).toContain('Self-intersection near (0.3, 0, 0)');
   });
 
+  it('scales and thins arrows, and shows a probe tooltip on hover', async () => {
+    await freshViewer();
+    await loadModel(page, coaxModel());
+    const dense = await settled(frame);
+    await callViewer(page, 'setVectorDensity', 0.05);
+    const sparse = await settled(frame);
+    expect(sparse.arrows).toBeLessThan(dense.arrows);
+    expect(sparse.arrows).toBeGreaterThan(50);
+    const small = await shot();
+    await callViewer(page, 'setVectorScale', 4);
+    const large = await shot();
+    expect(diffImages(decodePng(small), decodePng(large)).differing).toBeGreaterThan(0.01);
+
+    await callViewer(page, 'setFieldMode', 2);
+    await settled(frame);
+    await page.mouse.move(420, 380);
+    await page.mouse.move(400, 390);
+    await page.waitForTimeout(200);
+    const tooltip = frame.locator('.fl-tooltip');
+    await tooltip.waitFor({ state: 'visible' });
+    const text = (await tooltip.textContent()) ?? '';
+    expect(text).toMatch(/\|E\| = [\d.]+ k?V\/m/);
+    expect(text).toContain('mm');
+  });
+
   it('animation advances frames, follows play/pause/next/previous/setFrame, and syncs the parent', async () => {
     await freshViewer();
     await loadModel(page, coaxModel(), { animation: true });

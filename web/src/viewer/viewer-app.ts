@@ -1067,7 +1067,7 @@ export class ViewerApp {
       geometry.setAttribute('position', new THREE.BufferAttribute(pts, 3));
       const points = new THREE.Points(
         geometry,
-        new THREE.PointsMaterial({ color: 0xffd23f, size: 9, sizeAttenuation: false, depthTest: false }),
+        new THREE.PointsMaterial({ color: 0xffd23f, size: 11, sizeAttenuation: false, depthTest: false }),
       );
       points.renderOrder = 3;
       group.add(points);
