@@ -123,3 +123,60 @@ describe('problem markers', () => {
     expect(parseProblemMarkers({ vertices: [[0, 0, 0]], faces: [] })).toBeNull();
   });
 });
+
+describe('transient settings', () => {
+  it('maps the pulse, complete probes and volume currents; blanks are automatic', () => {
+    const form = {
+      ...defaultAnalysisForm(),
+      transient: true,
+      pulseShape: 'modulated_gaussian' as const,
+      pulseWidth: '2e-10',
+      pulseDelay: '',
+      pulseFrequency: '5e9',
+      probes: [
+        { key: 'a', name: 'feed', point: ['1', '2', '3'] as [string, string, string] },
+        { key: 'b', name: '', point: ['1', '', '3'] as [string, string, string] },
+      ],
+      volumeCurrents: [
+        {
+          key: 'c',
+          density: ['0', '0', '1e6'] as [string, string, string],
+          region: '1',
+          boxMin: ['', '', ''] as [string, string, string],
+          boxMax: ['', '', ''] as [string, string, string],
+          phase: '',
+        },
+        {
+          key: 'd',
+          density: ['1', '0', '0'] as [string, string, string],
+          region: '',
+          boxMin: ['0', '0', '0'] as [string, string, string],
+          boxMax: ['1', '1', '1'] as [string, string, string],
+          phase: '90',
+        },
+        {
+          key: 'e',
+          density: ['1', '0', '0'] as [string, string, string],
+          region: '',
+          boxMin: ['', '', ''] as [string, string, string],
+          boxMax: ['', '', ''] as [string, string, string],
+          phase: '0',
+        },
+      ],
+    };
+    const c = toBackendConfig(form);
+    expect(c).toMatchObject({
+      analysisType: 'em-time',
+      pulseShape: 'modulated_gaussian',
+      pulseWidth: 2e-10,
+      pulseDelay: 0,
+      pulseFrequency: 5e9,
+    });
+    expect(c.probePoints).toEqual([{ name: 'feed', point: [1, 2, 3] }]);
+    expect(c.volumeCurrents).toEqual([
+      { density: [0, 0, 1e6], region: 1, phase: 0 },
+      { density: [1, 0, 0], boxMin: [0, 0, 0], boxMax: [1, 1, 1], phase: 90 },
+    ]);
+    expect(() => AnalysisConfig.parse(c)).not.toThrow();
+  });
+});

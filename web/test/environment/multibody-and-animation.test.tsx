@@ -41,7 +41,28 @@ describe('multi-body models', () => {
 
 describe('time-domain results', () => {
   it('offer Enable Animation when they carry no frames', () => {
-    const timeDomain = { ...completedResults, time_domain_info: { times: [0, 1e-10] } };
+    const timeDomain = {
+      ...completedResults,
+      time_domain_info: {
+        times: [0, 1e-10, 2e-10],
+        steps: 2,
+        time_step: 1e-10,
+        scheme: 'newmark',
+        probes: [
+          {
+            name: 'P1',
+            point: [0, 0, 0],
+            e: [
+              [0, 0, 0],
+              [3, 4, 0],
+              [0, 0, 1],
+            ],
+          },
+        ],
+        energy: { times: [0, 1e-10, 2e-10], electric: [0, 1, 2], magnetic: [0, 1, 1], total: [0, 2, 3] },
+        notes: ['Signals truncated by endTime.'],
+      },
+    };
     expect(processResults(timeDomain)).toMatchObject({ timeDomain: true, animationFrames: 0 });
     const { deps, store } = makeDeps(new FakeServer());
     store.set({
@@ -51,6 +72,11 @@ describe('time-domain results', () => {
     });
     render(withServices(deps, <FeaResults />));
     expect(screen.getByTestId('enable-animation').textContent).toBe('Enable Animation');
+    expect(screen.getByLabelText('|E| at probes (V/m)')).toBeTruthy();
+    expect(screen.getByLabelText('Stored energy (J)')).toBeTruthy();
+    expect(screen.getByText('Signals truncated by endTime.')).toBeTruthy();
+    const probeLine = screen.getByLabelText('|E| at probes (V/m)').querySelector('polyline');
+    expect(probeLine?.getAttribute('points')?.split(' ')).toHaveLength(3);
     cleanup();
     const animated = { ...timeDomain, animation: { frames: 2, data: [completedResults, completedResults] } };
     store.set({ results: processResults(animated), rawResults: animated });

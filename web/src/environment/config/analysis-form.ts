@@ -1,6 +1,7 @@
 import {
   ANALYSIS_DEFAULTS,
   type LINEAR_SOLVERS,
+  type PULSE_SHAPES,
   type S_PARAM_METHODS,
   type TIME_SCHEMES,
   type WAVE_PORT_MODES,
@@ -11,6 +12,7 @@ export type SParamMethod = (typeof S_PARAM_METHODS)[number];
 export type TimeScheme = (typeof TIME_SCHEMES)[number];
 export type MeshOrder = 1 | 2 | 3;
 export type LinearSolver = (typeof LINEAR_SOLVERS)[number];
+export type PulseShape = (typeof PULSE_SHAPES)[number];
 
 /** Typed entries stay text until the config is built, so fallbacks apply to what the user typed. */
 export interface DirichletNodeRow {
@@ -44,6 +46,20 @@ export interface WavePortRow {
   phase: string;
 }
 export type Triple = [string, string, string];
+export interface ProbeRow {
+  key: string;
+  name: string;
+  point: Triple;
+}
+export interface VolumeCurrentRow {
+  key: string;
+  density: Triple;
+  /** body index, '' for none (the box alone) */
+  region: string;
+  boxMin: Triple;
+  boxMax: Triple;
+  phase: string;
+}
 export interface AnisotropicRow {
   key: string;
   id: string;
@@ -84,6 +100,13 @@ export interface AnalysisForm {
   timeStep: string;
   endTime: string;
   timeScheme: TimeScheme;
+  pulseShape: PulseShape;
+  /** seconds / hertz; 0 or blank = automatic (docs/transient.md) */
+  pulseWidth: string;
+  pulseDelay: string;
+  pulseFrequency: string;
+  probes: ProbeRow[];
+  volumeCurrents: VolumeCurrentRow[];
   useCurvedMesh: boolean;
   useCurvedGeometry: boolean;
   meshOrder: MeshOrder;
@@ -147,6 +170,12 @@ export function defaultAnalysisForm(): AnalysisForm {
     timeStep: numberText(d.timeStep),
     endTime: numberText(d.endTime),
     timeScheme: 'newmark',
+    pulseShape: 'gaussian',
+    pulseWidth: '0',
+    pulseDelay: '0',
+    pulseFrequency: '0',
+    probes: [],
+    volumeCurrents: [],
     useCurvedMesh: false,
     useCurvedGeometry: false,
     meshOrder: 1,
@@ -194,6 +223,15 @@ export const newRows = {
     faces: '',
     mode: 'TE10',
     amplitude: '1',
+    phase: '0',
+  }),
+  probe: (index: number): ProbeRow => ({ key: rowKey(), name: `P${index + 1}`, point: ['0', '0', '0'] }),
+  volumeCurrent: (): VolumeCurrentRow => ({
+    key: rowKey(),
+    density: ['0', '0', '1'],
+    region: '',
+    boxMin: ['', '', ''],
+    boxMax: ['', '', ''],
     phase: '0',
   }),
   anisotropic: (index: number): AnisotropicRow => ({

@@ -69,6 +69,11 @@ const triple = (t: Triple, fallback: number): [number, number, number] => [
   numberOr(t[1], fallback),
   numberOr(t[2], fallback),
 ];
+/** [x, y, z] when all three parse, else undefined (the row is incomplete). */
+const finiteTriple = (t: Triple): [number, number, number] | undefined => {
+  const v = t.map((x) => parseNumber(x));
+  return v.every((x) => x !== undefined) ? (v as [number, number, number]) : undefined;
+};
 const portId = (text: string, index: number): number | string => {
   const trimmed = text.trim();
   if (trimmed === '') return index + 1;
@@ -142,6 +147,31 @@ export function toBackendConfig(
     timeStep: positive(form.timeStep, d.timeStep),
     endTime: positive(form.endTime, d.endTime),
     timeScheme: form.timeScheme,
+    pulseShape: form.pulseShape,
+    pulseWidth: nonNegative(form.pulseWidth, 0),
+    pulseDelay: nonNegative(form.pulseDelay, 0),
+    pulseFrequency: nonNegative(form.pulseFrequency, 0),
+    probePoints: form.probes.flatMap((p) => {
+      const point = finiteTriple(p.point);
+      return point ? [{ name: p.name.trim() || undefined, point }] : [];
+    }),
+    volumeCurrents: form.volumeCurrents.flatMap((c) => {
+      const density = finiteTriple(c.density);
+      if (!density) return [];
+      const region = parseInteger(c.region);
+      const boxMin = finiteTriple(c.boxMin);
+      const boxMax = finiteTriple(c.boxMax);
+      const box = boxMin && boxMax ? { boxMin, boxMax } : {};
+      if (region === undefined && !boxMin) return [];
+      return [
+        {
+          density,
+          ...(region !== undefined && region >= 0 ? { region } : {}),
+          ...box,
+          phase: numberOr(c.phase, 0),
+        },
+      ];
+    }),
     useCurvedMesh: form.useCurvedMesh,
     useCurvedGeometry: form.useCurvedGeometry,
     meshOrder: b.meshOrder.includes(form.meshOrder) ? form.meshOrder : 1,

@@ -7,6 +7,7 @@ import { Eigenmodes } from './Eigenmodes.tsx';
 import { formatHz, formatSI, type Quantity } from './quantities.ts';
 import { SParameterPlot } from './SParameterPlot.tsx';
 import { SParameterTable } from './SParameterTable.tsx';
+import { TimeDomain } from './TimeDomain.tsx';
 
 function quantityText(q: Quantity): string {
   if (typeof q.value === 'number') return formatSI(q.value, q.unit);
@@ -107,6 +108,7 @@ export function FeaResults() {
         </tbody>
       </table>
       <Eigenmodes result={results.active} />
+      <TimeDomain result={results.active} />
       {results.sParameters && (
         <>
           <h4>S-parameters</h4>

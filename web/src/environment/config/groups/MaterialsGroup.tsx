@@ -1,6 +1,7 @@
 import { Checkbox, TextField } from '../../ui/fields.tsx';
 import { Section } from '../../ui/Section.tsx';
-import { newRows, type Triple } from '../analysis-form.ts';
+import { TripleInput } from '../../ui/TripleInput.tsx';
+import { newRows } from '../analysis-form.ts';
 import { MATERIALS_LIBRARY, materialById } from '../materials-library.ts';
 import { useForm } from '../use-form.ts';
 
@@ -18,23 +19,6 @@ export function MaterialsGroup() {
       defaultConductivity: String(m.conductivity),
     });
   };
-  const tripleFields = (label: string, value: Triple, onChange: (t: Triple) => void) => (
-    <div className="triple">
-      <span className="triple-label">{label}</span>
-      {(['x', 'y', 'z'] as const).map((axis, i) => (
-        <input
-          key={axis}
-          aria-label={`${label} ${axis}`}
-          value={value[i]}
-          onChange={(e) => {
-            const next = [...value] as Triple;
-            next[i] = e.target.value;
-            onChange(next);
-          }}
-        />
-      ))}
-    </div>
-  );
   return (
     <Section title="Materials" testId="group-materials">
       <div className="field">
@@ -103,15 +87,21 @@ export function MaterialsGroup() {
                   ✕
                 </button>
               </div>
-              {tripleFields('εr', m.permittivity, (t) =>
-                setRow('anisotropicMaterials', m.key, { permittivity: t }),
-              )}
-              {tripleFields('μr', m.permeability, (t) =>
-                setRow('anisotropicMaterials', m.key, { permeability: t }),
-              )}
-              {tripleFields('σ S/m', m.conductivity, (t) =>
-                setRow('anisotropicMaterials', m.key, { conductivity: t }),
-              )}
+              <TripleInput
+                label="εr"
+                value={m.permittivity}
+                onChange={(t) => setRow('anisotropicMaterials', m.key, { permittivity: t })}
+              />
+              <TripleInput
+                label="μr"
+                value={m.permeability}
+                onChange={(t) => setRow('anisotropicMaterials', m.key, { permeability: t })}
+              />
+              <TripleInput
+                label="σ S/m"
+                value={m.conductivity}
+                onChange={(t) => setRow('anisotropicMaterials', m.key, { conductivity: t })}
+              />
             </div>
           ))}
           <button

@@ -1,11 +1,22 @@
-import { TIME_SCHEMES } from '@fieldline/contracts';
+import { PULSE_SHAPES, TIME_SCHEMES } from '@fieldline/contracts';
+import { useEnv } from '../../state/EnvironmentContext.tsx';
 import { Checkbox, Select, TextField } from '../../ui/fields.tsx';
 import { Section } from '../../ui/Section.tsx';
-import type { TimeScheme } from '../analysis-form.ts';
+import { TripleInput } from '../../ui/TripleInput.tsx';
+import { newRows, type PulseShape, type TimeScheme } from '../analysis-form.ts';
 import { useForm } from '../use-form.ts';
 
+const PULSE_LABELS: Record<PulseShape, string> = {
+  gaussian: 'Gaussian',
+  modulated_gaussian: 'Modulated Gaussian',
+  sinusoidal: 'Sinusoidal (ramped)',
+};
+
+/** Transient: time step, end time, scheme, the excitation pulse, probes and volume currents. */
 export function TransientGroup() {
-  const { form, set } = useForm();
+  const { form, set, setRow, addRow, removeRow } = useForm();
+  const units = useEnv((s) => s.model?.mesh.units ?? 'm');
+  const bodies = useEnv((s) => s.bodies);
   return (
     <Section title="Transient" badge={form.transient ? 'on' : undefined} testId="group-transient">
       <Checkbox
@@ -31,6 +42,125 @@ export function TransientGroup() {
             options={TIME_SCHEMES.map((s) => ({ value: s, label: s }))}
             onChange={(v) => set({ timeScheme: v })}
           />
+          <h4>Excitation</h4>
+          <Select<PulseShape>
+            label="Pulse"
+            value={form.pulseShape}
+            options={PULSE_SHAPES.map((s) => ({ value: s, label: PULSE_LABELS[s] }))}
+            onChange={(v) => set({ pulseShape: v })}
+          />
+          <div className="row3">
+            <TextField
+              label="Width"
+              unit="s"
+              value={form.pulseWidth}
+              onChange={(v) => set({ pulseWidth: v })}
+            />
+            <TextField
+              label="Delay"
+              unit="s"
+              value={form.pulseDelay}
+              onChange={(v) => set({ pulseDelay: v })}
+            />
+            <TextField
+              label="Carrier"
+              unit="Hz"
+              value={form.pulseFrequency}
+              onChange={(v) => set({ pulseFrequency: v })}
+            />
+          </div>
+          <small className="hint">
+            0 = automatic: width endTime/15, delay 5 widths, carrier = the frequency above.
+          </small>
+          <h4>Probes ({units})</h4>
+          <div className="rows">
+            {form.probes.map((p) => (
+              <div className="row-inline" key={p.key}>
+                <input
+                  className="probe-name"
+                  aria-label="Probe name"
+                  value={p.name}
+                  onChange={(e) => setRow('probes', p.key, { name: e.target.value })}
+                />
+                <TripleInput
+                  label="at"
+                  value={p.point}
+                  onChange={(t) => setRow('probes', p.key, { point: t })}
+                />
+                <button
+                  type="button"
+                  className="icon"
+                  title="Remove"
+                  onClick={() => removeRow('probes', p.key)}
+                >
+                  ✕
+                </button>
+              </div>
+            ))}
+            <button
+              type="button"
+              className="add"
+              onClick={() => addRow('probes', newRows.probe(form.probes.length))}
+            >
+              + Add probe
+            </button>
+          </div>
+          <h4>Volume currents</h4>
+          <div className="rows">
+            {form.volumeCurrents.map((c) => (
+              <div className="row-card" key={c.key}>
+                <TripleInput
+                  label="J A/m²"
+                  value={c.density}
+                  onChange={(t) => setRow('volumeCurrents', c.key, { density: t })}
+                />
+                <div className="row2">
+                  <label className="field">
+                    <span>In body</span>
+                    <select
+                      value={c.region}
+                      onChange={(e) => setRow('volumeCurrents', c.key, { region: e.target.value })}
+                    >
+                      <option value="">— (box only)</option>
+                      {(bodies.length ? bodies : [{ region: 0, name: 'Body 1' }]).map((b) => (
+                        <option key={b.region} value={String(b.region)}>
+                          {b.name}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                  <TextField
+                    label="Phase"
+                    unit="°"
+                    value={c.phase}
+                    onChange={(v) => setRow('volumeCurrents', c.key, { phase: v })}
+                  />
+                </div>
+                <TripleInput
+                  label="box min"
+                  placeholder="—"
+                  value={c.boxMin}
+                  onChange={(t) => setRow('volumeCurrents', c.key, { boxMin: t })}
+                />
+                <TripleInput
+                  label="box max"
+                  placeholder="—"
+                  value={c.boxMax}
+                  onChange={(t) => setRow('volumeCurrents', c.key, { boxMax: t })}
+                />
+                <button type="button" className="link" onClick={() => removeRow('volumeCurrents', c.key)}>
+                  Remove current
+                </button>
+              </div>
+            ))}
+            <button
+              type="button"
+              className="add"
+              onClick={() => addRow('volumeCurrents', newRows.volumeCurrent())}
+            >
+              + Add volume current
+            </button>
+          </div>
         </>
       )}
     </Section>
