@@ -32,10 +32,17 @@ def _mesh(job: Path | None) -> dict[str, Any]:
     return run_mesh(_require_job(job))
 
 
+def _convert(job: Path | None) -> dict[str, Any]:
+    from fieldline_engine.commands.convert import run_convert
+
+    return run_convert(_require_job(job))
+
+
 COMMANDS: dict[str, Callable[[Path | None], dict[str, Any]]] = {
     "health": _health,
     "solve": _solve,
     "mesh": _mesh,
+    "convert": _convert,
 }
 
 

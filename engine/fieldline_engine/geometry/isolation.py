@@ -1,0 +1,53 @@
+"""Runs one mesher attempt in a forked child process, so a crash in native code (a segfault in
+OpenCascade or a mesher) fails that attempt only and the next mesher still gets its turn."""
+
+import multiprocessing
+import os
+import pickle
+import traceback
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fieldline_engine.errors import EngineError
+
+
+@dataclass
+class AttemptResult:
+    ok: bool
+    value: Any = None  # the function's return value when ok
+    code: str = ""
+    message: str = ""
+
+
+def run_isolated(fn, *args: Any, workdir: Path) -> AttemptResult:
+    ctx = multiprocessing.get_context("fork")
+    out = workdir / f".attempt-{uuid.uuid4().hex}.pkl"
+
+    def target() -> None:
+        try:
+            result = AttemptResult(True, fn(*args))
+        except EngineError as exc:
+            result = AttemptResult(False, getattr(exc, "details", None), exc.code, exc.message)
+        except MemoryError:
+            result = AttemptResult(False, None, "memory_limit", "ran out of memory")
+        except Exception as exc:  # noqa: BLE001 - every failure of an attempt is reported, not raised
+            traceback.print_exc()
+            result = AttemptResult(False, None, "mesher_error", f"{type(exc).__name__}: {exc}")
+        with out.open("wb") as fh:
+            pickle.dump(result, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os._exit(0)
+
+    proc = ctx.Process(target=target)
+    proc.start()
+    proc.join()
+    if not out.exists():
+        code = proc.exitcode
+        how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+        return AttemptResult(False, None, "mesher_crashed", f"the mesher process crashed ({how})")
+    try:
+        with out.open("rb") as fh:
+            return pickle.load(fh)
+    finally:
+        out.unlink(missing_ok=True)
