@@ -74,7 +74,9 @@ def _errors(gmsh) -> list[str]:
 
 
 # Product names some exporters write when the user gave none; they name nothing.
-_GENERIC_LABEL = re.compile(r"^(Open CASCADE STEP translator.*|SOLID|Solid\d*|PART|Part|unnamed|)$", re.IGNORECASE)
+_GENERIC_LABEL = re.compile(
+    r"^(Open CASCADE STEP translator.*|SOLID|Solid\d*|PART|Part|unnamed|)$", re.IGNORECASE
+)
 
 
 def _clean_label(label: str) -> str:
@@ -253,6 +255,9 @@ def _fragment(bodies: list[CadBody]) -> tuple[dict[int, int], list[str]]:
 def _apply_sizes(opts, body_of_volume: dict[int, int]) -> None:
     import gmsh
 
+    # Our sizes are authoritative: gmsh would otherwise cap elements at the size it gives imported
+    # CAD points (a fraction of the model size), whatever the user asked for.
+    gmsh.option.setNumber("Mesh.MeshSizeFromPoints", 0)
     gmsh.option.setNumber("Mesh.MeshSizeMax", opts.largest())
     gmsh.option.setNumber("Mesh.MeshSizeMin", opts.min_size)
     gmsh.option.setNumber("Mesh.MeshSizeFromCurvature", opts.elements_per_circle if opts.curvature else 0)
@@ -275,36 +280,46 @@ def _apply_sizes(opts, body_of_volume: dict[int, int]) -> None:
 
 
 def _generate_3d(algorithm: str) -> None:
-    """Raises AttemptFailed with gmsh's own diagnostics (Delaunay's boundary recovery names the
-    surfaces and nodes involved; HXT only says that recovery failed)."""
+    """Raises AttemptFailed with gmsh's own diagnostics. Errors do not abort gmsh here, so Delaunay's
+    boundary recovery can name the surfaces, nodes and intersection point involved (HXT only says
+    that recovery failed)."""
     import gmsh
 
     gmsh.option.setNumber("Mesh.Algorithm3D", ALGORITHM_3D[algorithm])
+    gmsh.option.setNumber("General.AbortOnError", 0)
+    gmsh.logger.get()  # earlier messages belong to the import and 2D steps
+    gmsh.logger.stop()
+    gmsh.logger.start()
+    crash = ""
     try:
         gmsh.model.mesh.generate(3)
-        empty = [
-            t for _, t in gmsh.model.getEntities(3) if len(gmsh.model.mesh.getElementsByType(4, t)[0]) == 0
-        ]
-        if empty:
-            raise RuntimeError(f"No elements in volume {' '.join(map(str, empty))}")
     except Exception as exc:  # noqa: BLE001 - gmsh raises a bare Exception carrying its error text
-        entities = [tag for dim, tag in gmsh.model.mesh.getLastEntityError() if dim == 2]
-        node_tags = [int(t) for t in gmsh.model.mesh.getLastNodeError()]
-        points = []
-        for t in node_tags[:50]:
-            try:
-                coord, _, _, _ = gmsh.model.mesh.getNode(t)
-                points.append([float(x) for x in coord])
-            except Exception:  # noqa: BLE001 - a node may not exist any more after the failure
-                continue
-        log = _errors(gmsh)
-        message = str(exc) or (log[-1] if log else "meshing failed")
-        for line in log:
-            m = re.search(r"Invalid boundary mesh \(([^)]*)\)", line)
-            if m and m.group(0) not in message:
-                message = f"{message} — {line.removeprefix('Error   : ')}"
-                break
-        raise AttemptFailed(message, FailureDetails(message, entities, node_tags, points)) from exc
+        crash = str(exc)
+    errors = [line.removeprefix("Error: ").strip() for line in _errors(gmsh)]
+    empty = [t for _, t in gmsh.model.getEntities(3) if len(gmsh.model.mesh.getElementsByType(4, t)[0]) == 0]
+    if not crash and not empty:
+        return
+    entities = [tag for dim, tag in gmsh.model.mesh.getLastEntityError() if dim == 2]
+    node_tags = [int(t) for t in gmsh.model.mesh.getLastNodeError()]
+    points: list[list[float]] = []
+    for line in errors:
+        m = re.search(r"intersection \(([-+\deE.,\s]+)\)", line)
+        if m:
+            points.append([float(x) for x in m.group(1).split(",")])
+        m = re.search(r"Invalid boundary mesh \([^)]*\) on surface (\d+)", line)
+        if m and int(m.group(1)) not in entities:
+            entities.append(int(m.group(1)))
+    for t in node_tags[:50]:
+        try:
+            coord, _, _, _ = gmsh.model.mesh.getNode(t)
+            points.append([float(x) for x in coord])
+        except Exception:  # noqa: BLE001 - a node may not exist any more after the failure
+            continue
+    detail = next((e for e in errors if "Invalid boundary mesh" in e), None) or (
+        errors[0] if errors else crash
+    )
+    message = detail or f"no tetrahedra in volume {' '.join(map(str, empty))}"
+    raise AttemptFailed(message, FailureDetails(message, entities, node_tags, points))
 
 
 def mesh_cad(files: list[Path], unit: str, opts, algorithm: str) -> VolumeMesh:

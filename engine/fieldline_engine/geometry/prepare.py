@@ -529,9 +529,15 @@ def _self_intersections(work: _Work, prep: Preparation) -> None:
     m = len(f)
     graph = coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])), shape=(m, m))
     _, label = connected_components(graph, directed=False)
-    clusters: dict[int, list[int]] = {}
+    clusters: dict[object, list[int]] = {}
     for k, lab in enumerate(label[pairs[:, 0]]):
         clusters.setdefault(int(lab), []).append(k)
+    # Intersections between two bodies read better as one problem per pair of bodies.
+    merged: dict[object, list[int]] = {}
+    for lab, ks in clusters.items():
+        bodies_in = tuple(sorted({int(b) for b in work.body[pairs[ks].ravel()]}))
+        merged.setdefault(bodies_in if len(bodies_in) > 1 else lab, []).extend(ks)
+    clusters = merged
     for ks in list(clusters.values())[:MAX_PROBLEMS_PER_KIND]:
         tri = np.unique(pairs[ks].ravel())
         ids = work.report_faces(tri)

@@ -235,3 +235,50 @@ def step_assembly(path: Path) -> Path:
             ("Pin", Cylinder(Pnt(5, 5, 10), Z, r=2, h=6)),
         ],
     )
+
+
+def step_self_intersecting(path: Path) -> Path:
+    """An invalid solid: the faces of a 2 mm box and of a 1 mm box poking through its top, sewn into
+    one shell. CAD tools refuse to build it; exporters still write such files."""
+    import gmsh
+
+    gmsh.initialize(readConfigFiles=False)
+    try:
+        gmsh.option.setNumber("General.Terminal", 0)
+        occ = gmsh.model.occ
+        big, small = occ.addBox(0, 0, 0, 2, 2, 2), occ.addBox(0.5, 0.5, 1.5, 1, 1, 1)
+        occ.synchronize()
+        faces = [t for b in (big, small) for _, t in gmsh.model.getBoundary([(3, b)], oriented=False)]
+        occ.remove([(3, big), (3, small)])
+        occ.addVolume([occ.addSurfaceLoop(faces, sewing=False)])
+        occ.synchronize()
+        gmsh.write(str(path))
+    finally:
+        gmsh.finalize()
+    return path
+
+
+def step_with_unit(src: Path, dst: Path, unit: str) -> Path:
+    """Copies a millimetre STEP file declaring another length unit (same numbers, new meaning)."""
+    replacement = {
+        "cm": "SI_UNIT(.CENTI.,.METRE.)",
+        "m": "SI_UNIT($,.METRE.)",
+        "um": "SI_UNIT(.MICRO.,.METRE.)",
+    }
+    text = src.read_text(encoding="latin-1")
+    if unit == "in":
+        text = text.replace(
+            "( LENGTH_UNIT() NAMED_UNIT(*) SI_UNIT(.MILLI.,.METRE.) )",
+            "( CONVERSION_BASED_UNIT('INCH',#9001) LENGTH_UNIT() NAMED_UNIT(#9002) )",
+        )
+        text = text.replace(
+            "ENDSEC;\nEND-ISO-10303-21;",
+            "#9001 = LENGTH_MEASURE_WITH_UNIT(LENGTH_MEASURE(25.4),#9003);\n"
+            "#9002 = DIMENSIONAL_EXPONENTS(1.,0.,0.,0.,0.,0.,0.);\n"
+            "#9003 = ( LENGTH_UNIT() NAMED_UNIT(*) SI_UNIT(.MILLI.,.METRE.) );\n"
+            "ENDSEC;\nEND-ISO-10303-21;",
+        )
+    else:
+        text = text.replace("SI_UNIT(.MILLI.,.METRE.)", replacement[unit])
+    dst.write_text(text, encoding="latin-1")
+    return dst
