@@ -8,6 +8,8 @@ export const LINEAR_SOLVERS = ['auto', 'direct', 'cg-bddc', 'cg-amg'] as const;
 export const ANALYSIS_TYPES = ['em', 'em-time', 'em-eigen', 'tetra-only'] as const;
 /** Time-domain excitation waveforms (issue 7, docs/transient.md). */
 export const PULSE_SHAPES = ['gaussian', 'modulated_gaussian', 'sinusoidal'] as const;
+export const MESH_ALGORITHMS = ['auto', 'hxt', 'delaunay', 'netgen'] as const;
+export const MESH_REPAIR_MODES = ['safe', 'none'] as const;
 
 /** Spec 001 §9 defaults, in SI units. */
 export const ANALYSIS_DEFAULTS = {
@@ -100,6 +102,12 @@ export const BodyMaterial = z.object({
   lossTangent: z.number().nonnegative().default(0),
 });
 
+/** Per-body maximum element size for multi-body models (body index or name; model units). */
+export const MeshBodySize = z.object({
+  region: z.union([z.number().int().nonnegative(), z.string()]),
+  maxSize: z.number().positive(),
+});
+
 const d = ANALYSIS_DEFAULTS;
 
 /**
@@ -174,6 +182,21 @@ export const AnalysisConfig = z
     eigenFieldMode: z.number().int().nonnegative().default(0),
     verbose: z.boolean().default(false),
     autoRunAnalysis: z.boolean().default(false),
+    // Meshing (analysisType "tetra-only"). Sizes are in the model's length unit.
+    /** global maximum element size; automatic (bounding-box diagonal / 20) when absent */
+    meshMaxSize: z.number().positive().optional(),
+    /** smallest element size curvature refinement may reach; automatic (max / 50) when absent */
+    meshMinSize: z.number().positive().optional(),
+    /** refine curved CAD faces to `meshElementsPerCircle` elements per full circle */
+    meshCurvatureRefinement: z.boolean().default(true),
+    meshElementsPerCircle: z.number().int().min(3).max(120).default(12),
+    meshBodyMaxSizes: z.array(MeshBodySize).default([]),
+    /** auto = gmsh HXT, then gmsh Delaunay, then Netgen */
+    meshAlgorithm: z.enum(MESH_ALGORITHMS).default('auto'),
+    /** safe = repairs that keep the shape (reported); none = report every defect instead */
+    meshRepair: z.enum(MESH_REPAIR_MODES).default('safe'),
+    /** also allow repairs that change the shape (filling holes) */
+    meshAllowShapeRepair: z.boolean().default(false),
   })
   .passthrough();
 export type AnalysisConfig = z.infer<typeof AnalysisConfig>;

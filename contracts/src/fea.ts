@@ -29,6 +29,8 @@ export const JobStatusResponse = z.object({
   type: z.string().optional(),
   success_count: z.number().optional(),
   mesh_count: z.number().optional(),
+  /** failed meshing jobs: where the problem markers are (also GET /results/tetra_output.json) */
+  problem_markers: z.string().optional(),
 });
 export type JobStatusResponse = z.infer<typeof JobStatusResponse>;
 

@@ -9,6 +9,8 @@ export const MeshBody = z.object({
   vertices: z.array(Vec3),
   faces: z.array(z.array(z.number().int().nonnegative())),
   tetrahedra: z.array(z.array(z.number().int().nonnegative())).optional(),
+  /** per triangle: the CAD face / surface patch it belongs to */
+  face_patches: z.array(z.number().int().nonnegative()).optional(),
 });
 export type MeshBody = z.infer<typeof MeshBody>;
 
@@ -29,6 +31,10 @@ export const MeshData = z
     mesh_count: z.number().int().optional(),
     format: z.string().optional(),
     units: z.string().optional(),
+    /** per surface triangle: CAD face / surface patch id (from convert-step or a meshing result) */
+    face_patches: z.array(z.number().int().nonnegative()).optional(),
+    /** mesh the original uploaded file (convert-step's upload_id) instead of these triangles */
+    source_upload_id: z.string().optional(),
   })
   .passthrough();
 export type MeshData = z.infer<typeof MeshData>;

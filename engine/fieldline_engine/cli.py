@@ -74,6 +74,14 @@ def main(argv: list[str] | None = None) -> int:
             "memory_limit", "The job ran out of memory. Use a coarser mesh or a lower element order."
         )
         return 1
+    except (ImportError, OSError) as exc:
+        # Under RLIMIT_AS a library that cannot map its code fails to import, not with MemoryError.
+        if "failed to map segment" in str(exc) or "Cannot allocate memory" in str(exc):
+            protocol.error("memory_limit", "The job ran out of memory while loading its libraries.")
+            return 1
+        traceback.print_exc(file=sys.stderr)
+        protocol.error("engine_error", f"Internal solver error: {type(exc).__name__}: {exc}")
+        return 1
     except Exception as exc:  # noqa: BLE001 - the server must always get a final event
         traceback.print_exc(file=sys.stderr)
         protocol.error("engine_error", f"Internal solver error: {type(exc).__name__}: {exc}")

@@ -4,6 +4,7 @@ import type { AppConfig } from './config.ts';
 import type { Db, DbDialect } from './db/database.ts';
 import type { EngineHealthProbe } from './engine/engine-health.ts';
 import type { EngineLocation } from './engine/engine-runner.ts';
+import type { UploadService } from './geometry/upload-service.ts';
 import type { ApiRegistry } from './http/openapi.ts';
 import type { Compute } from './jobs/compute.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
@@ -29,4 +30,5 @@ export interface AppContext {
   queue: JobQueue;
   /** Plans, storage, ledger, metering, worker registry (issue 8). */
   compute: Compute;
+  uploads: UploadService;
 }

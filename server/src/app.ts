@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AccountService } from './accounts/account-service.ts';
@@ -14,6 +16,9 @@ import type { AppConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { EngineHealthProbe } from './engine/engine-health.ts';
 import { registerFeaRoutes } from './fea/fea-routes.ts';
+import { registerGeometryRoutes } from './geometry/geometry-routes.ts';
+import { transferSessionUploads, UploadService } from './geometry/upload-service.ts';
+import { StorageUploadStore } from './geometry/upload-store.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { ApiRegistry } from './http/openapi.ts';
 import { createCompute, createQueue } from './jobs/compute.ts';
@@ -48,7 +53,11 @@ export async function buildApp(
   const { db, dialect, close } = openDatabase(config.databaseUrl);
   if (options.migrate !== false) await migrateToLatest(db);
 
-  const engine = { python: config.enginePython, engineDir: config.engineDir };
+  const engine = {
+    python: config.enginePython,
+    engineDir: config.engineDir,
+    isolateNetwork: config.engineNetworkIsolation === 'auto',
+  };
   const compute = createCompute(config, db, secrets, engine, app.log);
   const sessions = new SessionService(db, secrets.sessionKey);
   const ctx: AppContext = {
@@ -63,12 +72,14 @@ export async function buildApp(
     // Anonymous-session objects that follow a guest who signs in; add uploads etc. to the list.
     accounts: new AccountService(db, sessions, new PasswordHasher(), new RateLimiter(db), [
       transferSessionJobs,
+      transferSessionUploads,
     ]),
     engine,
     engineHealth: new EngineHealthProbe(engine),
     jobs: compute.jobs,
     queue: createQueue(config, compute, app.log),
     compute,
+    uploads: new UploadService(db, new StorageUploadStore(compute.storage, join(config.dataDir, 'tmp'))),
   };
   // Open beta: every new account starts with the welcome grant, recorded in the ledger.
   ctx.accounts.onRegister.push((trx, userId) =>
@@ -77,6 +88,7 @@ export async function buildApp(
   const sweeper = new RetentionSweeper(ctx, config.compute.retentionSweepSeconds);
 
   await app.register(fastifyCookie);
+  await app.register(fastifyMultipart);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
@@ -102,6 +114,7 @@ export async function buildApp(
   registerAuthRoutes(app, ctx);
   registerFeaRoutes(app, ctx);
   registerComputeRoutes(app, ctx);
+  registerGeometryRoutes(app, ctx);
   app.get('/api/docs', async () => ctx.api.document(APP_VERSION));
 
   if (existsSync(config.webDistDir)) {

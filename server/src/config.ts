@@ -19,6 +19,15 @@ export interface AppConfig {
   jobSlots: number;
   jobTimeoutSeconds: number;
   jobMemoryLimitMb: number;
+  /** The server's cap on any upload (MB); plans and the guest limit apply below it (geometry/upload-limits.ts). */
+  maxUploadMb: number;
+  /** Limits of the engine process that parses an upload (convert-step). */
+  convertTimeoutSeconds: number;
+  convertMemoryLimitMb: number;
+  /** Most bytes a ZIP upload may expand to. */
+  zipMaxExpandedMb: number;
+  /** Run engine processes without network access (`unshare -n`) when the system allows it. */
+  engineNetworkIsolation: 'auto' | 'off';
   secureCookies: boolean;
   logLevel: string;
   trustProxy: boolean;
@@ -116,6 +125,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     jobSlots: int(env, 'JOB_SLOTS', Math.max(1, availableParallelism())),
     jobTimeoutSeconds: int(env, 'JOB_TIMEOUT_SECONDS', 3600),
     jobMemoryLimitMb: int(env, 'JOB_MEMORY_LIMIT_MB', 8192),
+    maxUploadMb: int(env, 'MAX_UPLOAD_MB', 1024),
+    convertTimeoutSeconds: int(env, 'CONVERT_TIMEOUT_SECONDS', 120),
+    convertMemoryLimitMb: int(env, 'CONVERT_MEMORY_LIMIT_MB', 4096),
+    zipMaxExpandedMb: int(env, 'ZIP_MAX_EXPANDED_MB', 1024),
+    engineNetworkIsolation: env.ENGINE_NETWORK_ISOLATION === 'off' ? 'off' : 'auto',
     secureCookies: bool(env, 'SECURE_COOKIES', publicOrigin.startsWith('https://')),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: bool(env, 'TRUST_PROXY', false),

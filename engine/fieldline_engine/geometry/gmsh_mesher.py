@@ -16,7 +16,7 @@ import numpy as np
 from fieldline_engine.errors import EngineError, InvalidInput
 from fieldline_engine.geometry.mesh_io import SurfaceBody
 from fieldline_engine.geometry.step_units import OCC_UNIT_NAME
-from fieldline_engine.geometry.surface import bbox_diagonal, signed_volume, winding_numbers
+from fieldline_engine.geometry.surface import signed_volume, winding_numbers
 from fieldline_engine.geometry.volume_mesh import VolumeMesh
 
 ALGORITHM_3D = {"hxt": 10, "delaunay": 1}
@@ -86,8 +86,14 @@ def _clean_label(label: str) -> str:
     return "" if _GENERIC_LABEL.match(name) else name
 
 
-def load_step(files: list[Path], unit: str, names_from_netgen: bool = True) -> list[CadBody]:
-    """Imports STEP files in `unit`, heals them into solids and returns the bodies with their names."""
+# OpenCascade shape healing costs ~0.05–0.1 s per solid (and grows with the model); assemblies larger
+# than this are healed only when a first meshing attempt has failed.
+HEAL_MAX_SOLIDS = 64
+
+
+def load_step(files: list[Path], unit: str, heal: bool | None = None) -> list[CadBody]:
+    """Imports STEP files in `unit` and returns the bodies with their names. Loose surfaces are sewn
+    into solids; solids are healed when `heal` (default: small models only)."""
     import gmsh
 
     gmsh.option.setString("Geometry.OCCTargetUnit", OCC_UNIT_NAME[unit])
@@ -109,22 +115,20 @@ def load_step(files: list[Path], unit: str, names_from_netgen: bool = True) -> l
                 f"The STEP file contains no solid bodies ({len(surfaces)} loose surfaces could not be "
                 "closed into solids). Export solids, or close the surfaces in your CAD tool."
             )
-    before = {
-        t: (_clean_label(gmsh.model.getEntityName(3, t)), np.array(gmsh.model.occ.getCenterOfMass(3, t)))
-        for _, t in volumes
-    }
-    gmsh.model.occ.healShapes(volumes, sewFaces=True, makeSolids=True)
-    gmsh.model.occ.synchronize()
+    names = [_clean_label(gmsh.model.getEntityName(3, t)) for _, t in volumes]
+    centres = np.array([gmsh.model.occ.getCenterOfMass(3, t) for _, t in volumes])
+    if heal if heal is not None else len(volumes) <= HEAL_MAX_SOLIDS:
+        gmsh.model.occ.healShapes(volumes, sewFaces=True, makeSolids=True)
+        gmsh.model.occ.synchronize()
     tags = [t for _, t in gmsh.model.getEntities(3)]
     bodies: list[CadBody] = []
     for t in tags:
         centre = np.array(gmsh.model.occ.getCenterOfMass(3, t))
         name = _clean_label(gmsh.model.getEntityName(3, t))
-        if not name and before:
-            nearest = min(before.values(), key=lambda item: float(np.linalg.norm(item[1] - centre)))
-            name = nearest[0]
+        if not name and len(centres):
+            name = names[int(np.argmin(np.linalg.norm(centres - centre, axis=1)))]
         bodies.append(CadBody(name, [t], centre, float(gmsh.model.occ.getMass(3, t))))
-    if names_from_netgen and any(not b.name for b in bodies):
+    if any(not b.name for b in bodies):
         _names_from_netgen(files, unit, bodies)
     seen: dict[str, int] = {}
     for k, b in enumerate(bodies):
@@ -154,13 +158,15 @@ def _names_from_netgen(files: list[Path], unit: str, bodies: list[CadBody]) -> N
                 candidates.append((str(solid.name), np.array([c.x, c.y, c.z]) * mm_to_unit))
     if not candidates:
         return
-    scale = max(1e-30, max(float(np.abs(b.centre).max()) for b in bodies))
+    points = np.array([c for _, c in candidates])
+    scale = max(1e-30, float(np.abs(points).max()))
     for b in bodies:
         if b.name:
             continue
-        name, c = min(candidates, key=lambda item: float(np.linalg.norm(item[1] - b.centre)))
-        if np.linalg.norm(c - b.centre) <= 1e-6 * scale + 1e-9:
-            b.name = name
+        distance = np.linalg.norm(points - b.centre, axis=1)
+        k = int(np.argmin(distance))
+        if distance[k] <= 1e-6 * scale + 1e-9:
+            b.name = candidates[k][0]
 
 
 def model_diagonal() -> float:
@@ -188,10 +194,11 @@ def _surface_triangles(surface: int, index: np.ndarray) -> np.ndarray:
 
 
 def cad_surface_preview(files: list[Path], unit: str) -> tuple[list[SurfaceBody], list[str]]:
-    """Triangulates every body's boundary for display: triangles oriented outward, patch = CAD face."""
+    """Triangulates every body's boundary for display: triangles oriented outward, patch = CAD face.
+    The preview shows the file as it is; healing happens when it is meshed."""
     import gmsh
 
-    bodies = load_step(files, unit)
+    bodies = load_step(files, unit, heal=False)
     diag = model_diagonal()
     gmsh.option.setNumber("Mesh.MeshSizeMax", diag / 25)
     gmsh.option.setNumber("Mesh.MeshSizeMin", diag / 2000)
@@ -325,7 +332,8 @@ def _generate_3d(algorithm: str) -> None:
 def mesh_cad(files: list[Path], unit: str, opts, algorithm: str) -> VolumeMesh:
     import gmsh
 
-    bodies = load_step(files, unit)
+    # Large assemblies are healed only by the second attempt (Delaunay), after HXT has failed.
+    bodies = load_step(files, unit, heal=True if algorithm == "delaunay" else None)
     body_of_volume, notes = _fragment(bodies)
     _apply_sizes(opts, body_of_volume)
     try:
@@ -476,14 +484,3 @@ def mesh_triangles(prepared, opts, algorithm: str) -> VolumeMesh:
     gmsh.option.setNumber("Mesh.MeshSizeFromCurvature", 0)
     _generate_3d(algorithm)
     return _extract(body_of_volume, prepared.body_names, MESHER_LABEL[algorithm])
-
-
-def cad_diagonal(files: list[Path], unit: str) -> tuple[float, list[str], list[float], float]:
-    """Diagonal, body names, body volumes and total volume of a STEP model (for sizes and estimates)."""
-    bodies = load_step(files, unit)
-    vols = [b.volume for b in bodies]
-    return model_diagonal(), [b.name for b in bodies], vols, float(sum(vols))
-
-
-def surface_diagonal(vertices: np.ndarray) -> float:
-    return bbox_diagonal(vertices)

@@ -118,7 +118,7 @@ def _success(mesh: VolumeMesh, opts, attempts, repairs=None, notes=None) -> Mesh
 
 def _cad_info(files: list[Path], unit: str):
     with gmsh_mesher.gmsh_session():
-        bodies = gmsh_mesher.load_step(files, unit)
+        bodies = gmsh_mesher.load_step(files, unit, heal=False)
         return gmsh_mesher.model_diagonal(), [(b.name, b.centre, b.volume) for b in bodies]
 
 

@@ -137,6 +137,23 @@ export interface MigrationsMetaTable {
   id: Generated<number>;
 }
 
+export interface UploadsTable {
+  id: string;
+  owner_user_id: string | null;
+  owner_session_hash: string | null;
+  original_name: string;
+  format: 'step' | 'stl' | 'obj' | 'zip';
+  size_bytes: number;
+  sha256: string;
+  /** Length unit of the model: the STEP file's own, or the one chosen for STL/OBJ. */
+  units: string;
+  body_count: number;
+  triangle_count: number;
+  /** Key in upload storage (geometry/upload-store.ts), never a user-supplied name. */
+  storage_key: string;
+  created_at: string;
+}
+
 export interface Database {
   sessions: SessionsTable;
   jobs: JobsTable;
@@ -146,4 +163,5 @@ export interface Database {
   usage_ledger: UsageLedgerTable;
   user_plans: UserPlansTable;
   compute_workers: ComputeWorkersTable;
+  uploads: UploadsTable;
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { networkIsolationPrefix } from './network-isolation.ts';
 
 /** One line of the engine's stdout protocol (DESIGN.md §3). */
 export type EngineEvent =
@@ -27,6 +28,8 @@ export interface EngineRunOptions {
 export interface EngineLocation {
   python: string;
   engineDir: string;
+  /** Start the engine without network access where the system allows it (network-isolation.ts). */
+  isolateNetwork?: boolean;
 }
 
 const STDERR_TAIL_BYTES = 8192;
@@ -50,7 +53,9 @@ export function runEngine(engine: EngineLocation, opts: EngineRunOptions): Promi
     let stderrTail = '';
     let killedFor: 'timeout' | 'cancel' | null = null;
 
-    const child = spawn(engine.python, args, {
+    const prefix = engine.isolateNetwork ? networkIsolationPrefix() : [];
+    const [program, ...programArgs] = [...prefix, engine.python, ...args] as [string, ...string[]];
+    const child = spawn(program, programArgs, {
       cwd: engine.engineDir,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],

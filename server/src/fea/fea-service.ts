@@ -8,6 +8,9 @@ import type {
 } from '@fieldline/contracts';
 import type { AppContext } from '../app-context.ts';
 import { estimateSeconds } from '../billing/job-estimate.ts';
+import { ZIP_MAX_RATIO } from '../geometry/convert-service.ts';
+import { ProblemMarkersService } from '../geometry/problem-markers.ts';
+import { MB } from '../geometry/upload-limits.ts';
 import { HttpError } from '../http/errors.ts';
 import type { JobOwner } from '../jobs/job-owner.ts';
 import type { JobRow } from '../jobs/job-service.ts';
@@ -24,7 +27,11 @@ const FILES_DELETED = (hours: number) =>
 
 /** Submit, status, results, cancel and save: the simulator's job calls (spec 001 §7). */
 export class FeaService {
-  constructor(private readonly ctx: AppContext) {}
+  private readonly markers: ProblemMarkersService;
+
+  constructor(private readonly ctx: AppContext) {
+    this.markers = new ProblemMarkersService(ctx);
+  }
 
   async health(): Promise<HealthResponse> {
     const [engine, queue] = await Promise.all([this.ctx.engineHealth.get(), this.ctx.queue.stats()]);
@@ -40,29 +47,42 @@ export class FeaService {
   ): Promise<SubmitResponse> {
     const meshing = config.meshingOnly || config.analysisType === 'tetra-only';
     const kind = meshing ? 'meshing' : 'analysis';
-    validateMesh(mesh, meshing);
+    // A meshing job may mesh the original upload (convert-step's upload_id) rather than triangles.
+    const source =
+      meshing && mesh.source_upload_id
+        ? await this.meshSource(mesh.source_upload_id, mesh.units, owner)
+        : null;
+    if (!source) validateMesh(mesh, meshing);
+    const jobBytes = modelBytes + (source?.bytes ?? 0);
     const estimate = estimateSeconds(mesh, config, this.ctx.config.compute.minEstimateSeconds);
     const { accounts } = this.ctx.compute;
     let planId: string | null = null;
     let queue = 'standard';
     if (owner.userId) {
-      const admission = await accounts.admit(owner.userId, { kind, estimateSeconds: estimate, modelBytes });
+      const admission = await accounts.admit(owner.userId, {
+        kind,
+        estimateSeconds: estimate,
+        modelBytes: jobBytes,
+      });
       planId = admission.planId;
       queue = admission.queue;
     } else if (kind === 'analysis') {
       throw new HttpError(401, 'unauthenticated', ANALYSIS_NEEDS_ACCOUNT, { status: 'error' });
     } else {
-      accounts.checkGuestModel(modelBytes);
+      accounts.checkGuestModel(jobBytes);
     }
+    const input: Record<string, unknown> = { mesh_data: mesh, config, ...(source?.job ?? {}) };
+    if (testHooks) input.test_hooks = testHooks;
     const job = await this.ctx.jobs.create({
       owner,
       kind,
       analysisType: config.analysisType,
       queue,
-      input: testHooks ? { mesh_data: mesh, config, test_hooks: testHooks } : { mesh_data: mesh, config },
+      input,
       planId,
       estimateSeconds: kind === 'analysis' ? estimate : null,
-      modelBytes,
+      modelBytes: jobBytes,
+      inputFiles: source ? [source.file] : undefined,
     });
     await this.ctx.queue.enqueue(job.id, job.queue);
     this.ctx.log.info({ jobId: job.id, owner: owner.userId ?? 'guest', kind, queue, estimate }, 'job queued');
@@ -71,6 +91,17 @@ export class FeaService {
       job_id: job.id,
       message: meshing ? 'Meshing job queued' : 'Analysis job queued',
     };
+  }
+
+  /** The caller's upload as the input of a meshing job; 404 when it is not theirs. */
+  private async meshSource(uploadId: string, units: string | undefined, owner: JobOwner) {
+    const upload = await this.ctx.uploads.findOwned(uploadId, owner);
+    if (!upload) throw new HttpError(404, 'not_found', 'Upload not found', { status: 'error' });
+    const source = await this.ctx.uploads.meshSource(upload, units);
+    const limits = {
+      zip: { max_total_bytes: this.ctx.config.zipMaxExpandedMb * MB, max_ratio: ZIP_MAX_RATIO },
+    };
+    return { job: { source: source.input, limits }, file: source.file, bytes: upload.size_bytes };
   }
 
   async status(jobId: string, owner: JobOwner): Promise<JobStatusResponse | null> {
@@ -84,6 +115,9 @@ export class FeaService {
     };
     if (job.status === 'failed' || job.status === 'cancelled')
       response.error = job.error_message ?? 'Job failed';
+    if (job.kind === 'meshing' && job.status === 'failed' && (await this.markers.has(job))) {
+      response.problem_markers = `/api/fea/results/${job.id}/problem-markers`;
+    }
     if (job.status === 'completed') {
       if (job.files_deleted_at) response.message = FILES_DELETED(this.ctx.config.compute.retentionHours);
       else if (job.result_location)

@@ -107,6 +107,8 @@ export async function runClaimedJob(
       const files = await jobs.files.stageOut(job.id, dir);
       outcome = { status: 'completed', message: engineOutcome.message, files };
     } else {
+      // A failed run may leave diagnostics the user needs (meshing problem markers): keep them.
+      await jobs.files.stageOut(job.id, dir);
       outcome = { status: 'failed', code: engineOutcome.code, message: engineOutcome.message };
     }
   } catch (err) {

@@ -19,6 +19,8 @@ export interface NewJob {
   planId?: string | null;
   estimateSeconds?: number | null;
   modelBytes?: number | null;
+  /** Extra input files the engine needs beside job.json (e.g. the uploaded CAD file to mesh). */
+  inputFiles?: { name: string; body: Buffer }[];
 }
 
 /** How a run ended, as the worker saw it. */
@@ -50,6 +52,12 @@ export class JobService {
   async create(job: NewJob): Promise<JobRow> {
     const id = randomUUID();
     const inputLocation = await this.files.putInput(id, job.input);
+    try {
+      for (const file of job.inputFiles ?? []) await this.files.putInputFile(id, file.name, file.body);
+    } catch (err) {
+      await this.files.removeAll(id);
+      throw err;
+    }
     const row: JobRow = {
       id,
       owner_user_id: job.owner.userId,

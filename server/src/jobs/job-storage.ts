@@ -40,6 +40,12 @@ export class JobStorage {
     return key;
   }
 
+  /** Another input file for the engine (`jobs/<id>/in/<name>`), staged in beside job.json. */
+  async putInputFile(jobId: string, name: string, body: Buffer): Promise<void> {
+    if (!SAFE_NAME.test(name) || name === INPUT_NAME) throw new Error(`unsafe input file name: ${name}`);
+    await this.store.put(`jobs/${jobId}/in/${name}`, body);
+  }
+
   /** Writes the job's input into a fresh local directory for the engine. */
   async stageIn(jobId: string, attempt: number): Promise<string> {
     const dir = this.localDir(jobId, attempt);
@@ -48,13 +54,21 @@ export class JobStorage {
     const input = await this.store.get(this.inputKey(jobId));
     if (!input) throw new Error(`the input of job ${jobId} is missing from storage`);
     await writeFile(join(dir, INPUT_NAME), input, { mode: 0o600 });
+    for (const key of await this.store.list(`jobs/${jobId}/in`)) {
+      const name = key.slice(key.lastIndexOf('/') + 1);
+      const body = await this.store.get(key);
+      if (body && SAFE_NAME.test(name)) await writeFile(join(dir, name), body, { mode: 0o600 });
+    }
     return dir;
   }
 
   /** Uploads what the engine wrote (everything but the input) and returns the manifest. */
   async stageOut(jobId: string, dir: string): Promise<StoredFile[]> {
+    const staged = new Set(
+      (await this.store.list(`jobs/${jobId}/in`)).map((k) => k.slice(k.lastIndexOf('/') + 1)),
+    );
     const names = (await readdir(dir)).filter(
-      (n) => n !== INPUT_NAME && SAFE_NAME.test(n) && !n.endsWith('.tmp'),
+      (n) => n !== INPUT_NAME && !staged.has(n) && SAFE_NAME.test(n) && !n.endsWith('.tmp'),
     );
     const files: StoredFile[] = [];
     for (const name of names.sort()) {

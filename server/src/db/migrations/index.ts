@@ -1,12 +1,14 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_initial.ts';
 import * as m0002 from './0002_accounts.ts';
+import * as m0003 from './0003_uploads.ts';
 import * as m0004 from './0004_compute.ts';
 
 /** Migrations in order. Add new files here; never edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_accounts': m0002,
+  '0003_uploads': m0003,
   '0004_compute': m0004,
 };
 

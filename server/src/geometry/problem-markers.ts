@@ -1,0 +1,54 @@
+import type { AppContext } from '../app-context.ts';
+import type { JobOwner } from '../jobs/job-owner.ts';
+import type { JobRow } from '../jobs/job-service.ts';
+
+/** The file the engine's `mesh` command writes into the job directory when meshing fails. */
+export const PROBLEM_MARKERS_FILE = 'tetra_output.json';
+/** How many of the caller's most recent failed meshing jobs to look through for markers. */
+const RECENT_FAILURES = 5;
+
+/**
+ * Problem markers (spec 001 §3) of failed meshing jobs, always scoped to the caller: per job, and
+ * "the latest one" for the spec's GET /results/tetra_output.json.
+ */
+export class ProblemMarkersService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /** Raw JSON of the job's markers, or null when the job is not the caller's or has none. */
+  async forJob(jobId: string, owner: JobOwner): Promise<string | null> {
+    const job = await this.ctx.jobs.findOwned(jobId, owner);
+    if (job?.kind !== 'meshing' || job.status !== 'failed') return null;
+    return this.read(job);
+  }
+
+  async latest(owner: JobOwner): Promise<string | null> {
+    let q = this.ctx.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('kind', '=', 'meshing')
+      .where('status', '=', 'failed');
+    q = owner.userId
+      ? q.where('owner_user_id', '=', owner.userId)
+      : q.where('owner_session_hash', '=', owner.sessionHash ?? '');
+    const jobs = await q
+      .orderBy('finished_at', 'desc')
+      .orderBy('queued_at', 'desc')
+      .limit(RECENT_FAILURES)
+      .execute();
+    for (const job of jobs) {
+      const markers = await this.read(job);
+      if (markers) return markers;
+    }
+    return null;
+  }
+
+  async has(job: JobRow): Promise<boolean> {
+    return job.kind === 'meshing' && job.status === 'failed' && (await this.read(job)) !== null;
+  }
+
+  private async read(job: JobRow): Promise<string | null> {
+    if (job.files_deleted_at) return null; // removed with the job's files after the retention time
+    const body = await this.ctx.jobs.files.readResult(job.id, PROBLEM_MARKERS_FILE);
+    return body ? body.toString('utf8') : null;
+  }
+}
