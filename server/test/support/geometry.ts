@@ -15,20 +15,34 @@ export interface UploadFixtures {
 
 let cached: UploadFixtures | null = null;
 
-/** STEP/STL/OBJ/ZIP fixtures made in code by the engine's test helpers (fieldline_engine.testing). */
+/**
+ * STEP/STL/OBJ/ZIP fixtures made in code by the engine's test helpers (fieldline_engine.testing),
+ * generated once per version of those helpers and shared by the test files.
+ */
 export function uploadFixtures(): UploadFixtures {
   if (cached) return cached;
-  const dir = mkdtempSync(join(tmpdir(), 'fieldline-fixtures-'));
-  const run = spawnSync(
-    join(REPO, '.venv', 'bin', 'python'),
-    ['-m', 'fieldline_engine.testing.upload_fixtures', dir],
-    {
-      cwd: join(REPO, 'engine'),
-      encoding: 'utf8',
-      env: { ...process.env, PYTHONPATH: join(REPO, 'engine') },
-    },
+  const sources = ['upload_fixtures.py', 'shapes.py'].map((f) =>
+    readFileSync(join(REPO, 'engine', 'fieldline_engine', 'testing', f)),
   );
-  if (run.status !== 0) throw new Error(`fixture generation failed: ${run.stderr.slice(-2000)}`);
+  const version = createHash('sha256').update(Buffer.concat(sources)).digest('hex').slice(0, 16);
+  const dir = join(tmpdir(), `fieldline-upload-fixtures-${version}`);
+  if (!existsSync(join(dir, 'manifest.json'))) {
+    const building = `${dir}.${process.pid}`;
+    rmSync(building, { recursive: true, force: true });
+    mkdirSync(building, { recursive: true });
+    const run = spawnSync(
+      join(REPO, '.venv', 'bin', 'python'),
+      ['-m', 'fieldline_engine.testing.upload_fixtures', building],
+      {
+        cwd: join(REPO, 'engine'),
+        encoding: 'utf8',
+        env: { ...process.env, PYTHONPATH: join(REPO, 'engine') },
+      },
+    );
+    if (run.status !== 0) throw new Error(`fixture generation failed: ${run.stderr.slice(-2000)}`);
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(building, dir);
+  }
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
   cached = { dir, file: (name) => readFileSync(join(dir, name)), broken: manifest.broken };
   return cached;
@@ -117,3 +131,9 @@ export function checkVolumeMesh(vertices: Vec3[], tets: number[][], faces: numbe
   const overShared = [...count.values()].filter((n) => n > 2).length;
   return { minVolume, volume, surfaceNotOnTets, openBoundary, overShared };
 }
+
+/**
+ * Tests of engine behaviour that does not touch the database (formats, isolation, diagnostics) run
+ * once, in the SQLite pass of `npm test`; the PostgreSQL pass keeps the ones that read and write rows.
+ */
+export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
