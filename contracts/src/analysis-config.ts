@@ -191,6 +191,8 @@ export const AnalysisConfig = z
     meshCurvatureRefinement: z.boolean().default(true),
     meshElementsPerCircle: z.number().int().min(3).max(120).default(12),
     meshBodyMaxSizes: z.array(MeshBodySize).default([]),
+    /** how fast element sizes may grow away from small features (0–1, Netgen's grading; gmsh grades by its own rules) */
+    meshGrading: z.number().gt(0).max(1).default(0.3),
     /** auto = gmsh HXT, then gmsh Delaunay, then Netgen */
     meshAlgorithm: z.enum(MESH_ALGORITHMS).default('auto'),
     /** safe = repairs that keep the shape (reported); none = report every defect instead */

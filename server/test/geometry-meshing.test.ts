@@ -100,9 +100,11 @@ describe('meshing jobs on uploads', () => {
 
   it.skipIf(onPostgres)('reports safe repairs by triangle (a flipped triangle is turned back)', async () => {
     const { uploadId, cookie } = await upload('flipped.stl', fx.file('broken_flipped_triangle.stl'));
-    const jobId = await submitMeshing(cookie, { source_upload_id: uploadId }, { meshMaxSize: 5 });
+    // The unit chosen in the environment after the upload (STL has none) applies to the mesh.
+    const jobId = await submitMeshing(cookie, { source_upload_id: uploadId, units: 'cm' }, { meshMaxSize: 5 });
     const { body } = await waitForJob(t.app, jobId, cookie);
     expect(body.status, body.error).toBe('completed');
+    expect(body.results.units).toBe('cm');
     expect(body.results.repairs).toHaveLength(1);
     expect(body.results.repairs[0]).toMatch(/Reversed 1 triangle .*triangles 5\./);
   });
@@ -161,6 +163,20 @@ describe('meshing failures come with problem markers', () => {
     expect(a.json().problem_faces).toEqual(fx.broken.self_intersection?.faces);
     expect(b.json().problem_faces).toEqual(fx.broken.hole?.faces);
     expect(a.json().error).toMatch(/self-intersections/);
+
+    // ?job_id= picks one of the caller's jobs (the environment sends it), never someone else's.
+    const byId = await t.app.inject({
+      method: 'GET',
+      url: `/results/tetra_output.json?job_id=${myJob}`,
+      headers: { cookie: mine.cookie },
+    });
+    expect(byId.json().problem_faces).toEqual(fx.broken.self_intersection?.faces);
+    const notMine = await t.app.inject({
+      method: 'GET',
+      url: `/results/tetra_output.json?job_id=${theirJob}`,
+      headers: { cookie: mine.cookie },
+    });
+    expect(notMine.statusCode).toBe(404);
 
     const stranger = cookieFrom(await convertStep(t.app, 'cube.obj', fx.file('cube.obj')));
     for (const cookie of [stranger, undefined]) {

@@ -75,6 +75,7 @@ def mesh_cad(
         ngmesh = geo.GenerateMesh(
             maxh=opts.largest() * mm_per_unit,
             minh=opts.min_size * mm_per_unit,
+            grading=opts.grading,
             curvaturesafety=opts.elements_per_circle / 6.0 if opts.curvature else 0.0,
         )
     except Exception as exc:  # noqa: BLE001 - Netgen raises "Meshing failed!" and the like
@@ -107,7 +108,7 @@ def mesh_triangles(prepared, opts) -> VolumeMesh:
         m.SetMaxHDomain([opts.size_of(r) for r in range(len(prepared.body_names))])
     try:
         # Netgen honours maxh loosely on triangle input (notes §1.1): ask for a little less.
-        m.GenerateVolumeMesh(maxh=opts.largest() / 1.2)
+        m.GenerateVolumeMesh(maxh=opts.largest() / 1.2, grading=opts.grading)
     except Exception as exc:  # noqa: BLE001
         raise _fail(exc) from exc
     if m.ne == 0:

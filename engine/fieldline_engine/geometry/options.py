@@ -29,6 +29,7 @@ class MeshOptions:
     allow_shape_repair: bool = False
     threads: int = 1
     auto_size: bool = True
+    grading: float = 0.3
 
     def size_of(self, body: int) -> float:
         return self.body_max_sizes.get(body, self.max_size)
@@ -43,6 +44,7 @@ class MeshOptions:
             "automatic": self.auto_size,
             "curvature_refinement": self.curvature,
             "elements_per_circle": self.elements_per_circle,
+            "grading": self.grading,
             "body_max_sizes": {
                 body_names[b]: h for b, h in self.body_max_sizes.items() if b < len(body_names)
             },
@@ -89,7 +91,11 @@ def mesh_options(config: dict[str, Any], diagonal: float, body_names: list[str],
                 f"meshBodyMaxSizes refers to body {ref!r}, which the model does not have "
                 f"(bodies: {', '.join(body_names)})."
             )
+    grading = config.get("meshGrading", 0.3)
+    if not isinstance(grading, int | float) or isinstance(grading, bool) or not 0 < grading <= 1:
+        raise InvalidInput("meshGrading must be a number greater than 0 and at most 1.")
     return MeshOptions(
+        grading=float(grading),
         max_size=max_size,
         min_size=min_size,
         curvature=bool(config.get("meshCurvatureRefinement", True)),

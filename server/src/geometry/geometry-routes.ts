@@ -67,13 +67,22 @@ export function registerGeometryRoutes(app: FastifyInstance, ctx: AppContext): v
   ctx.api.add({
     method: 'get',
     path: '/results/tetra_output.json',
-    summary: "Problem markers of the caller's latest failed meshing job (spec 001 §7; never cached)",
+    summary:
+      "Problem markers of the caller's latest failed meshing job, or of ?job_id= (spec 001 §7; never cached)",
     tag: 'fea',
     response: ProblemMarkersPayload,
   });
   app.get('/results/tetra_output.json', async (request, reply) => {
     const owner = request.session ? ownerOf(request.session) : null;
-    const json = owner ? await markers.latest(owner) : null;
+    // `?job_id=` names the job (the environment sends it); without it, the latest failure.
+    const query = z.object({ job_id: z.string().uuid().optional() }).safeParse(request.query);
+    const jobId = query.success ? query.data.job_id : undefined;
+    const json =
+      !owner || !query.success
+        ? null
+        : jobId
+          ? await markers.forJob(jobId, owner)
+          : await markers.latest(owner);
     if (!json) {
       throw new HttpError(
         404,
