@@ -101,7 +101,11 @@ describe('meshing jobs on uploads', () => {
   it.skipIf(onPostgres)('reports safe repairs by triangle (a flipped triangle is turned back)', async () => {
     const { uploadId, cookie } = await upload('flipped.stl', fx.file('broken_flipped_triangle.stl'));
     // The unit chosen in the environment after the upload (STL has none) applies to the mesh.
-    const jobId = await submitMeshing(cookie, { source_upload_id: uploadId, units: 'cm' }, { meshMaxSize: 5 });
+    const jobId = await submitMeshing(
+      cookie,
+      { source_upload_id: uploadId, units: 'cm' },
+      { meshMaxSize: 5 },
+    );
     const { body } = await waitForJob(t.app, jobId, cookie);
     expect(body.status, body.error).toBe('completed');
     expect(body.results.units).toBe('cm');

@@ -69,14 +69,15 @@ def _record(
 
 
 def _run_attempts(
-    kind: str, order: list[str], run, workdir: Path
+    kind: str, order: list[str], run, args: tuple, workdir: Path
 ) -> tuple[VolumeMesh | None, list[dict[str, Any]], dict[str, AttemptResult]]:
+    """`run(mesher, *args)` is a module-level function, executed in a child process per mesher."""
     attempts: list[dict[str, Any]] = []
     failures: dict[str, AttemptResult] = {}
     for k, mesher in enumerate(order):
         protocol.progress(20 + 60 * k / len(order), f"Meshing the {kind} with {LABEL[mesher]}")
         started = time.perf_counter()
-        result = run_isolated(run, mesher, workdir=workdir)
+        result = run_isolated(run, mesher, *args, workdir=workdir)
         if result.ok:
             try:
                 mesh = finalize(result.value)
@@ -122,11 +123,18 @@ def _cad_info(files: list[Path], unit: str):
         return gmsh_mesher.model_diagonal(), [(b.name, b.centre, b.volume) for b in bodies]
 
 
+def _cad_attempt(mesher: str, files, unit, opts, names, centres, threads) -> VolumeMesh:
+    if mesher == "netgen":
+        return netgen_mesher.mesh_cad(files, unit, opts, names, centres)
+    with gmsh_mesher.gmsh_session(threads=threads):
+        return gmsh_mesher.mesh_cad(files, unit, opts, mesher)
+
+
 def mesh_cad_model(
     files: list[Path], unit: str, config: dict[str, Any], threads: int, workdir: Path
 ) -> MeshSuccess | MeshFailure:
     protocol.progress(5, "Reading the CAD model")
-    info = run_isolated(lambda _: _cad_info(files, unit), None, workdir=workdir)
+    info = run_isolated(_cad_info, files, unit, workdir=workdir)
     if not info.ok:
         if info.code == "mesher_crashed":
             raise EngineError("cad_parser_crashed", f"The STEP file could not be read: {info.message}.")
@@ -136,13 +144,8 @@ def mesh_cad_model(
     opts = mesh_options(config, diagonal, names, threads)
     check_estimated_size(sum(b[2] for b in bodies), opts, [b[2] for b in bodies])
 
-    def run(mesher: str) -> VolumeMesh:
-        if mesher == "netgen":
-            return netgen_mesher.mesh_cad(files, unit, opts, names, [b[1] for b in bodies])
-        with gmsh_mesher.gmsh_session(threads=threads):
-            return gmsh_mesher.mesh_cad(files, unit, opts, mesher)
-
-    mesh, attempts, failures = _run_attempts("CAD model", _order(opts), run, workdir)
+    args = (files, unit, opts, names, [b[1] for b in bodies], threads)
+    mesh, attempts, failures = _run_attempts("CAD model", _order(opts), _cad_attempt, args, workdir)
     if mesh is not None:
         return _success(mesh, opts, attempts)
     return _cad_failure(failures, attempts, unit)
@@ -229,16 +232,19 @@ def mesh_triangle_model(
     protocol.progress(12, "Refining long surface edges")
     refined = _refine(surface, opts)
 
-    def run(mesher: str) -> VolumeMesh:
-        if mesher == "netgen":
-            return netgen_mesher.mesh_triangles(refined, opts)
-        with gmsh_mesher.gmsh_session(threads=threads):
-            return gmsh_mesher.mesh_triangles(refined, opts, mesher)
-
-    mesh, attempts, failures = _run_attempts("surface", _order(opts), run, workdir)
+    mesh, attempts, failures = _run_attempts(
+        "surface", _order(opts), _triangle_attempt, (refined, opts, threads), workdir
+    )
     if mesh is not None:
         return _success(mesh, opts, attempts, prep.repairs)
     return _triangle_failure(prep, refined, failures, attempts, unit)
+
+
+def _triangle_attempt(mesher: str, refined: PreparedSurface, opts: MeshOptions, threads: int) -> VolumeMesh:
+    if mesher == "netgen":
+        return netgen_mesher.mesh_triangles(refined, opts)
+    with gmsh_mesher.gmsh_session(threads=threads):
+        return gmsh_mesher.mesh_triangles(refined, opts, mesher)
 
 
 def _refine(surface: PreparedSurface, opts: MeshOptions) -> PreparedSurface:
