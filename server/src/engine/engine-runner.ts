@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { createInterface } from 'node:readline';
 import { networkIsolationPrefix } from './network-isolation.ts';
 
@@ -54,6 +56,20 @@ export function runEngine(engine: EngineLocation, opts: EngineRunOptions): Promi
     let killedFor: 'timeout' | 'cancel' | null = null;
 
     const prefix = engine.isolateNetwork ? networkIsolationPrefix() : [];
+    if (prefix.length > 0 && isAbsolute(engine.python)) {
+      // Behind `unshare` a missing interpreter is an exit code, not a spawn error: check it first.
+      try {
+        accessSync(engine.python, constants.X_OK);
+      } catch (err) {
+        resolvePromise({
+          ok: false,
+          code: 'engine_unavailable',
+          message: `Engine could not start: ${(err as Error).message}`,
+          seconds: seconds(),
+        });
+        return;
+      }
+    }
     const [program, ...programArgs] = [...prefix, engine.python, ...args] as [string, ...string[]];
     const child = spawn(program, programArgs, {
       cwd: engine.engineDir,
