@@ -10,7 +10,7 @@ import {
   type UploadFixtures,
   uploadFixtures,
 } from './support/geometry.ts';
-import { cookieFrom, createTestApp, type TestApp } from './support/test-app.ts';
+import { cookieFrom, createTestApp, type TestApp, waitForJob } from './support/test-app.ts';
 import { registerTestUser } from './support/users.ts';
 
 let t: TestApp;
@@ -302,5 +302,7 @@ describe('uploads belong to their owner', () => {
     expect(row.owner_session_hash).toBeNull();
     const mine = await submit(cookieFrom(reg));
     expect(mine.statusCode, mine.body).toBe(200);
+    const { body } = await waitForJob(t.app, mine.json().job_id, cookieFrom(reg));
+    expect(body.status, body.error).toBe('completed');
   });
 });
