@@ -1,7 +1,9 @@
-import { chmodSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unsupportedFileTypeMessage } from '@fieldline/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../src/config.ts';
 import { networkIsolationPrefix } from '../src/engine/network-isolation.ts';
 import {
   convertStep,
@@ -18,7 +20,21 @@ let fx: UploadFixtures;
 
 beforeAll(async () => {
   fx = uploadFixtures();
-  t = await createTestApp({ GUEST_MAX_UPLOAD_MB: '1', MAX_UPLOAD_MB: '2', FIELDLINE_THREADS: '1' });
+  // Small limits so the tests can cross them: guests 1 MB, the token plan 1.5 MB, the server 2 MB.
+  const plans = join(mkdtempSync(join(tmpdir(), 'fieldline-plans-')), 'plans.yaml');
+  writeFileSync(
+    plans,
+    readFileSync(join(REPO_ROOT, 'config', 'plans.yaml'), 'utf8').replace(
+      'max_file_size_mb: 100',
+      'max_file_size_mb: 1.5',
+    ),
+  );
+  t = await createTestApp({
+    GUEST_MAX_MODEL_MB: '1',
+    MAX_UPLOAD_MB: '2',
+    PLANS_FILE: plans,
+    FIELDLINE_THREADS: '1',
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -37,8 +53,7 @@ async function expectNothingKept(before: number) {
   expect(await uploadCount()).toBe(before);
   const tmp = join(t.dataDir, 'tmp');
   expect(existsSync(tmp) ? readdirSync(tmp) : []).toEqual([]);
-  const stored = join(t.dataDir, 'uploads');
-  expect((existsSync(stored) ? readdirSync(stored) : []).length).toBe(before);
+  expect(await t.ctx.compute.storage.list('uploads')).toHaveLength(before);
 }
 
 describe('POST /api/convert-step', () => {
@@ -61,7 +76,11 @@ describe('POST /api/convert-step', () => {
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ format: 'step', units: 'mm', body_count: 2, original_name: 'assembly.step' });
     expect(row.owner_session_hash).toBeTruthy();
-    expect(existsSync(join(t.dataDir, 'uploads', row.storage_key))).toBe(true);
+    // Stored encrypted: the bytes on disk are not the file, but read back they are.
+    const stored = await t.ctx.uploads.store.read(row.storage_key);
+    expect(stored?.equals(fx.file('assembly.step'))).toBe(true);
+    const onDisk = await t.ctx.compute.storage.blobs.get(`uploads/${row.storage_key}`);
+    expect(onDisk?.includes(Buffer.from('MANIFOLD_SOLID_BREP'))).toBe(false);
     expect(res.headers['set-cookie']).toMatch(/fl_session=/);
   });
 
@@ -151,7 +170,7 @@ describe('POST /api/convert-step', () => {
 
   it('limits upload size with a clear 413: smaller for guests, larger when signed in', async () => {
     const before = await uploadCount();
-    const large = fx.file('large.stl'); // 1.3 MB: over the guest limit (1 MB), under the user limit (2 MB)
+    const large = fx.file('large.stl'); // 1.3 MB: over the guest limit (1 MB), under the plan's (1.5 MB)
     const guest = await convertStep(t.app, 'large.stl', large);
     expect(guest.statusCode).toBe(413);
     expect(guest.json()).toEqual({
@@ -166,10 +185,12 @@ describe('POST /api/convert-step', () => {
     expect(signedIn.statusCode).toBe(422);
     expect(signedIn.json().message).toMatch(/large\.stl is not a valid STL file/);
 
-    const huge = Buffer.alloc(2 * 1024 * 1024 + 10, 0x20);
+    const huge = Buffer.alloc(1.6 * 1024 * 1024, 0x20);
     const tooBig = await convertStep(t.app, 'huge.stl', huge, { cookie: user.cookie });
     expect(tooBig.statusCode).toBe(413);
-    expect(tooBig.json().message).toBe('The file is larger than the 2 MB upload limit of your plan.');
+    expect(tooBig.json().message).toBe(
+      'The file is larger than the 1.5 MB upload limit of the Pay As You Go plan. Choose a plan with a larger limit on the Billing page.',
+    );
     await expectNothingKept(before);
   });
 

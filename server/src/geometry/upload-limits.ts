@@ -19,7 +19,7 @@ export async function uploadLimitFor(user: CurrentUser | null, ctx: AppContext):
   if (!user) {
     const mb = Math.min(ctx.config.compute.guestMaxModelMb, cap);
     return {
-      bytes: mb * MB,
+      bytes: Math.floor(mb * MB),
       message: `The file is larger than the ${mb} MB upload limit for guests. Sign in to upload larger files.`,
     };
   }
@@ -27,7 +27,7 @@ export async function uploadLimitFor(user: CurrentUser | null, ctx: AppContext):
   const planMb = plan.features.max_file_size_mb;
   if (planMb <= cap) {
     return {
-      bytes: planMb * MB,
+      bytes: Math.floor(planMb * MB),
       message: `The file is larger than the ${planMb} MB upload limit of the ${plan.name} plan. Choose a plan with a larger limit on the Billing page.`,
     };
   }
