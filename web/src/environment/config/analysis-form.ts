@@ -229,7 +229,7 @@ export const newRows = {
   volumeCurrent: (): VolumeCurrentRow => ({
     key: rowKey(),
     density: ['0', '0', '1'],
-    region: '',
+    region: '0',
     boxMin: ['', '', ''],
     boxMax: ['', '', ''],
     phase: '0',
