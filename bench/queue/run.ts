@@ -19,7 +19,8 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 const OUT = join(ROOT, 'bench', 'queue', 'out');
 const pgUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
-if (!pgUrl || !redisUrl) throw new Error('run through bench/queue/run.sh (needs TEST_DATABASE_URL and TEST_REDIS_URL)');
+if (!pgUrl || !redisUrl)
+  throw new Error('run through bench/queue/run.sh (needs TEST_DATABASE_URL and TEST_REDIS_URL)');
 const JOBS = Number(process.env.BENCH_JOBS ?? 24);
 const WORKER_COUNTS = [1, 2, 4];
 
@@ -36,7 +37,13 @@ async function freshDatabase(): Promise<string> {
 
 async function app(env: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'fieldline-bench-'));
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: await freshDatabase(), LOG_LEVEL: 'warn', ...env });
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: await freshDatabase(),
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
   const built = await buildApp(config, { logger: false });
   await built.app.ready();
   return { ...built, dataDir, config };
@@ -46,22 +53,39 @@ type Built = Awaited<ReturnType<typeof app>>;
 
 async function waitAll(b: Built, ids: string[]): Promise<void> {
   for (;;) {
-    const open = await b.ctx.db.selectFrom('jobs').select('id').where('id', 'in', ids).where('status', 'in', ['queued', 'running']).execute();
+    const open = await b.ctx.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('status', 'in', ['queued', 'running'])
+      .execute();
     if (open.length === 0) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  const failed = await b.ctx.db.selectFrom('jobs').select(['id', 'error_message']).where('id', 'in', ids).where('status', '!=', 'completed').execute();
+  const failed = await b.ctx.db
+    .selectFrom('jobs')
+    .select(['id', 'error_message'])
+    .where('id', 'in', ids)
+    .where('status', '!=', 'completed')
+    .execute();
   if (failed.length > 0) throw new Error(`jobs did not complete: ${JSON.stringify(failed)}`);
 }
 
 /** Submits JOBS tiny jobs as one user and returns jobs/minute from the first submit to the last completion. */
-async function throughput(b: Built): Promise<{ jobsPerMinute: number; seconds: number; meanJobSeconds: number }> {
+async function throughput(
+  b: Built,
+): Promise<{ jobsPerMinute: number; seconds: number; meanJobSeconds: number }> {
   const user = await registerTestUser(b.app);
   await creditTokens(b.ctx, user.id, 100);
   const t0 = performance.now();
   const ids: string[] = [];
   for (let i = 0; i < JOBS; i++) {
-    const res = await b.app.inject({ method: 'POST', url: '/api/fea/submit', payload: tinyJob(1 + i), headers: { cookie: user.cookie } });
+    const res = await b.app.inject({
+      method: 'POST',
+      url: '/api/fea/submit',
+      payload: tinyJob(1 + i),
+      headers: { cookie: user.cookie },
+    });
     if (res.statusCode !== 200) throw new Error(res.body);
     ids.push(res.json().job_id);
   }
@@ -76,17 +100,37 @@ function startWorkers(b: Built, n: number): ChildProcess[] {
   return Array.from({ length: n }, () =>
     spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
       cwd: join(ROOT, 'server'),
-      env: { ...process.env, DATA_DIR: b.dataDir, DATABASE_URL: b.config.databaseUrl, REDIS_URL: redisUrl, JOB_SLOTS: '1', LOG_LEVEL: 'warn', WELCOME_GRANT_TOKENS: '0' },
+      env: {
+        ...process.env,
+        DATA_DIR: b.dataDir,
+        DATABASE_URL: b.config.databaseUrl,
+        REDIS_URL: redisUrl,
+        JOB_SLOTS: '1',
+        LOG_LEVEL: 'warn',
+        WELCOME_GRANT_TOKENS: '0',
+      },
       stdio: 'ignore',
     }),
   );
 }
 
 async function stopWorkers(procs: ChildProcess[]): Promise<void> {
-  await Promise.all(procs.map((p) => new Promise((r) => { p.once('exit', r); p.kill('SIGTERM'); })));
+  await Promise.all(
+    procs.map(
+      (p) =>
+        new Promise((r) => {
+          p.once('exit', r);
+          p.kill('SIGTERM');
+        }),
+    ),
+  );
 }
 
-const results: Record<string, unknown> = { date: new Date().toISOString(), jobs: JOBS, throughput: [] as unknown[] };
+const results: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  jobs: JOBS,
+  throughput: [] as unknown[],
+};
 mkdirSync(OUT, { recursive: true });
 
 for (const n of WORKER_COUNTS) {
@@ -95,7 +139,8 @@ for (const n of WORKER_COUNTS) {
   redis.disconnect();
   const distributed = await app({ REDIS_URL: redisUrl, WELCOME_GRANT_TOKENS: '0' });
   const procs = startWorkers(distributed, n);
-  while ((await distributed.ctx.compute.registry.live('bullmq')).workers < n) await new Promise((r) => setTimeout(r, 200));
+  while ((await distributed.ctx.compute.registry.live('bullmq')).workers < n)
+    await new Promise((r) => setTimeout(r, 200));
   const bull = await throughput(distributed);
   await stopWorkers(procs);
   await distributed.app.close();
@@ -126,10 +171,22 @@ for (const n of WORKER_COUNTS) {
   const port = typeof address === 'object' && address ? address.port : 0;
   const user = await registerTestUser(b.app);
   await creditTokens(b.ctx, user.id, 100);
-  const done = (await b.app.inject({ method: 'POST', url: '/api/fea/submit', payload: tinyJob(), headers: { cookie: user.cookie } })).json().job_id;
+  const done = (
+    await b.app.inject({
+      method: 'POST',
+      url: '/api/fea/submit',
+      payload: tinyJob(),
+      headers: { cookie: user.cookie },
+    })
+  ).json().job_id;
   await waitAll(b, [done]);
   const running = (
-    await b.app.inject({ method: 'POST', url: '/api/fea/submit', payload: tinyJob(), headers: { cookie: user.cookie, 'x-test-sleep-seconds': '120' } })
+    await b.app.inject({
+      method: 'POST',
+      url: '/api/fea/submit',
+      payload: tinyJob(),
+      headers: { cookie: user.cookie, 'x-test-sleep-seconds': '120' },
+    })
   ).json().job_id;
   const poll = async (jobId: string) => {
     const r = await autocannon({
@@ -138,11 +195,22 @@ for (const n of WORKER_COUNTS) {
       duration: 10,
       headers: { cookie: user.cookie },
     });
-    return { requests_per_second: r.requests.average, p50_ms: r.latency.p50, p99_ms: r.latency.p99, non_2xx: r.non2xx, errors: r.errors };
+    return {
+      requests_per_second: r.requests.average,
+      p50_ms: r.latency.p50,
+      p99_ms: r.latency.p99,
+      non_2xx: r.non2xx,
+      errors: r.errors,
+    };
   };
   const whileRunning = await poll(running);
   const completed = await poll(done);
-  results.status_polls = { connections: 200, duration_s: 10, running_job: whileRunning, completed_job: completed };
+  results.status_polls = {
+    connections: 200,
+    duration_s: 10,
+    running_job: whileRunning,
+    completed_job: completed,
+  };
   console.log(results.status_polls);
   await b.app.inject({ method: 'POST', url: `/api/fea/cancel/${running}`, headers: { cookie: user.cookie } });
   await b.app.close();
