@@ -22,5 +22,7 @@ export default defineConfig({
   test: {
     environment: 'jsdom',
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    // A few tests run the real engine (Python start-up, NGSolve import); 5 s is too tight on a busy 2-core CI box.
+    testTimeout: 60_000,
   },
 });
