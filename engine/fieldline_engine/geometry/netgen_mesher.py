@@ -39,8 +39,10 @@ def _boxes_overlap(a, b) -> bool:
 
 
 def mesh_cad(
-    files: list[Path], unit: str, opts, body_names: list[str], body_centres: list[np.ndarray]
+    files: list[Path], unit: str, opts, bodies: list[tuple[str, np.ndarray, float]] | None
 ) -> VolumeMesh:
+    """`bodies` are gmsh's (name, centre of mass, volume) per body, in model units, so regions get the
+    same ids and names whichever mesher ran; without them Netgen's own solid names are used."""
     from netgen.occ import Glue, OCCGeometry
 
     mm_per_unit = METRES_PER_UNIT[unit] / 1e-3
@@ -49,17 +51,24 @@ def mesh_cad(
         solids += list(OCCGeometry(str(path)).shape.solids)
     if not solids:
         raise EngineError("meshing_failed", "Netgen found no solid bodies in the STEP file.")
-    # Map each solid to the body gmsh named (nearest centre of mass, in model units).
-    owner = []
-    for s in solids:
-        c = s.center
-        centre = np.array([c.x, c.y, c.z]) / mm_per_unit
-        owner.append(
-            int(np.argmin([np.linalg.norm(centre - bc) for bc in body_centres]))
-            if body_centres
-            else len(owner)
-        )
-    names = body_names if body_centres else [str(s.name or f"Body {k + 1}") for k, s in enumerate(solids)]
+    if bodies:
+        # Match each solid to a body by centre of mass and volume (a centred post and its box share
+        # a centre; their volumes differ).
+        scale = max(1e-30, max(float(np.abs(c).max()) for _, c, _ in bodies))
+        owner = []
+        for s in solids:
+            c = s.center
+            centre = np.array([c.x, c.y, c.z]) / mm_per_unit
+            volume = s.mass / mm_per_unit**3
+            cost = [
+                np.linalg.norm(centre - bc) / scale + abs(volume - bv) / max(bv, volume, 1e-300)
+                for _, bc, bv in bodies
+            ]
+            owner.append(int(np.argmin(cost)))
+        names = [b[0] for b in bodies]
+    else:
+        owner = list(range(len(solids)))
+        names = [str(s.name or f"Body {k + 1}") for k, s in enumerate(solids)]
     # Overlaps go to the smaller body (as in the gmsh path): cut smaller bodies out of larger ones.
     order = sorted(range(len(solids)), key=lambda k: solids[k].mass)
     for i, small in enumerate(order):

@@ -123,9 +123,9 @@ def _cad_info(files: list[Path], unit: str):
         return gmsh_mesher.model_diagonal(), [(b.name, b.centre, b.volume) for b in bodies]
 
 
-def _cad_attempt(mesher: str, files, unit, opts, names, centres, threads) -> VolumeMesh:
+def _cad_attempt(mesher: str, files, unit, opts, bodies, threads) -> VolumeMesh:
     if mesher == "netgen":
-        return netgen_mesher.mesh_cad(files, unit, opts, names, centres)
+        return netgen_mesher.mesh_cad(files, unit, opts, bodies)
     with gmsh_mesher.gmsh_session(threads=threads):
         return gmsh_mesher.mesh_cad(files, unit, opts, mesher)
 
@@ -144,7 +144,7 @@ def mesh_cad_model(
     opts = mesh_options(config, diagonal, names, threads)
     check_estimated_size(sum(b[2] for b in bodies), opts, [b[2] for b in bodies])
 
-    args = (files, unit, opts, names, [b[1] for b in bodies], threads)
+    args = (files, unit, opts, bodies, threads)
     mesh, attempts, failures = _run_attempts("CAD model", _order(opts), _cad_attempt, args, workdir)
     if mesh is not None:
         return _success(mesh, opts, attempts)
