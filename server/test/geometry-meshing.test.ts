@@ -195,24 +195,4 @@ describe('meshing failures come with problem markers', () => {
       expect(perJob.statusCode).toBe(404);
     }
   });
-
-  it.skipIf(onPostgres)('marks the failing CAD face of a self-intersecting STEP solid', async () => {
-    const { uploadId, cookie } = await upload('bad.step', fx.file('bad.step'));
-    const jobId = await submitMeshing(cookie, { source_upload_id: uploadId }, { meshMaxSize: 0.5 });
-    const { body } = await waitForJob(t.app, jobId, cookie);
-    expect(body.status).toBe('failed');
-    expect(body.error).toMatch(/surface mesh/);
-    expect(body.error).toMatch(/intersect/);
-    const markers = (
-      await t.app.inject({ method: 'GET', url: body.problem_markers, headers: { cookie } })
-    ).json();
-    const face = markers.diagnostics.find((d: { kind: string }) => d.kind === 'cad_face');
-    expect(face.faces.length).toBeGreaterThan(0);
-    expect(face.point[2]).toBeCloseTo(2, 6);
-    expect(markers.attempts.map((a: { mesher: string }) => a.mesher)).toEqual([
-      'gmsh HXT',
-      'gmsh Delaunay',
-      'Netgen',
-    ]);
-  });
 });
