@@ -211,3 +211,11 @@ def test_absurd_sizes_are_refused_before_meshing(cad, tmp_path):
 
     with pytest.raises(InvalidInput, match="million tetrahedra"):
         mesh_cad_model([cad["box"]], "mm", {"meshMaxSize": 0.01}, 1, tmp_path)
+
+
+def test_hollow_stl_body_keeps_its_cavity_empty(tmp_path):
+    vo, fo = shapes.box_surface((0, 0, 0), (4, 4, 4))
+    vi, fi = shapes.box_surface((1, 1, 1), (3, 3, 3))
+    body = SurfaceBody("shell", np.vstack([vo, vi]), np.vstack([fo, fi + len(vo)]))
+    result = assert_valid(mesh_triangle_model([body], "mm", {"meshMaxSize": 1.0}, 1, tmp_path))
+    assert tet_volumes(result.mesh.vertices, result.mesh.tets).sum() == pytest.approx(56.0, rel=1e-12)

@@ -144,3 +144,15 @@ def test_refinement_keeps_the_surface_and_its_area():
     parent = a2["patch"]
     offsets = np.einsum("ij,ikj->ik", n[parent], v2[f2] - v[f[parent, 0]][:, None, :])
     assert np.abs(offsets).max() < 1e-12
+
+
+def test_a_cavity_wall_is_oriented_into_the_cavity():
+    vo, fo = shapes.box_surface((0, 0, 0), (4, 4, 4))
+    vi, fi = shapes.box_surface((1, 1, 1), (3, 3, 3))  # written outward, as a separate closed shell
+    v = np.vstack([vo, vi])
+    f = np.vstack([fo, fi + len(vo)])
+    prep = prepare_surface([SurfaceBody("shell", v, f)])
+    assert prep.problems == []
+    assert [r.kind for r in prep.repairs] == ["fix_orientation"]
+    assert set(prep.repairs[0].faces) == set(range(12, 24))  # the inner box's triangles were turned
+    assert signed_volume(prep.surface.vertices, prep.surface.faces) == pytest.approx(64 - 8)

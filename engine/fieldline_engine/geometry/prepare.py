@@ -498,13 +498,15 @@ def _cavity_depth(vertices, faces, body, comp, ncomp, closed) -> np.ndarray:
             continue
         # A part is a cavity wall of another only if it lies entirely inside it (sampled vertices);
         # intersecting parts are reported as self-intersections instead.
-        probes = {}
+        probes, lo, hi = {}, {}, {}
         for c in parts:
             ids = np.unique(faces[comp == c])
             probes[c] = vertices[ids[:: max(1, len(ids) // 16)]]
+            lo[c], hi[c] = vertices[ids].min(axis=0), vertices[ids].max(axis=0)
         for c in parts:
             for d in parts:
-                if c == d:
+                # Only a part whose bounding box holds c's can enclose it (keeps many parts cheap).
+                if c == d or np.any(lo[c] < lo[d]) or np.any(hi[c] > hi[d]):
                     continue
                 w = winding_numbers(vertices, faces[comp == d], probes[c])
                 if np.all(np.abs(w) > 0.5):
