@@ -1,5 +1,6 @@
 export * from './analysis-config.ts';
 export * from './auth.ts';
+export * from './billing.ts';
 export * from './errors.ts';
 export * from './fea.ts';
 export * from './geometry.ts';

@@ -1,12 +1,14 @@
 import { createHashRouter } from 'react-router';
 import { GuestOnlyRoute, ProtectedRoute } from './auth/index.ts';
 import { BillingPage } from './pages/BillingPage.tsx';
+import { CheckoutPage } from './pages/CheckoutPage.tsx';
 import { DashboardPage } from './pages/DashboardPage.tsx';
 import { EnvironmentPage } from './pages/EnvironmentPage.tsx';
 import { ForgotPasswordPage } from './pages/ForgotPasswordPage.tsx';
 import { InfoPage } from './pages/InfoPage.tsx';
 import { LandingPage } from './pages/LandingPage.tsx';
 import { LoginPage } from './pages/LoginPage.tsx';
+import { ManageBillingPage } from './pages/ManageBillingPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { RegisterPage } from './pages/RegisterPage.tsx';
 
@@ -51,6 +53,23 @@ export const router = createHashRouter([
     element: (
       <ProtectedRoute>
         <BillingPage />
+      </ProtectedRoute>
+    ),
+  },
+  // The built-in test-mode checkout and billing management (when Stripe is not configured).
+  {
+    path: '/checkout/:sessionId',
+    element: (
+      <ProtectedRoute>
+        <CheckoutPage />
+      </ProtectedRoute>
+    ),
+  },
+  {
+    path: '/billing/manage',
+    element: (
+      <ProtectedRoute>
+        <ManageBillingPage />
       </ProtectedRoute>
     ),
   },
