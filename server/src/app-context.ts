@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AccountService } from './accounts/account-service.ts';
+import type { Billing } from './billing/billing.ts';
 import type { AppConfig } from './config.ts';
 import type { Db, DbDialect } from './db/database.ts';
 import type { EngineHealthProbe } from './engine/engine-health.ts';
@@ -31,4 +32,6 @@ export interface AppContext {
   /** Plans, storage, ledger, metering, worker registry (issue 8). */
   compute: Compute;
   uploads: UploadService;
+  /** Checkout (Stripe or built-in), fulfilment, subscriptions (issue 9). */
+  billing: Billing;
 }

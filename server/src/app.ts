@@ -12,6 +12,10 @@ import { installCurrentUser } from './accounts/current-user.ts';
 import { PasswordHasher } from './accounts/password-hasher.ts';
 import { RateLimiter } from './accounts/rate-limiter.ts';
 import type { AppContext } from './app-context.ts';
+import { createBilling } from './billing/billing.ts';
+import { registerBillingRoutes } from './billing/billing-routes.ts';
+import { registerLocalCheckoutRoutes } from './billing/local-checkout-routes.ts';
+import { registerStripeWebhookRoute } from './billing/stripe-webhook-route.ts';
 import type { AppConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { EngineHealthProbe } from './engine/engine-health.ts';
@@ -80,6 +84,7 @@ export async function buildApp(
     queue: createQueue(config, compute, app.log),
     compute,
     uploads: new UploadService(db, new StorageUploadStore(compute.storage, join(config.dataDir, 'tmp'))),
+    billing: createBilling(config, db, compute, app.log),
   };
   // Open beta: every new account starts with the welcome grant, recorded in the ledger.
   ctx.accounts.onRegister.push((trx, userId) =>
@@ -115,6 +120,9 @@ export async function buildApp(
   registerFeaRoutes(app, ctx);
   registerComputeRoutes(app, ctx);
   registerGeometryRoutes(app, ctx);
+  registerBillingRoutes(app, ctx);
+  registerLocalCheckoutRoutes(app, ctx);
+  await registerStripeWebhookRoute(app, ctx);
   app.get('/api/docs', async () => ctx.api.document(APP_VERSION));
 
   if (existsSync(config.webDistDir)) {

@@ -33,6 +33,20 @@ export interface AppConfig {
   trustProxy: boolean;
   compute: ComputeConfig;
   storage: StorageConfig;
+  billing: BillingConfig;
+}
+
+/** Checkout and subscriptions (issue 9): Stripe when STRIPE_SECRET_KEY is set, else the built-in test checkout. */
+export interface BillingConfig {
+  stripeSecretKey: string | null;
+  /** Signing secret of the webhook endpoint (whsec_…); required with a secret key (fail closed). */
+  stripeWebhookSecret: string | null;
+  /** Another address for Stripe's API (a stand-in in tests); unset, the SDK's own. */
+  stripeApiBase: string | null;
+  /** The built-in test-mode checkout when Stripe is not configured (grants without payment). */
+  localCheckout: boolean;
+  /** How long an unpaid checkout stays open (Stripe's own limit is 24 h). */
+  checkoutTtlHours: number;
 }
 
 /** Queue, limits, metering and retention (issue 8). */
@@ -147,6 +161,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       retentionSweepSeconds: Math.max(1, int(env, 'RETENTION_SWEEP_SECONDS', 600)),
       engineTestHooks: bool(env, 'ENGINE_TEST_HOOKS', false),
     },
+    billing: billingConfig(env),
     storage: {
       backend: storageBackend(env.STORAGE_BACKEND),
       dir: path(env.STORAGE_DIR ?? resolve(dataDir, 'objects')),
@@ -163,4 +178,21 @@ function storageBackend(raw: string | undefined): 'local' | 's3' {
   if (raw === undefined || raw === '' || raw === 'local') return 'local';
   if (raw === 's3') return 's3';
   throw new Error(`STORAGE_BACKEND must be "local" or "s3", got "${raw}"`);
+}
+
+function billingConfig(env: Env): BillingConfig {
+  const stripeSecretKey = env.STRIPE_SECRET_KEY || null;
+  const stripeWebhookSecret = env.STRIPE_WEBHOOK_SECRET || null;
+  // Fail closed: without the signing secret no webhook can be trusted, and without webhooks nothing is fulfilled.
+  if (stripeSecretKey && !stripeWebhookSecret)
+    throw new Error(
+      'STRIPE_WEBHOOK_SECRET must be set when STRIPE_SECRET_KEY is (the webhook signing secret, whsec_…)',
+    );
+  return {
+    stripeSecretKey,
+    stripeWebhookSecret,
+    stripeApiBase: env.STRIPE_API_BASE || null,
+    localCheckout: bool(env, 'LOCAL_CHECKOUT', true),
+    checkoutTtlHours: Math.min(24, Math.max(1, num(env, 'CHECKOUT_TTL_HOURS', 24))),
+  };
 }

@@ -1,26 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { Plan, PlanFeatures } from '@fieldline/contracts';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
-/** Spec 000 §3 Plan: every field is required in the plans file. */
-export const PlanFeatures = z.object({
-  priority_queue: z.boolean(),
-  support_level: z.string().min(1),
-  max_file_size_mb: z.number().positive(),
-  concurrent_simulations: z.number().int().positive(),
-});
-
-export const Plan = z.object({
-  name: z.string().min(1),
-  description: z.string(),
-  price_monthly: z.number().min(0),
-  billing_cycle: z.string().min(1),
-  compute_hours_per_month: z.number().min(0),
-  token_cost: z.number().min(0),
-  stripe_price_id: z.string().nullable(),
-  features: PlanFeatures,
-});
-export type Plan = z.infer<typeof Plan>;
+/** Spec 000 §3 Plan (contracts): every field is required in the plans file. */
+export { Plan, PlanFeatures };
 
 const PlansFile = z.record(z.string().regex(/^[a-z0-9_-]{1,40}$/, 'plan ids are lower-case slugs'), Plan);
 

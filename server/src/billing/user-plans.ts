@@ -12,6 +12,12 @@ export interface EffectivePlan {
   currentPeriodEnd: string | null;
 }
 
+/**
+ * Subscription statuses that keep the plan's allowance. `past_due` is included: Stripe is retrying the
+ * payment (dunning) and the customer keeps the plan meanwhile; it ends as `canceled` or `unpaid`.
+ */
+export const LIVE_SUBSCRIPTION_STATUSES: readonly string[] = ['active', 'trialing', 'past_due'];
+
 /** Start of the current calendar month (UTC): the period of plans without a stored one. */
 function monthStart(now: Date): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
@@ -37,7 +43,7 @@ export class UserPlans {
       .where('user_id', '=', userId)
       .executeTakeFirst();
     const active =
-      row && (row.status === 'active' || row.status === 'trialing' || row.plan_id === DEFAULT_PLAN_ID);
+      row && (LIVE_SUBSCRIPTION_STATUSES.includes(row.status) || row.plan_id === DEFAULT_PLAN_ID);
     const { id, plan } = this.catalog.resolve(active ? row.plan_id : DEFAULT_PLAN_ID);
     return {
       id,
@@ -48,10 +54,12 @@ export class UserPlans {
     };
   }
 
+  /** Pass `trx` to write inside the caller's transaction (billing records the webhook event in the same one). */
   async setPlan(
     userId: string,
     planId: string,
     opts: { status?: string; periodStart?: string | null; currentPeriodEnd?: string | null } = {},
+    trx?: Kysely<Database>,
   ): Promise<void> {
     if (!this.catalog.get(planId)) throw new Error(`unknown plan '${planId}'`);
     const values = {
@@ -62,19 +70,21 @@ export class UserPlans {
       current_period_end: opts.currentPeriodEnd ?? null,
       updated_at: new Date().toISOString(),
     };
-    await this.db.transaction().execute(async (trx) => {
+    const write = async (trx: Kysely<Database>) => {
       await trx
         .insertInto('user_plans')
         .values(values)
         .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...values }))
         .execute();
       // Keep the account's plan (what /api/auth/check reports) in step with the effective plan.
-      const effective = values.status === 'active' || values.status === 'trialing' ? planId : DEFAULT_PLAN_ID;
+      const effective = LIVE_SUBSCRIPTION_STATUSES.includes(values.status) ? planId : DEFAULT_PLAN_ID;
       await trx
         .updateTable('users')
         .set({ plan: effective, updated_at: values.updated_at })
         .where('id', '=', userId)
         .execute();
-    });
+    };
+    if (trx) await write(trx);
+    else await this.db.transaction().execute(write);
   }
 }

@@ -164,4 +164,66 @@ export interface Database {
   user_plans: UserPlansTable;
   compute_workers: ComputeWorkersTable;
   uploads: UploadsTable;
+  checkout_sessions: CheckoutSessionsTable;
+  billing_customers: BillingCustomersTable;
+  subscriptions: SubscriptionsTable;
+  processed_events: ProcessedEventsTable;
+}
+
+// ---- 0005_billing ----
+
+/** One purchase attempt (tokens or a subscription), whichever provider runs the checkout. */
+export interface CheckoutSessionsTable {
+  /** Ours (`chk_…`); Stripe idempotency keys and the ledger's source id derive from it. */
+  id: string;
+  user_id: string;
+  provider: 'stripe' | 'local';
+  kind: 'tokens' | 'subscription';
+  plan_id: string | null;
+  /** Tokens bought (1 for a subscription). */
+  quantity: number;
+  amount_cents: number;
+  currency: string;
+  status: 'open' | 'completed' | 'cancelled' | 'expired' | 'failed';
+  /** The provider's session id (cs_… for Stripe). */
+  external_id: string | null;
+  url: string | null;
+  created_at: string;
+  expires_at: string;
+  completed_at: string | null;
+}
+
+/** The provider's customer for a user (Stripe cus_…), created at the first checkout. */
+export interface BillingCustomersTable {
+  user_id: string;
+  provider: 'stripe' | 'local';
+  customer_id: string;
+  created_at: string;
+}
+
+/** A subscription as its provider last reported it (Stripe sub_…, or the built-in lsub_…). */
+export interface SubscriptionsTable {
+  id: string;
+  user_id: string;
+  provider: 'stripe' | 'local';
+  plan_id: string;
+  price_id: string | null;
+  customer_id: string | null;
+  /** Stripe's status: active, trialing, past_due, unpaid, canceled, incomplete, incomplete_expired, paused. */
+  status: string;
+  current_period_start: string | null;
+  current_period_end: string | null;
+  cancel_at_period_end: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Webhook events applied (or deliberately ignored); the id makes a replay a no-op. */
+export interface ProcessedEventsTable {
+  id: string;
+  provider: string;
+  type: string;
+  event_created: string;
+  processed_at: string;
+  outcome: string;
 }

@@ -3,6 +3,7 @@ import * as m0001 from './0001_initial.ts';
 import * as m0002 from './0002_accounts.ts';
 import * as m0003 from './0003_uploads.ts';
 import * as m0004 from './0004_compute.ts';
+import * as m0005 from './0005_billing.ts';
 
 /** Migrations in order. Add new files here; never edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002_accounts': m0002,
   '0003_uploads': m0003,
   '0004_compute': m0004,
+  '0005_billing': m0005,
 };
 
 export const migrationProvider: MigrationProvider = {
