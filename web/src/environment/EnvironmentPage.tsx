@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { LOGIN_PATH, type LoginRedirectState, useAuth } from '../auth/index.ts';
 import { convertStep } from './api/convert-step.ts';
 import { FeaApi } from './api/fea-api.ts';
@@ -20,13 +20,14 @@ import { createEnvironmentStore } from './state/environment-state.ts';
 import { useStoreState } from './state/store.ts';
 import { ViewerFrame } from './viewer-bridge/ViewerFrame.tsx';
 import { ViewerBridge } from './viewer-bridge/viewer-bridge.ts';
-import { resumeAnalysis } from './workflows/run-analysis.ts';
+import { openJob, resumeAnalysis } from './workflows/run-analysis.ts';
 import { showModel } from './workflows/show-model.ts';
 import './environment.css';
 
 /** /environment: upload → mesh → configure → run → results (spec 001). */
 export function EnvironmentPage() {
   const navigate = useNavigate();
+  const openJobId = new URLSearchParams(useLocation().search).get('job');
   const auth = useAuth();
   const authRef = useRef(auth);
   authRef.current = auth;
@@ -78,8 +79,9 @@ export function EnvironmentPage() {
       .then((work) => {
         if (!live) return;
         if (!work) {
-          // a reload while an analysis ran: watch it again
-          void resumeAnalysis(services.deps, jobs.start('analysis'));
+          // a job opened from the dashboard's Recent Activity; else a reload while an analysis ran
+          if (openJobId) void openJob(services.deps, openJobId, jobs.start('analysis'));
+          else void resumeAnalysis(services.deps, jobs.start('analysis'));
           return;
         }
         store.set({
@@ -100,7 +102,7 @@ export function EnvironmentPage() {
       jobs.stop('meshing');
       jobs.stop('analysis');
     };
-  }, [store, bridge, jobs, services.deps]);
+  }, [store, bridge, jobs, services.deps, openJobId]);
 
   const openRawJson = () => {
     if (rawResults == null) {

@@ -73,7 +73,13 @@ export function RecentActivity() {
                   <span className="dash-job-message">{job.message}</span>
                 )}
               </div>
-              <Link className="dash-job-link" to={`/environment?job=${encodeURIComponent(job.id)}`}>
+              {/* Analyses reopen with their results; a meshing job's mesh went back to the page that asked. */}
+              <Link
+                className="dash-job-link"
+                to={
+                  job.kind === 'analysis' ? `/environment?job=${encodeURIComponent(job.id)}` : '/environment'
+                }
+              >
                 Open in simulator
               </Link>
             </li>

@@ -197,6 +197,21 @@ export async function resumeAnalysis(deps: WorkflowDeps, signal?: AbortSignal): 
   return true;
 }
 
+/**
+ * Opens one of the user's jobs by id (the dashboard's Recent Activity links to /environment?job=…):
+ * watches it to its end with the generic wait, then shows its results and loads their mesh.
+ */
+export async function openJob(deps: WorkflowDeps, jobId: string, signal?: AbortSignal): Promise<void> {
+  const fileName = `job ${jobId.slice(0, 8)}`;
+  patchAnalysis(deps, {
+    status: 'running',
+    jobId,
+    progress: 0,
+    notice: `Opening ${fileName} from your recent activity.`,
+  });
+  await watchAnalysis(deps, jobId, GENERIC_WAIT_RULES, signal, { fileName });
+}
+
 /** Cancel: stop polling here and ask the server to stop the job (POST /api/fea/cancel/{jobId}). */
 export async function cancelAnalysis(deps: WorkflowDeps, stopPolling: () => void): Promise<void> {
   const jobId = deps.store.get().analysis.jobId;
