@@ -1,0 +1,158 @@
+"""bench/em-transient: the coax pulse echo, Fieldline's time-domain FEM against openEMS, same run.
+
+Problem (both codes): air-filled coax with RG-401 radii (a = 0.819 mm, b = 2.731 mm), L = 40 mm from the
+measurement plane to a short; Gaussian pulse exp(−((t − t0)/τ)²), τ = 3/(2π·12 GHz) = 39.8 ps; the echo
+comes back inverted after 2L/c = 0.266851 ns. Error = (measured − exact)/exact of the echo delay found by
+cross-correlating the echo with the incident pulse at the measurement plane.
+
+- Fieldline: netgen mesh of the coax (curved to the element order) + setup (assembly, port, one sparse
+  Cholesky factorization) + Newmark time stepping (`physics/transient`, the code the API runs); TEM wave
+  port at z = 0, the echo read from the port voltage. Ladder over element order, mesh size and Δt.
+- openEMS 0.0.35 (Debian `openems`, `python3-openems`): cylindrical-coordinate FDTD (openems_coax.py),
+  ladder over cells per mm; it runs for the same physical time.
+
+Both single-threaded (OPENBLAS_NUM_THREADS=1, OPENEMS_THREADS=1; the FEM steps without the TaskManager
+below 150 000 unknowns). Run: `.venv/bin/python bench/em-transient/bench.py` (a few minutes).
+Results: bench/em-transient/out/results.json and a table on stdout.
+"""
+
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1] / "engine"))
+
+from fieldline_engine.physics.constants import C0
+from fieldline_engine.physics.fullwave.media import uniform_media
+from fieldline_engine.physics.ports.wave_port import build_wave_port
+from fieldline_engine.physics.transient.solver import TransientSolver
+from fieldline_engine.physics.transient.spectrum import echo_delay
+from fieldline_engine.physics.transient.waveforms import Waveform
+from fieldline_engine.testing.rf_meshes import coax_mesh
+
+L = 0.04
+TAU = 3 / (2 * math.pi * 12e9)
+EXACT = 2 * L / C0
+TARGETS = (0.01, 0.001)
+
+# (order, maxh m, curvature safety, Δt s); the first and the last are the two mesh sizes whose
+# steps/s and DOF-steps/s are reported.
+FEM_LADDER = [
+    (2, 0.006, 1.0, 8e-12),
+    (2, 0.006, 1.0, 4e-12),
+    (1, 0.0025, 1.0, 4e-12),
+    (3, 0.008, 1.0, 4e-12),
+    (2, 0.003, 1.5, 2e-12),
+]
+OPENEMS_LADDER = [0.5, 1.0, 2.0, 4.0]
+
+
+def fem_run(order: int, maxh: float, safety: float, dt: float) -> dict:
+    started = time.perf_counter()
+    mesh = coax_mesh(
+        L,
+        maxh=maxh,
+        curve_order=order if order > 1 else 0,
+        curvature_safety=safety,
+        end_labels=("port_0", "default"),
+    )
+    port = build_wave_port(mesh, "port_0", "1", "TEM", 1.0)
+    wf = Waveform("gaussian", TAU, 5 * TAU, 0.0)
+    solver = TransientSolver(
+        mesh, uniform_media(1.0), order, "default", wf, ports=[port]
+    )
+    steps = math.ceil((wf.delay + EXACT + 6 * TAU) / dt)
+    run = solver.run("newmark", dt, steps, energy_stride=steps)
+    seconds = time.perf_counter() - started
+    v = run.port_voltage["1"]
+    v_inc = run.port_incident["1"] * solver.ports[0].mode_voltage
+    echo = echo_delay(run.times, v_inc, v - v_inc)
+    return {
+        "solver": "Fieldline (FEM, Newmark)",
+        "rung": f"p={order}, h={maxh * 1e3:g} mm, Δt={dt * 1e12:g} ps",
+        "unknowns": solver.ndof,
+        "steps": steps,
+        "seconds": seconds,
+        "seconds_stepping": run.seconds_stepping,
+        "steps_per_s": steps / run.seconds_stepping,
+        "dof_steps_per_s": steps * solver.ndof / run.seconds_stepping,
+        "delay_error": (echo.delay - EXACT) / EXACT,
+        "echo_gain": echo.gain,
+    }
+
+
+def openems_run(cells_per_mm: float) -> dict:
+    work = HERE / "out" / f"openems_{cells_per_mm:g}"
+    env = {**os.environ, "OPENEMS_THREADS": "1"}
+    proc = subprocess.run(
+        [
+            "/usr/bin/python3",
+            str(HERE / "openems_coax.py"),
+            str(cells_per_mm),
+            str(work),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=1800,
+        check=True,
+    )
+    r = json.loads(proc.stdout.strip().splitlines()[-1])
+    r["rung"] = f"{cells_per_mm:g} cells/mm"
+    r["unknowns"] = r["cells"]
+    return r
+
+
+def time_to(results: list[dict], target: float) -> dict | None:
+    ok = [r for r in results if abs(r["delay_error"]) <= target]
+    return min(ok, key=lambda r: r["seconds"]) if ok else None
+
+
+def main() -> None:
+    (HERE / "out").mkdir(exist_ok=True)
+    fem = [fem_run(*rung) for rung in FEM_LADDER]
+    oems = [openems_run(c) for c in OPENEMS_LADDER]
+    rows = fem + oems
+    print(
+        f"{'code':28} {'rung':30} {'unknowns':>9} {'steps':>6} {'wall s':>8} {'delay error':>12}"
+    )
+    for r in rows:
+        print(
+            f"{r['solver']:28} {r['rung']:30} {r['unknowns']:>9} {r['steps']:>6} {r['seconds']:>8.2f} "
+            f"{100 * r['delay_error']:>+11.4f}%"
+        )
+    for r in (fem[0], fem[-1]):
+        print(
+            f"Fieldline {r['rung']}: {r['unknowns']} unknowns, {r['steps_per_s']:.1f} steps/s, "
+            f"{r['dof_steps_per_s']:.3g} DOF-steps/s (stepping {r['seconds_stepping']:.2f} s)"
+        )
+    for r in oems:
+        print(
+            f"openEMS {r['rung']}: {r['cells']} cells, {r['cell_steps_per_s']:.3g} cell-steps/s"
+        )
+    ratios = {}
+    for target in TARGETS:
+        a, b = time_to(fem, target), time_to(oems, target)
+        if a and b:
+            ratios[f"{target:g}"] = a["seconds"] / b["seconds"]
+            print(
+                f"time to {100 * target:g} % delay error: Fieldline {a['seconds']:.2f} s ({a['rung']}), "
+                f"openEMS {b['seconds']:.2f} s ({b['rung']}) → ratio Fieldline/openEMS {a['seconds'] / b['seconds']:.3g}"
+            )
+        else:
+            print(
+                f"time to {100 * target:g} %: not reached by {'Fieldline' if not a else 'openEMS'}"
+            )
+    (HERE / "out" / "results.json").write_text(
+        json.dumps({"rows": rows, "ratios": ratios}, indent=1)
+    )
+
+
+if __name__ == "__main__":
+    main()
