@@ -28,7 +28,7 @@ export function PlanCard(props: {
       </p>
       <ul className="bill-features">
         <li>{plan.compute_hours_per_month} compute hours per month</li>
-        <li>Overage: {dollars(plan.token_cost)} per hour in tokens</li>
+        <li>Token overage: {dollars(plan.token_cost)} per compute-hour</li>
         <li>{plan.features.priority_queue ? 'Priority compute queue' : 'Standard compute queue'}</li>
         <li>{capitalise(plan.features.support_level)} support</li>
         <li>Max file size: {plan.features.max_file_size_mb} MB</li>

@@ -112,15 +112,21 @@ export function formatHours(hours: number): string {
   const h = Math.max(0, hours);
   if (h < 1) {
     const minutes = h * 60;
-    return `${trim(minutes, minutes < 10 ? 1 : 0)} min`;
+    // a short job's seconds still show: two significant digits below a minute
+    const shown =
+      minutes > 0 && minutes < 1
+        ? String(Number(minutes.toPrecision(2)))
+        : trim(minutes, minutes < 10 ? 1 : 0);
+    return `${shown} min`;
   }
   const shown = trim(h, 2);
   return `${shown} ${shown === '1' ? 'hour' : 'hours'}`;
 }
 
-/** Tokens to at most two decimals (job charges are fractional): "12", "1.99". */
+/** Tokens to at most two decimals (job charges are fractional): "12", "1.99"; small amounts to two significant digits ("0.00045"). */
 export function formatTokens(tokens: number): string {
-  return trim(Math.max(0, tokens), 2);
+  const t = Math.max(0, tokens);
+  return t > 0 && t < 0.01 ? String(Number(t.toPrecision(2))) : trim(t, 2);
 }
 
 /** What the counts line and the remaining text say for the plan. */

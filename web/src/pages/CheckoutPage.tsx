@@ -98,7 +98,7 @@ export function CheckoutPage() {
             </>
           )}
           {!session && !error && <p className="muted">Loading…</p>}
-          <p>
+          <p className="bill-back">
             <Link to="/billing">Back to Billing</Link>
           </p>
         </section>

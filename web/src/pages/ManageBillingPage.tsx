@@ -87,7 +87,7 @@ export function ManageBillingPage() {
               You have no subscription. Your account is on the pay-as-you-go token plan.
             </p>
           )}
-          <p>
+          <p className="bill-back">
             <Link to="/billing">Back to Billing</Link>
           </p>
         </section>

@@ -366,7 +366,7 @@ describe('billing page', () => {
       '$5',
       '/ month',
       '10 compute hours per month',
-      'Overage: $1 per hour in tokens',
+      'Token overage: $1 per compute-hour',
       'Standard compute queue',
       'Email support',
       'Max file size: 250 MB',
@@ -376,7 +376,7 @@ describe('billing page', () => {
     }
     const studio = screen.getByTestId('plan-studio');
     expect(studio.textContent).toContain('Priority compute queue');
-    expect(studio.textContent).toContain('Overage: $0.80 per hour in tokens');
+    expect(studio.textContent).toContain('Token overage: $0.80 per compute-hour');
     expect((await screen.findByTestId('status-Plan')).textContent).toBe('Token');
     expect(screen.getByTestId('status-Available Tokens').textContent).toBe('12');
     // The billing page sends subscription-info without explicit credentials (spec 000 §7).

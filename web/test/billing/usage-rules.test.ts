@@ -3,6 +3,7 @@ import {
   deriveUsage,
   formatHours,
   formatPercent,
+  formatTokens,
   quickActions,
   usageCounts,
   usageLevel,
@@ -112,10 +113,21 @@ describe('quick actions (spec 000 §2)', () => {
 });
 
 describe('durations and counts', () => {
+  it('shows small token charges instead of rounding them away', () => {
+    expect(formatTokens(12)).toBe('12');
+    expect(formatTokens(1.987)).toBe('1.99');
+    expect(formatTokens(0.000458)).toBe('0.00046');
+    expect(formatTokens(0)).toBe('0');
+    expect(formatTokens(-1)).toBe('0');
+  });
+
   it('shows durations under one hour in minutes', () => {
     expect(formatHours(0.75)).toBe('45 min');
     expect(formatHours(0.5)).toBe('30 min');
-    expect(formatHours(0.004)).toBe('0.2 min');
+    expect(formatHours(0.004)).toBe('0.24 min');
+    expect(formatHours(0.05)).toBe('3 min');
+    expect(formatHours(0.0004583)).toBe('0.027 min'); // a 1.65 s job
+    expect(formatHours(0)).toBe('0 min');
     expect(formatHours(1)).toBe('1 hour');
     expect(formatHours(2.5)).toBe('2.5 hours');
     expect(formatHours(10)).toBe('10 hours');

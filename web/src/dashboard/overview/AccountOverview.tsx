@@ -25,7 +25,7 @@ export function AccountOverview({ subscription }: { subscription: SubscriptionIn
     <section className="panel-card dash-overview" aria-labelledby="overview-title">
       <h2 id="overview-title">Account Overview</h2>
       <dl className="dash-facts">
-        <div>
+        <div className="dash-fact-stacked">
           <dt>Email</dt>
           <dd>{currentUser?.email}</dd>
         </div>

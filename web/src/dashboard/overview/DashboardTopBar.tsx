@@ -30,9 +30,10 @@ export function DashboardTopBar() {
           </span>
           <button
             type="button"
-            onClick={async () => {
-              await logout();
+            onClick={() => {
+              // Leave the protected page first: once signed out, its guard would send us to login instead.
               navigate('/');
+              void logout();
             }}
           >
             Logout
