@@ -12,7 +12,7 @@ import pg from 'pg';
 import { buildApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
 import { redisOptions } from '../../server/src/jobs/redis-options.ts';
-import { creditTokens, tinyJob } from '../../server/test/support/compute.ts';
+import { creditTokens, tinyJob, writeTestPlans } from '../../server/test/support/compute.ts';
 import { registerTestUser } from '../../server/test/support/users.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -23,6 +23,24 @@ if (!pgUrl || !redisUrl)
   throw new Error('run through bench/queue/run.sh (needs TEST_DATABASE_URL and TEST_REDIS_URL)');
 const JOBS = Number(process.env.BENCH_JOBS ?? 24);
 const WORKER_COUNTS = [1, 2, 4];
+// One user submits every job at once: a token plan that allows that many concurrent simulations.
+const PLANS_FILE = writeTestPlans(mkdtempSync(join(tmpdir(), 'fieldline-bench-plans-')), {
+  token: {
+    name: 'Bench',
+    description: 'benchmark plan',
+    price_monthly: 0,
+    billing_cycle: 'pay_as_you_go',
+    compute_hours_per_month: 0,
+    token_cost: 1,
+    stripe_price_id: null,
+    features: {
+      priority_queue: false,
+      support_level: 'none',
+      max_file_size_mb: 100,
+      concurrent_simulations: 1000,
+    },
+  },
+});
 
 async function freshDatabase(): Promise<string> {
   const name = `fl_bench_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
@@ -42,6 +60,7 @@ async function app(env: Record<string, string>) {
     DATA_DIR: dataDir,
     DATABASE_URL: await freshDatabase(),
     LOG_LEVEL: 'warn',
+    PLANS_FILE,
     ...env,
   });
   const built = await buildApp(config, { logger: false });
@@ -108,6 +127,7 @@ function startWorkers(b: Built, n: number): ChildProcess[] {
         JOB_SLOTS: '1',
         LOG_LEVEL: 'warn',
         WELCOME_GRANT_TOKENS: '0',
+        PLANS_FILE,
       },
       stdio: 'ignore',
     }),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RetentionSweeper } from '../../src/jobs/retention-sweeper.ts';
 import { creditTokens, pollUntil, signedInUser, submit } from '../support/compute.ts';
 import { cookieFrom, createTestApp, type TestApp, waitForJob } from '../support/test-app.ts';
+import { registerTestAdmin } from '../support/users.ts';
 
 let t: TestApp;
 let owner: { userId: string; cookie: string };
@@ -137,6 +138,27 @@ describe('debug endpoints', () => {
     expect(empty.json().message).toBe('Please enter a task ARN or task ID');
     const anonymous = await t.app.inject({ method: 'GET', url: '/api/admin/debug-all-data' });
     expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('gives administrators global counts and any job, and nobody else', async () => {
+    const admin = await registerTestAdmin(t.app, t.ctx);
+    const headers = { cookie: admin.cookie };
+    const all = await t.ctx.jobs.countForUser(null);
+    const data = (await t.app.inject({ method: 'GET', url: '/api/admin/debug-all-data', headers })).json();
+    expect(data).toMatchObject({ user_logs_count: 0, all_logs_count: all, scope: 'all users' });
+    expect(all).toBeGreaterThan(0);
+    const one = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/test-ecs-task',
+      headers,
+      payload: { task_arn: jobId },
+    });
+    expect(one.json().task.jobId).toBe(jobId);
+    // The admin's own task list stays their own.
+    const tasks = (
+      await t.app.inject({ method: 'GET', url: '/api/admin/list-recent-ecs-tasks', headers })
+    ).json();
+    expect(tasks.tasks).toEqual([]);
   });
 
   it('health reports queue depth per named queue, workers and slots', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
+import { JobStorage } from '../../src/jobs/job-storage.ts';
 import { EncryptedStorage } from '../../src/storage/encrypted-storage.ts';
 import { LocalBlobStore } from '../../src/storage/local-blob-store.ts';
 import { S3BlobStore } from '../../src/storage/s3-blob-store.ts';
@@ -46,6 +47,32 @@ describe('encrypted local storage', () => {
     expect(await store.get('jobs/j1/job.json')).toBeNull();
     await expect(store.put('../evil', Buffer.from('x'))).rejects.toThrow(/unsafe/);
     await expect(store.put('/etc/x', Buffer.from('x'))).rejects.toThrow(/unsafe/);
+  });
+});
+
+describe('staging and stored files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fieldline-stage-'));
+  const store = new EncryptedStorage(new LocalBlobStore(join(dir, 'objects')), key);
+
+  it('stages job.json and extra input files into a plaintext job dir, and results back out', async () => {
+    const jobs = new JobStorage(store, join(dir, 'work'));
+    await jobs.putInput('j2', { config: { analysisType: 'em' } });
+    await jobs.putInputFile('j2', 'source.step', secret);
+    await expect(jobs.putInputFile('j2', '../x', secret)).rejects.toThrow(/invalid/);
+    const local = await jobs.stageIn('j2', 1);
+    expect(JSON.parse(readFileSync(join(local, 'job.json'), 'utf8'))).toEqual({
+      config: { analysisType: 'em' },
+    });
+    expect(readFileSync(join(local, 'source.step')).equals(secret)).toBe(true);
+    writeFileSync(join(local, 'results.json'), '{"ok":1}');
+    expect(await jobs.stageOut('j2', local)).toEqual([
+      { name: 'results.json', bytes: 8 },
+      { name: 'source.step', bytes: secret.length },
+    ]);
+    await jobs.cleanLocal(local);
+    expect((await jobs.readResult('j2', 'results.json'))?.toString()).toBe('{"ok":1}');
+    const onDisk = readFileSync(join(dir, 'objects', 'jobs', 'j2', 'in', 'source.step'));
+    expect(onDisk.includes(Buffer.from('proprietary'))).toBe(false);
   });
 });
 
