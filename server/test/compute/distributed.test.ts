@@ -56,7 +56,7 @@ describe.skipIf(!redisUrl || !pgUrl)('BullMQ: two `fieldline worker` processes o
       DATA_DIR: t.dataDir,
       DATABASE_URL: t.ctx.config.databaseUrl,
       JOB_SLOTS: '1',
-      SHUTDOWN_GRACE_SECONDS: '5',
+      SHUTDOWN_GRACE_SECONDS: '1',
       LOG_LEVEL: 'info',
     };
     startWorker();
@@ -140,6 +140,34 @@ describe.skipIf(!redisUrl || !pgUrl)('BullMQ: two `fieldline worker` processes o
 
     const health = (await t.app.inject({ method: 'GET', url: '/api/fea/health' })).json();
     expect(health.queue).toMatchObject({ backend: 'bullmq', workers: 2, slots: 2 });
+  });
+
+  it('a worker stopped with SIGTERM re-queues its running job (not cancelled) for another worker', async () => {
+    const [u] = await scenarioUsers(t);
+    const cookie = u?.cookie ?? '';
+    const id = (await submit(t.app, cookie, tinyJob(), 5)).json().job_id as string;
+    const running = await pollUntil(async () => {
+      const j = await t.ctx.jobs.get(id);
+      return j?.status === 'running' && j.progress > 0 ? j : null;
+    }, 60_000);
+    const holder = workers.find((w) => w.proc.pid === Number(running.worker_id?.split(':').pop()));
+    expect(holder).toBeDefined();
+    const exited = new Promise((r) => holder?.proc.once('exit', r));
+    holder?.proc.kill('SIGTERM'); // grace 1 s < the job's 5 s
+    await exited;
+    expect(holder?.proc.exitCode).toBe(0);
+    startWorker();
+    const { body } = await waitForJob(t.app, id, cookie, 90_000);
+    expect(body.status, body.error).toBe('completed');
+    const runs = await t.ctx.db
+      .selectFrom('job_runs')
+      .selectAll()
+      .where('job_id', '=', id)
+      .orderBy('started_at')
+      .execute();
+    expect(runs.map((r) => r.outcome)).toEqual(['requeued', 'completed']);
+    expect(runs[1]?.worker_id).not.toBe(running.worker_id);
+    expect((await t.ctx.jobs.get(id))?.attempts).toBe(1); // a shutdown is not the job's fault
   });
 });
 
