@@ -106,6 +106,7 @@ export type CancelResponse = z.infer<typeof CancelResponse>;
 /** POST /api/fea/save/{jobId} and POST /api/uploads/{id}/save. */
 export const SaveResponse = z.object({
   job_id: z.string().optional(),
+  upload_id: z.string().optional(),
   saved: z.boolean(),
   message: z.string(),
 });

@@ -152,6 +152,8 @@ export interface UploadsTable {
   /** Key in upload storage (geometry/upload-store.ts), never a user-supplied name. */
   storage_key: string;
   created_at: string;
+  /** 0006_upload_retention: 1 when the user saved it; otherwise deleted RETENTION_HOURS after created_at. */
+  saved: number;
 }
 
 export interface Database {

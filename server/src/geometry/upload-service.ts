@@ -48,6 +48,7 @@ export class UploadService {
       triangle_count: upload.triangleCount,
       storage_key: `${id}.${upload.format}`,
       created_at: new Date().toISOString(),
+      saved: 0,
     };
     await this.store.save(row.storage_key, file);
     try {
@@ -83,6 +84,22 @@ export class UploadService {
       file: { name, body },
     };
   }
+}
+
+/** Keeps an upload past the retention time (POST /api/uploads/{id}/save). */
+export async function markUploadSaved(db: Db, id: string): Promise<void> {
+  await db.updateTable('uploads').set({ saved: 1 }).where('id', '=', id).execute();
+}
+
+/** Unsaved uploads created before `before` (ms): the retention sweeper deletes them. */
+export async function expiredUploads(db: Db, before: number, limit = 500): Promise<UploadRow[]> {
+  return db
+    .selectFrom('uploads')
+    .selectAll()
+    .where('saved', '=', 0)
+    .where('created_at', '<=', new Date(before).toISOString())
+    .limit(limit)
+    .execute();
 }
 
 /** Hands a guest's uploads to the account they sign in to (AccountService transfer hook). */

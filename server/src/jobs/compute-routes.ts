@@ -1,9 +1,12 @@
+import { SaveResponse } from '@fieldline/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireCaller } from '../admin/current-caller.ts';
 import { DebugService } from '../admin/debug-service.ts';
 import type { AppContext } from '../app-context.ts';
+import { markUploadSaved } from '../geometry/upload-service.ts';
 import { HttpError, notFound, parseWith } from '../http/errors.ts';
+import { ownerOf } from './job-owner.ts';
 
 const TestTaskBody = z.object({ task_arn: z.string().optional(), task_id: z.string().optional() });
 
@@ -22,6 +25,22 @@ export function registerComputeRoutes(app: FastifyInstance, ctx: AppContext): vo
     const caller = requireCaller(request);
     const result = await ctx.compute.accounts.syncUsage(caller.userId);
     return { success: true, ...result };
+  });
+
+  api.add({
+    method: 'post',
+    path: '/api/uploads/{id}/save',
+    summary: 'Keep an upload past the retention period',
+    tag: 'uploads',
+    response: SaveResponse,
+  });
+  app.post('/api/uploads/:id/save', async (request) => {
+    const { id } = (request.params ?? {}) as { id?: string };
+    const owner = request.session ? ownerOf(request.session) : null;
+    const upload = owner && id ? await ctx.uploads.findOwned(id, owner) : null;
+    if (!upload) throw notFound('Upload not found');
+    await markUploadSaved(ctx.db, upload.id);
+    return { upload_id: upload.id, saved: true, message: 'Saved: this upload is kept until you delete it.' };
   });
 
   api.add({

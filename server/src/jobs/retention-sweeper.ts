@@ -1,9 +1,11 @@
 import type { AppContext } from '../app-context.ts';
+import { expiredUploads } from '../geometry/upload-service.ts';
 
 /**
- * Deletes the files of finished jobs that were not saved once their retention time has passed
- * (RETENTION_HOURS, default 24 h), as the landing page promises, and logs what it deleted.
- * The job rows stay: they carry the usage history.
+ * Deletes what users did not save once the retention time has passed (RETENTION_HOURS, default 24 h),
+ * as the landing page promises, and logs each deletion: uploads (bytes and row) RETENTION_HOURS after
+ * they were created, and the files of finished jobs RETENTION_HOURS after they finished (the job rows
+ * stay: they carry the usage history).
  */
 export class RetentionSweeper {
   private timer: NodeJS.Timeout | null = null;
@@ -26,9 +28,26 @@ export class RetentionSweeper {
   }
 
   /** One pass; `now` is injectable so tests can move past the retention time. */
-  async sweep(now = Date.now()): Promise<{ jobs: string[]; objects: number }> {
+  async sweep(now = Date.now()): Promise<{ jobs: string[]; uploads: string[]; objects: number }> {
     const deleted: string[] = [];
+    const uploads: string[] = [];
     let objects = 0;
+    // Uploads: the bytes and the row go together (a model nobody saved is not kept in any form).
+    const cutoff = now - this.ctx.config.compute.retentionHours * 3600_000;
+    for (const upload of await expiredUploads(this.ctx.db, cutoff)) {
+      try {
+        await this.ctx.uploads.store.remove(upload.storage_key);
+        await this.ctx.db.deleteFrom('uploads').where('id', '=', upload.id).where('saved', '=', 0).execute();
+        uploads.push(upload.id);
+        objects++;
+        this.ctx.log.info(
+          { uploadId: upload.id, owner: upload.owner_user_id ?? 'guest', createdAt: upload.created_at },
+          'retention: deleted upload',
+        );
+      } catch (err) {
+        this.ctx.log.warn({ err, uploadId: upload.id }, 'retention: could not delete upload');
+      }
+    }
     for (const job of await this.ctx.jobs.expiredFiles(now)) {
       try {
         objects += await this.ctx.jobs.files.removeAll(job.id);
@@ -42,7 +61,8 @@ export class RetentionSweeper {
         this.ctx.log.warn({ err, jobId: job.id }, 'retention: could not delete job files');
       }
     }
-    if (deleted.length > 0) this.ctx.log.info({ jobs: deleted.length, objects }, 'retention sweep done');
-    return { jobs: deleted, objects };
+    if (deleted.length + uploads.length > 0)
+      this.ctx.log.info({ jobs: deleted.length, uploads: uploads.length, objects }, 'retention sweep done');
+    return { jobs: deleted, uploads, objects };
   }
 }

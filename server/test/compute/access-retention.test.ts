@@ -246,6 +246,62 @@ describe('retention', () => {
     expect(late.statusCode).toBe(410);
   });
 
+  it('deletes unsaved uploads after the retention time; a saved one survives; only its owner may save it', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const makeUpload = async (name: string) => {
+      const scratch = await t.ctx.uploads.store.scratchDir();
+      const file = join(scratch, 'model.step');
+      writeFileSync(file, 'ISO-10303-21; secret bracket geometry');
+      return t.ctx.uploads.create(
+        {
+          owner: { userId: owner.userId, sessionHash: null },
+          originalName: name,
+          format: 'step',
+          sizeBytes: 37,
+          sha256: 'x',
+          units: 'mm',
+          bodyCount: 1,
+          triangleCount: 12,
+        },
+        file,
+      );
+    };
+    const kept = await makeUpload('kept.step');
+    const dropped = await makeUpload('dropped.step');
+    const stranger = await signedInUser(t);
+    const denied = await t.app.inject({
+      method: 'POST',
+      url: `/api/uploads/${kept.id}/save`,
+      headers: { cookie: stranger.cookie },
+    });
+    expect(denied.statusCode).toBe(404);
+    const save = await t.app.inject({
+      method: 'POST',
+      url: `/api/uploads/${kept.id}/save`,
+      headers: { cookie: owner.cookie },
+    });
+    expect(save.json()).toMatchObject({ upload_id: kept.id, saved: true });
+    const stored = await t.ctx.compute.storage.blobs.get(`uploads/${dropped.storage_key}`);
+    expect(stored?.includes(Buffer.from('secret bracket'))).toBe(false); // encrypted at rest
+
+    const sweeper = new RetentionSweeper(t.ctx, 3600);
+    expect((await sweeper.sweep(Date.now())).uploads).toEqual([]);
+    const swept = await sweeper.sweep(Date.now() + 25 * 3600 * 1000);
+    expect(swept.uploads).toContain(dropped.id);
+    expect(swept.uploads).not.toContain(kept.id);
+    const left = await t.ctx.db
+      .selectFrom('uploads')
+      .select('id')
+      .where('id', 'in', [kept.id, dropped.id])
+      .execute();
+    expect(left).toEqual([{ id: kept.id }]);
+    expect(await t.ctx.uploads.store.read(dropped.storage_key)).toBeNull();
+    expect((await t.ctx.uploads.store.read(kept.storage_key))?.toString()).toBe(
+      'ISO-10303-21; secret bracket geometry',
+    );
+  });
+
   it('keeps job files encrypted at rest in the data directory', async () => {
     const { readdirSync, readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
