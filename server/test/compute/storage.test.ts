@@ -58,7 +58,7 @@ describe('staging and stored files', () => {
     const jobs = new JobStorage(store, join(dir, 'work'));
     await jobs.putInput('j2', { config: { analysisType: 'em' } });
     await jobs.putInputFile('j2', 'source.step', secret);
-    await expect(jobs.putInputFile('j2', '../x', secret)).rejects.toThrow(/invalid/);
+    await expect(jobs.putInputFile('j2', '../x', secret)).rejects.toThrow(/unsafe/);
     const local = await jobs.stageIn('j2', 1);
     expect(JSON.parse(readFileSync(join(local, 'job.json'), 'utf8'))).toEqual({
       config: { analysisType: 'em' },
