@@ -12,6 +12,7 @@ import { ZIP_MAX_RATIO } from '../geometry/convert-service.ts';
 import { ProblemMarkersService } from '../geometry/problem-markers.ts';
 import { MB } from '../geometry/upload-limits.ts';
 import { HttpError } from '../http/errors.ts';
+import { AdmissionLock } from '../jobs/admission-lock.ts';
 import type { JobOwner } from '../jobs/job-owner.ts';
 import type { JobRow } from '../jobs/job-service.ts';
 import type { StoredFile } from '../jobs/job-storage.ts';
@@ -28,9 +29,11 @@ const FILES_DELETED = (hours: number) =>
 /** Submit, status, results, cancel and save: the simulator's job calls (spec 001 §7). */
 export class FeaService {
   private readonly markers: ProblemMarkersService;
+  private readonly admission: AdmissionLock;
 
   constructor(private readonly ctx: AppContext) {
     this.markers = new ProblemMarkersService(ctx);
+    this.admission = new AdmissionLock(ctx.db, ctx.dialect);
   }
 
   async health(): Promise<HealthResponse> {
@@ -56,36 +59,43 @@ export class FeaService {
     const jobBytes = modelBytes + (source?.bytes ?? 0);
     const estimate = estimateSeconds(mesh, config, this.ctx.config.compute.minEstimateSeconds);
     const { accounts } = this.ctx.compute;
-    let planId: string | null = null;
-    let queue = 'standard';
-    if (owner.userId) {
-      const admission = await accounts.admit(owner.userId, {
+    const input: Record<string, unknown> = { mesh_data: mesh, config, ...(source?.job ?? {}) };
+    if (testHooks) input.test_hooks = testHooks;
+    const create = (planId: string | null, queue: string) =>
+      this.ctx.jobs.create({
+        owner,
         kind,
-        estimateSeconds: estimate,
+        analysisType: config.analysisType,
+        queue,
+        input,
+        planId,
+        estimateSeconds: kind === 'analysis' ? estimate : null,
         modelBytes: jobBytes,
+        inputFiles: source ? [source.file] : undefined,
       });
-      planId = admission.planId;
-      queue = admission.queue;
+    let job: JobRow;
+    if (owner.userId) {
+      const userId = owner.userId;
+      // Admission and the job row happen under one per-user lock: racing submits cannot both pass.
+      job = await this.admission.run(userId, async () => {
+        const admission = await accounts.admit(userId, {
+          kind,
+          estimateSeconds: estimate,
+          modelBytes: jobBytes,
+        });
+        return create(admission.planId, admission.queue);
+      });
     } else if (kind === 'analysis') {
       throw new HttpError(401, 'unauthenticated', ANALYSIS_NEEDS_ACCOUNT, { status: 'error' });
     } else {
       accounts.checkGuestModel(jobBytes);
+      job = await create(null, 'standard');
     }
-    const input: Record<string, unknown> = { mesh_data: mesh, config, ...(source?.job ?? {}) };
-    if (testHooks) input.test_hooks = testHooks;
-    const job = await this.ctx.jobs.create({
-      owner,
-      kind,
-      analysisType: config.analysisType,
-      queue,
-      input,
-      planId,
-      estimateSeconds: kind === 'analysis' ? estimate : null,
-      modelBytes: jobBytes,
-      inputFiles: source ? [source.file] : undefined,
-    });
     await this.ctx.queue.enqueue(job.id, job.queue);
-    this.ctx.log.info({ jobId: job.id, owner: owner.userId ?? 'guest', kind, queue, estimate }, 'job queued');
+    this.ctx.log.info(
+      { jobId: job.id, owner: owner.userId ?? 'guest', kind, queue: job.queue, estimate },
+      'job queued',
+    );
     return {
       status: 'queued',
       job_id: job.id,

@@ -210,6 +210,39 @@ describe('limits', () => {
     }
   });
 
+  it('admits no more than the plan allows when submissions race each other', async () => {
+    const file = writeTestPlans(mkdtempSync(join(plansDir, 'r-')), {
+      token: {
+        name: 'Pay As You Go',
+        description: '',
+        price_monthly: 0,
+        billing_cycle: 'pay_as_you_go',
+        compute_hours_per_month: 0,
+        token_cost: 1,
+        stripe_price_id: null,
+        features: {
+          priority_queue: false,
+          support_level: 'x',
+          max_file_size_mb: 10,
+          concurrent_simulations: 2,
+        },
+      },
+    });
+    const t = await createTestApp({ ...ENV, PLANS_FILE: file });
+    try {
+      const { userId, cookie } = await signedInUser(t);
+      await creditTokens(t.ctx, userId, 5);
+      // Six submissions at once, each long enough to still be queued or running when the others arrive.
+      const results = await Promise.all(Array.from({ length: 6 }, () => submit(t.app, cookie, tinyJob(), 2)));
+      const codes = results.map((r) => r.statusCode).sort();
+      expect(codes).toEqual([200, 200, 429, 429, 429, 429]);
+      for (const r of results.filter((x) => x.statusCode === 200))
+        await waitForJob(t.app, r.json().job_id, cookie);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('refuses a model larger than the plan allows, and larger than the guest limit (413)', async () => {
     const file = writeTestPlans(mkdtempSync(join(plansDir, 's-')), {
       token: {
