@@ -138,7 +138,15 @@ describe.skipIf(!redisUrl || !pgUrl)('BullMQ: two `fieldline worker` processes o
     expect(job?.cost_tokens).toBeCloseTo((job?.compute_seconds ?? 0) / 3600, 6);
     expect(job?.compute_seconds).toBeLessThan(20);
 
-    const health = (await t.app.inject({ method: 'GET', url: '/api/fea/health' })).json();
+    // The SIGKILLed worker of the first test is counted until its heartbeat ages out (20 s).
+    const health = await pollUntil(
+      async () => {
+        const h = (await t.app.inject({ method: 'GET', url: '/api/fea/health' })).json();
+        return h.queue?.workers === 2 ? h : null;
+      },
+      30_000,
+      250,
+    );
     expect(health.queue).toMatchObject({ backend: 'bullmq', workers: 2, slots: 2 });
   });
 
