@@ -197,7 +197,7 @@ export class StripeWebhooks {
 
   /**
    * The subscription's current state from Stripe, mapped to our user (metadata, then the customer
-   * link, then the checkout's user) and plan (metadata, then the price). Null when either is unknown.
+   * link, then the checkout's user) and plan (the price, then metadata). Null when either is unknown.
    */
   private async readSubscription(
     id: string,
@@ -219,12 +219,12 @@ export class StripeWebhooks {
       (current.customerId ? await store.userOfCustomer(current.customerId) : null) ||
       fallbackUserId ||
       (await store.subscription(id))?.user_id;
+    // The price decides the plan (a change in the Customer Portal swaps the price, not our metadata).
     const metaPlan = current.metadata.plan_id;
     const planId =
-      (metaPlan && catalog.get(metaPlan) ? metaPlan : null) ??
       Object.entries(catalog.all()).find(
         ([, p]) => p.stripe_price_id && p.stripe_price_id === current.priceId,
-      )?.[0];
+      )?.[0] ?? (metaPlan && catalog.get(metaPlan) ? metaPlan : null);
     if (!userId || !planId) {
       log.error(
         { subscription: id, userId, price: current.priceId },

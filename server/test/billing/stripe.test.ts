@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 let t: TestApp;
 let stripe: FakeStripe;
 const PRICE = 'price_single_test';
+const PRO_PRICE = 'price_studio_test';
 const WELCOME = 2;
 
 beforeAll(async () => {
@@ -32,6 +33,21 @@ beforeAll(async () => {
         max_file_size_mb: 100,
         priority_queue: false,
         concurrent_simulations: 3,
+      },
+    },
+    studio: {
+      name: 'Studio',
+      description: 'priority',
+      price_monthly: 50,
+      billing_cycle: 'monthly',
+      compute_hours_per_month: 100,
+      token_cost: 0.5,
+      stripe_price_id: PRO_PRICE,
+      features: {
+        support_level: 'priority',
+        max_file_size_mb: 1000,
+        priority_queue: true,
+        concurrent_simulations: 8,
       },
     },
   });
@@ -409,6 +425,28 @@ describe('POST /api/stripe/webhook: subscriptions', () => {
       compute_hours_limit: 0,
     });
     expect((await call(t.app, u.cookie, 'GET', '/api/auth/check')).json().user.plan).toBe('token');
+  });
+
+  it('follows a plan change made in the Customer Portal (the price decides the plan)', async () => {
+    const u = await signedInUser(t);
+    await subscribe(u, 'sub_upgrade');
+    const sub = stripe.subscriptions.get('sub_upgrade');
+    if (!sub) throw new Error('no fake subscription');
+    sub.priceId = PRO_PRICE; // our metadata still says 'single'
+    const copy = {
+      id: 'sub_upgrade',
+      object: 'subscription',
+      status: 'active',
+      customer: sub.customer,
+      metadata: {},
+    };
+    expect(
+      (await deliver(FakeStripe.event('evt_up_1', 'customer.subscription.updated', copy))).statusCode,
+    ).toBe(200);
+    expect(await subscriptionInfo(t.app, u.cookie)).toMatchObject({
+      plan: 'studio',
+      compute_hours_limit: 100,
+    });
   });
 
   it('refuses a second subscription and sends Manage Billing to the Customer Portal', async () => {

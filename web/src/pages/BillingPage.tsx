@@ -19,6 +19,10 @@ import '../dashboard/dashboard.css';
 import '../billing/billing.css';
 
 type Tab = 'subscriptions' | 'tokens';
+
+/** After a successful checkout: read the status every 3 s for 30 s while the confirmation arrives. */
+const CONFIRMATION_READS = 10;
+const CONFIRMATION_READ_MS = 3000;
 type Busy = { kind: 'plan'; id: string } | { kind: 'tokens' } | { kind: 'portal' } | null;
 
 const CHECKOUT_NOTICES: Record<string, { tone: 'success' | 'info'; text: string }> = {
@@ -60,10 +64,22 @@ export function BillingPage() {
     void loadSubscription();
   }, [loadSubscription]);
 
-  // Back from a checkout: the plan may have changed, so the signed-in user is read again too.
+  // Back from a checkout: the payment is applied when the provider confirms it (Stripe's webhook may
+  // arrive a little after the browser), so the status is read again for a while, and the user too.
   useEffect(() => {
-    if (params.get('checkout') === 'success') void refreshAuth();
-  }, [params, refreshAuth]);
+    if (params.get('checkout') !== 'success') return;
+    void refreshAuth();
+    let reads = 0;
+    const timer = setInterval(() => {
+      reads += 1;
+      void loadSubscription();
+      if (reads >= CONFIRMATION_READS) {
+        clearInterval(timer);
+        void refreshAuth();
+      }
+    }, CONFIRMATION_READ_MS);
+    return () => clearInterval(timer);
+  }, [params, refreshAuth, loadSubscription]);
 
   const go = async (
     next: Busy,

@@ -169,6 +169,21 @@ describe('usage panel', () => {
     await waitFor(() => expect(api.count('GET /api/user/subscription-info')).toBe(before + 1));
   });
 
+  it('only logs a failed sync: no message, the usage stays', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    fakeApi({
+      'GET /api/user/subscription-info': () => json(subscriptionInfo()),
+      'POST /api/user/sync-usage': () => json({ success: false, error: 'Sync failed' }, 500),
+    });
+    renderAt('/dashboard', <UsagePanel />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Sync from AWS' }));
+    await waitFor(() => expect(logged).toHaveBeenCalled());
+    expect(await screen.findByRole('button', { name: 'Sync from AWS' })).toBeTruthy();
+    expect(screen.queryByText('Sync failed')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByText('Tokens Used')).toBeTruthy();
+  });
+
   it('polls every 30 seconds', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const api = fakeApi({ 'GET /api/user/subscription-info': () => json(subscriptionInfo()) });
