@@ -14,7 +14,7 @@ import numpy as np
 from fieldline_engine import protocol
 from fieldline_engine.geometry.archive import ZipLimits
 from fieldline_engine.geometry.mesh_io import SurfaceBody
-from fieldline_engine.geometry.prepare import prepare_surface
+from fieldline_engine.geometry.prepare import prepare_surface, unique_names
 from fieldline_engine.geometry.sources import input_files, load_inputs
 from fieldline_engine.geometry.surface import sharp_edge_patches, weld_exact
 from fieldline_engine.io.job_files import read_job, write_results
@@ -41,7 +41,9 @@ def run_convert(job_dir: Path) -> dict[str, Any]:
         notes += cad_notes
         source_format = "step"
     else:
-        bodies = [_indexed(b) for b in loaded.bodies]
+        # The same unique names meshing will use, so the bodies match across convert and mesh.
+        names = unique_names([b.name for b in loaded.bodies])
+        bodies = [_indexed(b, n) for b, n in zip(loaded.bodies, names, strict=True)]
         warnings = _surface_warnings(bodies)
         source_format = files[0].fmt if len(files) == 1 else "zip"
     protocol.progress(90, "Writing the surface")
@@ -59,10 +61,10 @@ def run_convert(job_dir: Path) -> dict[str, Any]:
     return {"bodies": len(bodies), "triangles": int(sum(len(b.faces) for b in bodies))}
 
 
-def _indexed(body: SurfaceBody) -> SurfaceBody:
+def _indexed(body: SurfaceBody, name: str) -> SurfaceBody:
     v, f = weld_exact(body.vertices, body.faces)
     patches = sharp_edge_patches(v, f) + 1
-    return SurfaceBody(body.name, v, f, patches, body.notes)
+    return SurfaceBody(name, v, f, patches, body.notes)
 
 
 def _surface_warnings(bodies: list[SurfaceBody]) -> list[str]:

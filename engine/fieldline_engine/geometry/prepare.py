@@ -91,7 +91,7 @@ class _Work:
 def prepare_surface(
     bodies: list[SurfaceBody], repair: str = "safe", allow_shape_repair: bool = False
 ) -> Preparation:
-    names = _unique_names([b.name for b in bodies])
+    names = unique_names([b.name for b in bodies])
     offsets = np.cumsum([0] + [len(b.vertices) for b in bodies])
     vertices = np.vstack([b.vertices for b in bodies]).astype(np.float64)
     faces = np.vstack([b.faces + off for b, off in zip(bodies, offsets[:-1], strict=True)]).astype(np.int64)
@@ -120,7 +120,8 @@ def prepare_surface(
     return prep
 
 
-def _unique_names(names: list[str]) -> list[str]:
+def unique_names(names: list[str]) -> list[str]:
+    """Body names as shown: blanks become 'body', repeats get ' (2)', ' (3)', …"""
     seen: dict[str, int] = {}
     out = []
     for n in names:
