@@ -149,6 +149,9 @@ def _coplanar_overlap(A: np.ndarray, B: np.ndarray, fa: np.ndarray, fb: np.ndarr
     return hit
 
 
+NARROW_CHUNK = 400_000  # candidate pairs tested at once (bounds memory on large surfaces)
+
+
 def find_intersections(vertices: np.ndarray, faces: np.ndarray) -> Intersections:
     """All pairs of triangles that cross, touch (vertex in face) or overlap (coplanar)."""
     empty = Intersections(np.zeros((0, 2), np.int64), np.zeros((0, 3)), np.zeros(0, dtype=object))
@@ -157,9 +160,20 @@ def find_intersections(vertices: np.ndarray, faces: np.ndarray) -> Intersections
     tri = vertices[faces]
     lo, hi = tri.min(axis=1), tri.max(axis=1)
     pad = (hi - lo).max(axis=1, keepdims=True) * 1e-9
-    pairs = _candidate_pairs(lo - pad, hi + pad)
-    if len(pairs) == 0:
+    candidates = _candidate_pairs(lo - pad, hi + pad)
+    found = [
+        _narrow(faces, tri, candidates[s : s + NARROW_CHUNK]) for s in range(0, len(candidates), NARROW_CHUNK)
+    ]
+    if not found:
         return empty
+    return Intersections(
+        np.concatenate([x.pairs for x in found]),
+        np.concatenate([x.points for x in found]),
+        np.concatenate([x.kinds for x in found]),
+    )
+
+
+def _narrow(faces: np.ndarray, tri: np.ndarray, pairs: np.ndarray) -> Intersections:
     fa, fb = faces[pairs[:, 0]], faces[pairs[:, 1]]
     shared = (fa[:, :, None] == fb[:, None, :]).any(axis=2)  # (k,3): vertex i of A also in B
     n_shared = shared.sum(axis=1)
