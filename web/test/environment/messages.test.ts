@@ -332,6 +332,26 @@ describe('meshing (spec 001 §7/§8)', () => {
     expect(statusChip(store.get()).text).toBe('Meshing: completed');
   });
 
+  it('Cancel stops the watch and asks the server to stop the meshing job', async () => {
+    const server = base()
+      .on('/api/fea/status/mj', json({ status: 'running', progress: 10 }))
+      .on('/api/fea/cancel/mj', json({ status: 'cancelling' }));
+    const controller = new AbortController();
+    let polls = 0;
+    const { deps, store } = makeDeps(server, {
+      wait: async () => {
+        if (++polls === 3) controller.abort();
+        if (controller.signal.aborted) throw new AbortedError();
+      },
+    });
+    await loadFile(file('s.json', surface), deps);
+    expect(await generateVolumeMesh(deps, controller.signal)).toBe(false);
+    expect(store.get().meshing).toMatchObject({ status: 'idle', notice: 'Meshing cancelled.' });
+    const cancel = server.calls.find((c) => c.path === '/api/fea/cancel/mj');
+    expect(cancel?.init?.method).toBe('POST');
+    expect(server.count('/api/fea/status/mj')).toBe(2);
+  });
+
   it('on failure shows problem markers from /results/tetra_output.json', async () => {
     const markers = {
       format: 'problem_markers',

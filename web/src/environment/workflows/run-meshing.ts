@@ -99,6 +99,8 @@ export async function generateVolumeMesh(deps: WorkflowDeps, signal?: AbortSigna
   } catch (err) {
     if (err instanceof AbortedError) {
       patchMeshing(deps, { status: 'idle', progress: 0, notice: 'Meshing cancelled.' });
+      // Stopping the watch alone would leave the mesher running on the server: ask it to stop too.
+      await api.cancel(jobId).catch(() => undefined);
       return false;
     }
     return fail(deps, { title: MESHING_MESSAGES.automaticFailed, detail: (err as Error).message });
