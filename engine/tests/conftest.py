@@ -29,3 +29,25 @@ def run_engine_command(
 @pytest.fixture
 def engine():
     return run_engine_command
+
+
+# The validation tests print their errors against closed-form answers; pytest -q would swallow them,
+# so the figures are collected and printed once at the end of the run (CI logs keep them).
+_FIGURES: list[tuple[str, float, str]] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call" and report.passed and report.capstdout.strip():
+        _FIGURES.append((report.nodeid, report.duration, report.capstdout.strip()))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if not _FIGURES:
+        return
+    terminalreporter.section("figures printed by the tests")
+    for nodeid, seconds, out in _FIGURES:
+        name = nodeid.removeprefix("tests/")
+        for line in out.splitlines():
+            if line.startswith("{"):  # engine protocol events, not figures
+                continue
+            terminalreporter.write_line(f"{name} ({seconds:.1f} s): {line}")
