@@ -1,13 +1,18 @@
 import { useState } from 'react';
+import { isRecord } from '../api/http.ts';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
+import { frequencyResponseCsv } from './frequency-response-csv.ts';
 import { jsonBlob, saveBlob } from './save-blob.ts';
+import { timeSeriesCsv } from './time-series.ts';
+import { transientResponse } from './transient-response.ts';
 import { vertexFieldsCsv } from './vertex-csv.ts';
 import { resultsToVtu } from './vtu-export.ts';
 
 /**
  * Downloads: the results JSON and the S-parameter exports from the server (Touchstone, CSV), and the
  * exports built here from the results (VTU for ParaView, per-vertex CSV), which also work for a results
- * file loaded from disk.
+ * file loaded from disk. Time-domain results add their signals and their pulse-derived frequency
+ * response as CSV, built here (the server's network exports cover frequency-domain sweeps only).
  */
 export function Downloads() {
   const { deps } = useServices();
@@ -36,6 +41,8 @@ export function Downloads() {
     }
   };
   const serverJob = jobId !== undefined && !results.multiBody;
+  const timeInfo = isRecord(active.time_domain_info) ? active.time_domain_info : null;
+  const response = transientResponse(active);
   return (
     <div className="downloads" data-testid="downloads">
       <button
@@ -72,6 +79,26 @@ export function Downloads() {
       >
         Vertex fields CSV
       </button>
+      {timeInfo && (
+        <button
+          type="button"
+          data-testid="download-time-series"
+          onClick={() => local(() => timeSeriesCsv(timeInfo), 'text/csv', 'fea_time_series.csv')}
+        >
+          Time series CSV
+        </button>
+      )}
+      {response && (
+        <button
+          type="button"
+          data-testid="download-frequency-response"
+          onClick={() =>
+            local(() => frequencyResponseCsv(response), 'text/csv', 'fea_frequency_response.csv')
+          }
+        >
+          Frequency response CSV
+        </button>
+      )}
       {error && (
         <p className="hint bad" role="alert">
           {error}

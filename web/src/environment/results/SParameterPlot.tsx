@@ -1,7 +1,7 @@
 import { Legend, LineChart } from './LineChart.tsx';
 import { magnitudeDb, phaseDeg, type SParameterSet } from './s-parameters.ts';
 
-const ghz = (x: number) => `${+(x / 1e9).toPrecision(3)} GHz`;
+export const ghz = (x: number) => `${+(x / 1e9).toPrecision(3)} GHz`;
 
 /** |S| (dB) and phase (°) against frequency, one line per S-parameter. */
 export function SParameterPlot({ data }: { data: SParameterSet }) {

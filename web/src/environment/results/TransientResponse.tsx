@@ -1,0 +1,50 @@
+import { Legend, LineChart } from './LineChart.tsx';
+import { formatSI } from './quantities.ts';
+import { ghz, SParameterPlot } from './SParameterPlot.tsx';
+import { SParameterTable } from './SParameterTable.tsx';
+import type { TransientResponse as Response } from './transient-response.ts';
+
+/** The pulse run's broadband response: S-parameters as the frequency domain shows them, and Z_in. */
+export function TransientResponse({ response }: { response: Response }) {
+  const { sParameters, inputImpedances, bandHz, drivenPort } = response;
+  const impedanceSeries = inputImpedances.flatMap((z) => {
+    const suffix = inputImpedances.length > 1 ? ` · ${z.label}` : '';
+    return [
+      { name: `Re Z${suffix}`, values: z.re },
+      { name: `Im Z${suffix}`, values: z.im },
+    ];
+  });
+  return (
+    <div className="transient-response" data-testid="transient-response">
+      <h4>Frequency response</h4>
+      <p className="small muted">
+        From the pulse
+        {bandHz ? ` (band ${ghz(bandHz[0])} – ${ghz(bandHz[1])})` : ''}
+        {drivenPort ? ` · column of driven port ${drivenPort}, modal normalization` : ''}
+      </p>
+      {sParameters && (
+        <>
+          <SParameterPlot data={sParameters} />
+          <SParameterTable data={sParameters} />
+        </>
+      )}
+      {impedanceSeries.length > 0 && (
+        <>
+          <Legend names={impedanceSeries.map((s) => s.name)} />
+          <LineChart
+            title="Input impedance (Ω)"
+            x={response.frequencies}
+            series={impedanceSeries}
+            xLabel={ghz}
+          />
+          <p className="small">
+            {inputImpedances
+              .filter((z) => z.referenceOhm !== null)
+              .map((z) => `S11 of ${z.label} against its ${formatSI(z.referenceOhm as number, 'Ω')} source`)
+              .join('; ')}
+          </p>
+        </>
+      )}
+    </div>
+  );
+}

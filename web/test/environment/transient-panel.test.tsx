@@ -1,0 +1,129 @@
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FeaResults } from '../../src/environment/results/FeaResults.tsx';
+import { processResults } from '../../src/environment/results/process-results.ts';
+import { createJobControls, EnvironmentContext } from '../../src/environment/state/EnvironmentContext.tsx';
+import { ViewerBridge } from '../../src/environment/viewer-bridge/viewer-bridge.ts';
+import { FakeServer, makeDeps } from './fakes.ts';
+import coax from './fixtures/transient-coax.json';
+import gap from './fixtures/transient-gap.json';
+
+// Real em-time results from the engine (fixtures/make_transient_fixtures.py), mesh trimmed.
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+function showResults(result: Record<string, unknown>) {
+  const { deps, store } = makeDeps(new FakeServer());
+  store.set({
+    results: processResults(result),
+    rawResults: result,
+    analysis: { status: 'completed', progress: 100 },
+  });
+  const bridge = new ViewerBridge(window, window.location.origin);
+  render(
+    <EnvironmentContext.Provider value={{ store: deps.store, deps, bridge, jobs: createJobControls() }}>
+      <FeaResults />
+    </EnvironmentContext.Provider>,
+  );
+}
+
+/** Captures what the panel saves (saveBlob goes through an object URL and a link click). */
+function captureDownloads() {
+  const saved: Blob[] = [];
+  const names: string[] = [];
+  Object.assign(URL, {
+    createObjectURL: (b: Blob) => {
+      saved.push(b);
+      return 'blob:test';
+    },
+    revokeObjectURL: () => {},
+  });
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    names.push(this.download);
+  });
+  return { saved, names };
+}
+
+/** jsdom's Blob has no text(). */
+function blobText(blob: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsText(blob);
+  });
+}
+
+describe('results panel for a time-domain (em-time) result', () => {
+  it('plots port signals against time and the pulse’s S11/S21 with the frequency-domain plot and table', () => {
+    showResults(coax);
+    const section = screen.getByTestId('time-domain');
+    expect(within(section).getByText('Time-domain')).toBeTruthy();
+    expect(within(section).getByText('80 steps of 5 ps · newmark')).toBeTruthy();
+    const volts = screen.getByLabelText('Voltages (V)');
+    const lines = volts.querySelectorAll('polyline');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]?.getAttribute('points')?.split(' ')).toHaveLength(coax.time_domain_info.times.length);
+    expect(screen.getByLabelText('Currents (A)')).toBeTruthy();
+    expect(screen.getByLabelText('|E| at probes (V/m)')).toBeTruthy();
+    expect(screen.getByLabelText('Stored energy (J)')).toBeTruthy();
+    // time axis in ns: 0 … 0.4 ns
+    expect(within(volts).getByText('0.4 ns')).toBeTruthy();
+
+    const response = screen.getByTestId('transient-response');
+    expect(within(response).getByText(/column of driven port 1/)).toBeTruthy();
+    const plot = within(response).getByTestId('sparam-plot');
+    expect(within(plot).getByLabelText('|S| (dB)').querySelectorAll('polyline')).toHaveLength(2);
+    expect(within(plot).getAllByText('27.9 GHz')).toHaveLength(2);
+    const table = within(response).getByTestId('sparam-table');
+    const heads = [...table.querySelectorAll('thead tr:first-child th')].map((th) => th.textContent);
+    expect(heads).toEqual(['Frequency', 'S11', 'S21']);
+    const rows = table.querySelectorAll('tbody tr');
+    expect(rows).toHaveLength(coax.time_domain_info.frequency_response.frequencies.length);
+    // first row: |S21| of the matched line ≈ −0.27 dB
+    const s21 = coax.time_domain_info.frequency_response.s_parameters.column.S21[0] ?? [0, 0];
+    const db = (20 * Math.log10(Math.hypot(s21[0] ?? 0, s21[1] ?? 0))).toFixed(2);
+    expect(rows[0]?.querySelectorAll('td')[3]?.textContent).toBe(db);
+    // no frames: the spec's Enable Animation stays
+    expect(screen.getByTestId('enable-animation').textContent).toBe('Enable Animation');
+  });
+
+  it('shows a voltage source’s input impedance and S11 against its resistance', () => {
+    showResults(gap);
+    const z = screen.getByLabelText('Input impedance (Ω)');
+    expect(z.querySelectorAll('polyline')).toHaveLength(2);
+    expect(screen.getByText('Re Z')).toBeTruthy();
+    expect(screen.getByText(/S11 of gap_0 against its 188(\.\d+)? Ω source/)).toBeTruthy();
+    const heads = [...screen.getByTestId('sparam-table').querySelectorAll('thead tr:first-child th')];
+    expect(heads.map((th) => th.textContent)).toEqual(['Frequency', 'S11']);
+    expect(screen.getByLabelText('Voltages (V)').querySelectorAll('polyline')).toHaveLength(1);
+  });
+
+  it('downloads the time series and the frequency response as CSV built in the browser', async () => {
+    const { saved, names } = captureDownloads();
+    showResults(coax);
+    // The server's Touchstone export covers frequency-domain sweeps only: not offered here.
+    expect(screen.queryByTestId('download-touchstone')).toBeNull();
+    fireEvent.click(screen.getByTestId('download-time-series'));
+    fireEvent.click(screen.getByTestId('download-frequency-response'));
+    expect(names).toEqual(['fea_time_series.csv', 'fea_frequency_response.csv']);
+    const [series, response] = await Promise.all(saved.map(blobText));
+    expect(series?.split('\n')[0]).toMatch(/^time_s,port_1_voltage_V,/);
+    expect(series?.trimEnd().split('\n')).toHaveLength(coax.time_domain_info.times.length + 1);
+    expect(response?.split('\n')[0]).toBe(
+      'frequency_hz,S11_re,S11_im,S11_db,S11_deg,S21_re,S21_im,S21_db,S21_deg',
+    );
+  });
+
+  it('offers no time-domain section or downloads for a frequency-domain result', () => {
+    const { time_domain_info: _, ...frequencyDomain } = coax;
+    showResults({ ...frequencyDomain, solver_info: { analysis: 'em' } });
+    expect(screen.queryByTestId('time-domain')).toBeNull();
+    expect(screen.queryByTestId('download-time-series')).toBeNull();
+    expect(screen.queryByTestId('download-frequency-response')).toBeNull();
+    expect(screen.queryByTestId('enable-animation')).toBeNull();
+  });
+});
