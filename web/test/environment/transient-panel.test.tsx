@@ -100,6 +100,12 @@ describe('results panel for a time-domain (em-time) result', () => {
     const heads = [...screen.getByTestId('sparam-table').querySelectorAll('thead tr:first-child th')];
     expect(heads.map((th) => th.textContent)).toEqual(['Frequency', 'S11']);
     expect(screen.getByLabelText('Voltages (V)').querySelectorAll('polyline')).toHaveLength(1);
+    // energies of ~1e-14 J still span the chart (not drawn as a flat line)
+    const total = screen.getByLabelText('Stored energy (J)').querySelectorAll('polyline')[2];
+    const ys = (total?.getAttribute('points') ?? '').split(' ').map((p) => Number(p.split(',')[1]));
+    expect(Math.max(...ys) - Math.min(...ys)).toBeGreaterThan(80);
+    // a baseband pulse has no carrier: no "Frequency DC" row
+    expect(screen.getByTestId('solver-info').textContent).not.toMatch(/Frequency/);
   });
 
   it('downloads the time series and the frequency response as CSV built in the browser', async () => {

@@ -28,7 +28,11 @@ export function FeaResults() {
   const info = results.solverInfo ?? {};
   const solverRows: [string, string][] = [];
   if (typeof info.analysis === 'string') solverRows.push(['Analysis', info.analysis]);
-  if (typeof info.frequency === 'number') solverRows.push(['Frequency', formatHz(info.frequency)]);
+  if (info.analysis === 'em-time') {
+    // a time-domain run's frequency is its pulse's carrier; a baseband Gaussian has none
+    if (typeof info.frequency === 'number' && info.frequency > 0)
+      solverRows.push(['Carrier frequency', formatHz(info.frequency)]);
+  } else if (typeof info.frequency === 'number') solverRows.push(['Frequency', formatHz(info.frequency)]);
   for (const [k, label] of [
     ['elements', 'Elements'],
     ['matrix_size', 'Unknowns'],

@@ -21,7 +21,12 @@ function range(values: number[], fallback: [number, number]): [number, number] {
     if (v > hi) hi = v;
   }
   if (lo > hi) return fallback;
-  if (hi - lo < 1e-12 * Math.max(1, Math.abs(hi))) return [lo - 1, hi + 1];
+  // A flat line gets a band around it; relative to its size, so tiny quantities (energies in J) still plot.
+  const scale = Math.max(Math.abs(lo), Math.abs(hi));
+  if (hi - lo <= 1e-12 * scale || scale === 0) {
+    const pad = scale > 0 ? scale / 2 : 1;
+    return [lo - pad, hi + pad];
+  }
   return [lo, hi];
 }
 
