@@ -87,6 +87,53 @@ describe('/environment with a volume mesh, against the real server and engine', 
     await page.context().close();
   });
 
+  it('runs a time-domain analysis fed between the two plates: signals vs time, Z_in of the capacitor, CSV', async () => {
+    const page = await newPage();
+    await openEnvironment(page, server.origin);
+    await signUp(page);
+    const cap = capacitorMeshFile(server.dataDir);
+    await page.setInputFiles('[data-testid=file-input]', cap.path);
+    await page.waitForSelector('[data-testid=config-form]');
+    await page.click('[data-testid=add-dirichlet-group]');
+    await page.click('[data-testid=add-dirichlet-group]');
+    await page.fill('[data-testid=dirichlet-group-0-faces]', cap.bottom.join(', '));
+    await page.fill('[data-testid=dirichlet-group-1-faces]', cap.top.join(', '));
+    await page.fill('[data-testid=dirichlet-group-1-voltage]', '1');
+    await page.click('[data-testid=group-transient] .section-head');
+    await page.check('[data-testid=transient]');
+    await page.getByLabel('Time step').fill('2e-12');
+    await page.getByLabel('End time').fill('2e-10');
+    await page.click('[data-testid=run-analysis]');
+    await page.waitForSelector('[data-testid=time-domain]', { timeout: 120_000 });
+    expect(await page.textContent('[data-testid=status-chip]')).toBe('FEA: completed');
+    expect(await page.locator('[aria-label="Voltages (V)"] polyline').count()).toBe(1);
+    expect(await page.locator('[aria-label="Input impedance (Ω)"] polyline').count()).toBe(2);
+    const heads = await page.locator('[data-testid=sparam-table] thead tr:first-child th').allTextContents();
+    expect(heads).toEqual(['Frequency', 'S11']);
+    await page.waitForSelector('[data-testid=enable-animation]');
+    if (process.env.E2E_SCREENSHOTS)
+      await page.screenshot({ path: join(process.env.E2E_SCREENSHOTS, 'environment-transient.png') });
+
+    const downloading = page.waitForEvent('download');
+    await page.click('[data-testid=download-frequency-response]');
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('fea_frequency_response.csv');
+    const saved = join(server.dataDir, 'fea_frequency_response.csv');
+    await download.saveAs(saved);
+    const [header, ...rows] = readFileSync(saved, 'utf8').trimEnd().split('\n');
+    expect(header).toBe('frequency_hz,S11_re,S11_im,S11_db,S11_deg,Zin_gap_0_re_ohm,Zin_gap_0_im_ohm');
+    // Below a few GHz the plates are a capacitor: Z_in ≈ 1/(jωC), C = ε0·A/d.
+    const c = (EPS0 * 0.005 * 0.005) / cap.gap;
+    const [f, , , , , , zIm] = (rows[0] ?? '').split(',').map(Number);
+    const exact = -1 / (2 * Math.PI * (f ?? 0) * c);
+    const error = Math.abs(((zIm ?? 0) - exact) / exact);
+    console.log(
+      `Z_in at ${((f ?? 0) / 1e9).toFixed(3)} GHz: Im ${zIm?.toFixed(1)} Ω vs −1/ωC ${exact.toFixed(1)} Ω (${(error * 100).toFixed(2)} %)`,
+    );
+    expect(error).toBeLessThan(0.05);
+    await page.context().close();
+  });
+
   it('opens and closes the raw JSON drawer, downloads the JSON and loads it again as results', async () => {
     const page = await newPage();
     await openEnvironment(page, server.origin);
