@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { frequencyResponseCsv } from '../../src/environment/results/frequency-response-csv.ts';
 import { magnitudeDb } from '../../src/environment/results/s-parameters.ts';
+import { timeDomainSummary } from '../../src/environment/results/time-domain-summary.ts';
 import { timeCharts, timeSeriesCsv } from '../../src/environment/results/time-series.ts';
 import { transientResponse } from '../../src/environment/results/transient-response.ts';
 import coax from './fixtures/transient-coax.json';
 import gap from './fixtures/transient-gap.json';
+import waveguide from './fixtures/transient-waveguide.json';
 
 // Fixtures: real em-time results from the engine (fixtures/make_transient_fixtures.py), mesh trimmed.
 const C0 = 299_792_458;
@@ -51,6 +53,16 @@ describe('transientResponse (time_domain_info.frequency_response → S-parameter
       `Z_in of the shorted plates below 2.8 GHz: worst relative error ${(worst * 100).toFixed(2)} %`,
     );
     expect(worst).toBeLessThan(0.05);
+  });
+
+  it('reports the TE10 ports’ mismatch off the carrier', () => {
+    const r = transientResponse(waveguide);
+    expect(r?.sParameters?.series.map((s) => s.name)).toEqual(['S11', 'S21']);
+    expect(r?.portMismatch).toEqual([
+      { portId: '1', maxReflection: 0.28931 },
+      { portId: '2', maxReflection: 0.28931 },
+    ]);
+    expect(transientResponse(coax)?.portMismatch).toEqual([]);
   });
 
   it('names each source S11 when there are several, and is null without a frequency response', () => {
@@ -107,6 +119,18 @@ describe('timeCharts and the time-series CSV', () => {
     expect(timeCharts(gap.time_domain_info)[0]?.series.map((s) => s.name)).toEqual(['gap_0']);
   });
 
+  it('shows ports without a modal voltage (eigen-solved modes) as modal amplitudes', () => {
+    const ports = waveguide.time_domain_info.ports.map(({ voltage: _v, incident_voltage: _i, ...p }) => p);
+    const charts = timeCharts({ ...waveguide.time_domain_info, ports });
+    expect(charts.map((c) => c.title)).toEqual([
+      'Modal amplitudes',
+      '|E| at probes (V/m)',
+      'Stored energy (J)',
+    ]);
+    expect(charts[0]?.series.map((s) => s.name)).toEqual(['Port 1', 'Port 2']);
+    expect(charts[0]?.series[1]?.values).toEqual(waveguide.time_domain_info.ports[1]?.modal_amplitude);
+  });
+
   it('writes every signal against time_s, one row per sample', () => {
     const csv = timeSeriesCsv(coax.time_domain_info).trimEnd().split('\n');
     const times = coax.time_domain_info.times;
@@ -161,5 +185,30 @@ describe('frequencyResponseCsv', () => {
     ]);
     expect(db).toBeCloseTo(20 * Math.log10(Math.hypot(re ?? 0, im ?? 0)), 9);
     expect(deg).toBeCloseTo((Math.atan2(im ?? 0, re ?? 0) * 180) / Math.PI, 9);
+  });
+});
+
+describe('timeDomainSummary', () => {
+  it('describes steps, scheme, pulse, sources and speed', () => {
+    const rows = new Map(timeDomainSummary(waveguide.time_domain_info));
+    expect(rows.get('Time steps')).toBe('350 × 10 ps · newmark');
+    expect(rows.get('Excitation')).toBe('Modulated Gaussian, at 10 GHz, width 300 ps, delay 1.5 ns');
+    expect(rows.get('Sources')).toBe('port 1');
+    expect(rows.get('Stepping speed')).toMatch(/ steps\/s$/);
+    expect(new Map(timeDomainSummary(coax.time_domain_info)).get('Excitation')).toBe(
+      'Gaussian pulse, width 30 ps, delay 150 ps',
+    );
+  });
+
+  it('gives the explicit scheme’s stable step', () => {
+    const stability = {
+      largest_eigenvalue: 2.5e23,
+      omega_max_rad_per_s: 5e11,
+      critical_time_step_s: 4e-12,
+      lanczos_matvecs: 41,
+    };
+    const rows = new Map(timeDomainSummary({ ...coax.time_domain_info, scheme: 'explicit', stability }));
+    expect(rows.get('Stable step (explicit)')).toBe('< 4 ps');
+    expect(rows.get('Time steps')).toBe('80 × 5 ps · explicit');
   });
 });

@@ -7,6 +7,7 @@ import { ViewerBridge } from '../../src/environment/viewer-bridge/viewer-bridge.
 import { FakeServer, makeDeps } from './fakes.ts';
 import coax from './fixtures/transient-coax.json';
 import gap from './fixtures/transient-gap.json';
+import waveguide from './fixtures/transient-waveguide.json';
 
 // Real em-time results from the engine (fixtures/make_transient_fixtures.py), mesh trimmed.
 
@@ -62,7 +63,9 @@ describe('results panel for a time-domain (em-time) result', () => {
     showResults(coax);
     const section = screen.getByTestId('time-domain');
     expect(within(section).getByText('Time-domain')).toBeTruthy();
-    expect(within(section).getByText('80 steps of 5 ps · newmark')).toBeTruthy();
+    const summary = within(section).getByTestId('time-domain-summary');
+    expect(within(summary).getByText('80 × 5 ps · newmark')).toBeTruthy();
+    expect(within(summary).getByText('Gaussian pulse, width 30 ps, delay 150 ps')).toBeTruthy();
     const volts = screen.getByLabelText('Voltages (V)');
     const lines = volts.querySelectorAll('polyline');
     expect(lines).toHaveLength(3);
@@ -106,6 +109,15 @@ describe('results panel for a time-domain (em-time) result', () => {
     expect(Math.max(...ys) - Math.min(...ys)).toBeGreaterThan(80);
     // a baseband pulse has no carrier: no "Frequency DC" row
     expect(screen.getByTestId('solver-info').textContent).not.toMatch(/Frequency/);
+  });
+
+  it('says when TE10 ports are matched at the carrier only', () => {
+    showResults(waveguide);
+    expect(screen.getByTestId('port-mismatch').textContent).toBe(
+      'Port 1 is matched at the carrier only: up to 28.9 % reflection across the band; ' +
+        'Port 2 is matched at the carrier only: up to 28.9 % reflection across the band.',
+    );
+    expect(within(screen.getByTestId('time-domain-summary')).getByText(/at 10 GHz/)).toBeTruthy();
   });
 
   it('downloads the time series and the frequency response as CSV built in the browser', async () => {

@@ -1,7 +1,7 @@
 import { isRecord } from '../api/http.ts';
 import { Legend, LineChart } from './LineChart.tsx';
-import { formatSI } from './quantities.ts';
 import { TransientResponse } from './TransientResponse.tsx';
+import { timeDomainSummary } from './time-domain-summary.ts';
 import { timeCharts } from './time-series.ts';
 import { transientResponse } from './transient-response.ts';
 
@@ -19,11 +19,16 @@ export function TimeDomain({ result }: { result: Record<string, unknown> }) {
   return (
     <div className="time-domain" data-testid="time-domain">
       <h4>Time-domain</h4>
-      <p className="small muted">
-        {typeof info.steps === 'number' ? `${info.steps.toLocaleString()} steps` : ''}
-        {typeof info.time_step === 'number' ? ` of ${formatSI(info.time_step, 's')}` : ''}
-        {typeof info.scheme === 'string' ? ` · ${info.scheme}` : ''}
-      </p>
+      <table className="kv time-summary" data-testid="time-domain-summary">
+        <tbody>
+          {timeDomainSummary(info).map(([k, v]) => (
+            <tr key={k}>
+              <th>{k}</th>
+              <td>{v}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
       {timeCharts(info).map((chart) => (
         <div key={chart.title} className="time-chart">
           <Legend names={chart.series.map((s) => s.name)} />

@@ -22,6 +22,17 @@ export function TransientResponse({ response }: { response: Response }) {
         {bandHz ? ` (band ${ghz(bandHz[0])} – ${ghz(bandHz[1])})` : ''}
         {drivenPort ? ` · column of driven port ${drivenPort}, modal normalization` : ''}
       </p>
+      {response.portMismatch.length > 0 && (
+        <p className="small" data-testid="port-mismatch">
+          {response.portMismatch
+            .map(
+              (m) =>
+                `Port ${m.portId} is matched at the carrier only: up to ${(m.maxReflection * 100).toFixed(1)} % reflection across the band`,
+            )
+            .join('; ')}
+          .
+        </p>
+      )}
       {sParameters && (
         <>
           <SParameterPlot data={sParameters} />

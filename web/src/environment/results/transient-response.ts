@@ -18,6 +18,8 @@ export interface TransientResponse {
   bandHz: [number, number] | null;
   drivenPort: string | null;
   normalization: string | null;
+  /** TE/TM ports are matched at the carrier only: their largest reflection over the band */
+  portMismatch: { portId: string; maxReflection: number }[];
 }
 
 const nums = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number) : []);
@@ -71,5 +73,9 @@ export function transientResponse(result: Record<string, unknown>): TransientRes
     bandHz: band.length === 2 ? [band[0] as number, band[1] as number] : null,
     drivenPort: sp && sp.driven_port != null ? String(sp.driven_port) : null,
     normalization: sp && typeof sp.normalization === 'string' ? sp.normalization : null,
+    portMismatch: records(sp?.port_mismatch).map((m) => ({
+      portId: String(m.port_id),
+      maxReflection: Number(m.max_reflection),
+    })),
   };
 }
