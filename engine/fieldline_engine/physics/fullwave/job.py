@@ -11,9 +11,11 @@ from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.physics.boundary_conditions import ResolvedBoundaries, resolve_boundaries
 from fieldline_engine.physics.constants import EPS0, MU0
+from fieldline_engine.physics.fullwave.exterior import metal_bodies
 from fieldline_engine.physics.fullwave.fields_output import harmonic_field_results
 from fieldline_engine.physics.fullwave.impedance import walls_from_config
 from fieldline_engine.physics.fullwave.media import media_from_bodies
+from fieldline_engine.physics.fullwave.pml_job import VACUUM, setup_radial_pml
 from fieldline_engine.physics.fullwave.solver import FullwaveSolver
 from fieldline_engine.physics.fullwave.sweep import run_sweep, sweep_frequencies
 from fieldline_engine.physics.materials import BodyMaterial, body_materials
@@ -59,16 +61,26 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any
     order = int(config.get("meshOrder", 1))
     if order not in (1, 2, 3):
         raise InvalidInput("meshOrder (element order) must be 1, 2 or 3.")
-    protocol.progress(6, "Building mesh")
-    mesh = build_ngsolve_mesh(model, labels)
-    curving = curve_mesh(mesh, model, config, order)
     bodies = body_materials(model, config)
-    media = media_from_bodies(mesh, bodies)
+    metal = metal_bodies(bodies)
+    freqs, field_freq = sweep_frequencies(config)
+    solve_model, pml_setup = model, None
+    if config.get("useRadialPML"):
+        protocol.progress(4, "Setting up the radial PML")
+        pml_setup = setup_radial_pml(
+            model, labels, pec, bodies, metal, config, max(freqs + [field_freq]), order
+        )
+        solve_model, labels, pec, bodies = pml_setup.model, pml_setup.labels, pml_setup.pec, pml_setup.bodies
+    protocol.progress(6, "Building mesh")
+    mesh = build_ngsolve_mesh(solve_model, labels)
+    curving = curve_mesh(mesh, solve_model, config, order)
+    # metal bodies are left out of the solve (their dofs fixed at 0): no need for their huge σ
+    media = media_from_bodies(mesh, [VACUUM if i in metal else b for i, b in enumerate(bodies)])
 
     protocol.progress(10, "Computing port modes")
     ports: list[WavePort] = []
     for label, spec in bnd.ports:
-        eps_r, mu_r = port_filling(model, labels, label, bodies)
+        eps_r, mu_r = port_filling(solve_model, labels, label, bodies)
         ports.append(
             build_wave_port(
                 mesh,
@@ -84,14 +96,9 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any
             )
         )
     walls = walls_from_config(bnd, config)
-    pml = None
-    if config.get("useRadialPML"):
-        from fieldline_engine.physics.fullwave.pml_job import attach_radial_pml
-
-        mesh, media, pml = attach_radial_pml(model, mesh, media, config, labels)
-
-    solver = FullwaveSolver(mesh, media, order, pec, ports, walls, pml)
-    freqs, field_freq = sweep_frequencies(config)
+    pml = pml_setup.pml if pml_setup else None
+    metal_regex = "|".join(f"body{i}" for i in metal) or None
+    solver = FullwaveSolver(mesh, media, order, pec, ports, walls, pml, metal=metal_regex)
     method = str(config.get("sParamMethod") or "wave_port")
     z_ref = float(config.get("portImpedance") or 50.0)
     protocol.progress(15, f"Solving {len(freqs)} frequency point(s), {solver.ndof} unknowns")
@@ -134,8 +141,11 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any
     }
     if walls:
         results["impedance_boundaries"] = [{"label": w.label, "description": w.description} for w in walls]
-    if pml is not None:
-        results["pml"] = pml.describe()
+    if pml_setup is not None:
+        results["pml"] = {**pml_setup.pml.describe(), "air_shell": pml_setup.describe_shell()}
+        results["solver_info"]["air_shell"] = pml_setup.describe_shell()
+    if metal:
+        results["solver_info"]["pec_bodies"] = [model.region_names[i] for i in metal]
     if ports:
         results["s_parameters"] = sweep
     return results

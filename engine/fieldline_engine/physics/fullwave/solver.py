@@ -71,6 +71,7 @@ class FullwaveSolver:
         walls: list[ImpedanceWall] | None = None,
         pml=None,  # fieldline_engine.physics.fullwave.pml.RadialPml
         inverse: str = "umfpack",
+        metal: str | None = None,  # materials (regex) of PEC bodies: left out, E = 0 on their surfaces
     ):
         self.mesh, self.media, self.order = mesh, media, order
         self.ports, self.walls, self.pml = ports, walls or [], pml
@@ -86,6 +87,9 @@ class FullwaveSolver:
                 f"The full-wave system has {self.fes.ndof} unknowns (limit {MAX_DIRECT_DOFS}). "
                 "Use a coarser mesh or a lower element order.",
             )
+        self.free_dofs = self.fes.FreeDofs()
+        if metal:
+            self.free_dofs = self.fes.FreeDofs() & ~self.fes.GetDofs(mesh.Materials(metal))
         self.k0 = ng.Parameter(1.0)
         self.port_gamma = [_ComplexParameter() for _ in ports]
         self.wall_gamma = [_ComplexParameter() for _ in self.walls]
@@ -152,7 +156,7 @@ class FullwaveSolver:
             self.a.Assemble()
         # UMFPACK outside the TaskManager: it threads through BLAS, not through NGSolve's tasks.
         if self._inv is None:
-            self._inv = self.a.mat.Inverse(self.fes.FreeDofs(), inverse=self.inverse)
+            self._inv = self.a.mat.Inverse(self.free_dofs, inverse=self.inverse)
         else:
             self._inv.Update()
         return props
