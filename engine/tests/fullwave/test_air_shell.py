@@ -127,3 +127,39 @@ def test_model_with_its_own_air_layer_is_left_as_it_is(thickness, added):
         assert set(setup.labels[: len(model.faces)][hole]) == {"default"}
         assert set(setup.labels[: len(model.faces)][~hole]) == {"interface"}
         assert "default" in setup.pec.split("|") and "interface" not in setup.pec.split("|")
+
+
+def test_two_separate_metal_blocks_are_both_wrapped():
+    """Two disjoint metal blocks (like a dipole's arms): both outsides are wrapped by one shell, their
+    faces stay PEC (metal), and the merged mesh keeps the model first and unchanged."""
+    from fieldline_engine.testing.meshes import box_mesh
+
+    arm1 = box_mesh((0.01, 0.01, 0.04), (1, 1, 4))
+    arm2 = box_mesh((0.01, 0.01, 0.04), (1, 1, 4), origin=(0, 0, 0.05))
+    n1 = len(arm1["vertices"])
+    data = {
+        "vertices": arm1["vertices"] + arm2["vertices"],
+        "tetrahedra": arm1["tetrahedra"] + [[i + n1 for i in t] for t in arm2["tetrahedra"]],
+        "tetrahedron_regions": [0] * len(arm1["tetrahedra"]) + [1] * len(arm2["tetrahedra"]),
+    }
+    model = model_from_mesh_data(data)
+    config = {
+        "analysisType": "em",
+        "frequency": 3e9,
+        "useRadialPML": True,
+        "pmlThickness": 0.03,
+        "bodyMaterials": [{"region": r, "conductivity": 5.8e7} for r in (0, 1)],
+    }
+    labels, pec = fullwave_labels(model, resolve_boundaries(model, config))
+    bodies = body_materials(model, config)
+    setup = setup_radial_pml(model, labels, pec, bodies, metal_bodies(bodies), config, 3e9, 1)
+    assert setup.shell is not None and setup.shell.open_faces == len(model.faces)
+    assert set(setup.labels[: len(model.faces)]) == {"metal"}
+    assert np.array_equal(setup.model.faces[: len(model.faces)], model.faces)
+    mesh = build_ngsolve_mesh(setup.model, setup.labels)
+    vol = ng.Integrate(ng.CF(1), mesh, ng.VOL)
+    r_out = setup.pml.r_inner + setup.pml.thickness
+    print(
+        f"two blocks: merged volume {vol:.6g} m³ vs polyhedral sphere ≤ {4 / 3 * math.pi * r_out**3:.6g} m³"
+    )
+    assert 0.98 < vol / (4 / 3 * math.pi * r_out**3) <= 1.0

@@ -64,6 +64,11 @@ def test_open_ended_waveguide_radiates_through_the_added_shell(engine, tmp_path)
         f"open-ended WR-90 at 7.5 GHz: |S11| = {s11_db:.2f} dB, {res['solver_info']['matrix_size']} unknowns"
     )
     assert -20 < s11_db < -3
+    # Energy balance (lossless): the 1 W sent in either comes back through the port or crosses the
+    # far-field sphere; a wrong port backing or a reflecting shell breaks it.
+    p_rad = shell["radiated_power_w"]
+    print(f"radiated {p_rad:.4f} W, 1 − |S11|² = {1 - abs(s11) ** 2:.4f} W")
+    assert abs(p_rad - (1 - abs(s11) ** 2)) < 0.03
 
 
 def test_closed_stub_without_pml_reflects_totally(engine, tmp_path):

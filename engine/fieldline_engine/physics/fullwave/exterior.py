@@ -59,11 +59,17 @@ def exterior_face_mask(model: TetModel) -> np.ndarray:
     tris = model.faces[outer]
     comp = _surface_components(tris)
     ids = np.unique(comp)
+    pts = model.vertices[tris]
+    lo = {d: pts[comp == d].min(axis=(0, 1)) for d in ids}
+    hi = {d: pts[comp == d].max(axis=(0, 1)) for d in ids}
     for c in ids:
         rows = np.nonzero(comp == c)[0]
-        probe = model.vertices[tris[rows[0]]].mean(axis=0)
+        probe = pts[rows[0]].mean(axis=0)
+        # only surfaces whose bounding box holds the probe can enclose it (cheap with many holes)
         enclosed = any(
-            abs(winding_number(probe, model.vertices, tris[comp == d])) > 0.5 for d in ids if d != c
+            abs(winding_number(probe, model.vertices, tris[comp == d])) > 0.5
+            for d in ids
+            if d != c and np.all(lo[d] <= probe) and np.all(probe <= hi[d])
         )
         if not enclosed:
             mask[outer[rows]] = True

@@ -11,11 +11,13 @@ from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.physics.boundary_conditions import ResolvedBoundaries, resolve_boundaries
 from fieldline_engine.physics.constants import EPS0, MU0
+from fieldline_engine.physics.fullwave.air_shell import FARFIELD_LABEL
 from fieldline_engine.physics.fullwave.exterior import metal_bodies
 from fieldline_engine.physics.fullwave.fields_output import harmonic_field_results
 from fieldline_engine.physics.fullwave.impedance import walls_from_config
 from fieldline_engine.physics.fullwave.media import media_from_bodies
 from fieldline_engine.physics.fullwave.pml_job import VACUUM, setup_radial_pml
+from fieldline_engine.physics.fullwave.scattering import radiated_power
 from fieldline_engine.physics.fullwave.solver import FullwaveSolver
 from fieldline_engine.physics.fullwave.sweep import run_sweep, sweep_frequencies
 from fieldline_engine.physics.materials import BodyMaterial, body_materials
@@ -142,8 +144,15 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any
     if walls:
         results["impedance_boundaries"] = [{"label": w.label, "description": w.description} for w in walls]
     if pml_setup is not None:
-        results["pml"] = {**pml_setup.pml.describe(), "air_shell": pml_setup.describe_shell()}
-        results["solver_info"]["air_shell"] = pml_setup.describe_shell()
+        shell_info = pml_setup.describe_shell()
+        if pml_setup.shell is not None:
+            # Power crossing the shell's far-field sphere: what the model radiates (the ports' incident
+            # power minus what they take back and what the materials absorb).
+            shell_info["radiated_power_w"] = radiated_power(
+                solver, e_gf, field_solution.frequency, FARFIELD_LABEL, pml_setup.pml.centre
+            )
+        results["pml"] = {**pml_setup.pml.describe(), "air_shell": shell_info}
+        results["solver_info"]["air_shell"] = shell_info
     if metal:
         results["solver_info"]["pec_bodies"] = [model.region_names[i] for i in metal]
     if ports:

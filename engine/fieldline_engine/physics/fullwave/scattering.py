@@ -60,3 +60,17 @@ def far_field(
 
 def radar_cross_section(far: np.ndarray, e0: np.ndarray) -> np.ndarray:
     return 4 * math.pi * np.sum(np.abs(far) ** 2, axis=1) / float(np.sum(np.abs(e0) ** 2))
+
+
+def radiated_power(
+    solver: FullwaveSolver, e: ng.GridFunction, frequency: float, surface: str, centre: np.ndarray
+) -> float:
+    """Time-averaged power (W) leaving the closed interior surface `surface` around `centre`:
+    ½ Re ∮ (E × H*)·n dS, with n pointing away from `centre` (a sphere around it)."""
+    mesh = solver.mesh
+    e_b = ng.BoundaryFromVolumeCF(e)
+    h_b = ng.BoundaryFromVolumeCF(solver.magnetic_field(e, frequency))
+    d = ng.CF((ng.x - centre[0], ng.y - centre[1], ng.z - centre[2]))
+    n = d / ng.sqrt(d * d)
+    flux = ng.Cross(e_b, ng.Conj(h_b)) * n
+    return 0.5 * float(np.real(ng.Integrate(flux, mesh, ng.BND, definedon=mesh.Boundaries(surface), order=6)))
