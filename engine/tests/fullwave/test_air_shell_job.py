@@ -80,3 +80,21 @@ def test_closed_stub_without_pml_reflects_totally(engine, tmp_path):
     s11 = complex(*res["s_parameters"]["matrix"][0][0][0])
     print(f"closed stub: |S11| = {abs(s11):.6f}")
     assert abs(abs(s11) - 1) < 1e-4 and "air_shell" not in res["solver_info"]
+
+
+def test_port_on_the_outside_without_pec_around_it_is_refused(engine, tmp_path):
+    """Without the walls' Dirichlet (PEC) condition the port's neighbours would open onto the air:
+    the port cannot be backed by PEC, so the job is refused with advice and writes no results."""
+    stub_job(tmp_path, dirichletFaceConditions=[])
+    final = engine("solve", tmp_path)[-1]
+    assert final["event"] == "error" and "must be surrounded by PEC faces" in final["message"]
+    assert not (tmp_path / "results.json").exists()
+
+
+def test_impedance_wall_on_the_outside_is_refused(engine, tmp_path):
+    mesh = stub_job(tmp_path)
+    job = json.loads((tmp_path / "job.json").read_text())
+    job["config"]["impedanceConditions"] = [{"faces": faces_on_plane(mesh, 2, L), "impedance": {"real": 377}}]
+    (tmp_path / "job.json").write_text(json.dumps(job))
+    final = engine("solve", tmp_path)[-1]
+    assert final["event"] == "error" and "impedance boundary on the model's outside" in final["message"]
