@@ -10,6 +10,7 @@ const LABELS: Record<string, string> = {
   volume: 'Volume',
   min_volume: 'Smallest element volume',
   quality_measure: 'Quality measure',
+  max_radius_edge_ratio: 'Largest radius-edge ratio',
 };
 /** Shown above the element counts: the geometry pipeline's report (engine geometry/quality.py). */
 const SKIP = new Set([
@@ -39,7 +40,7 @@ export function MeshQualityReport() {
     }
   }
   return (
-    <table className="kv" data-testid="mesh-quality">
+    <table className="kv mesh-quality" data-testid="mesh-quality">
       <tbody>
         {rows.map(([k, v]) => (
           <tr key={k}>
