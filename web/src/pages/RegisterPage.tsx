@@ -126,12 +126,18 @@ export function RegisterPage() {
     acceptedTerms: false,
   });
   const [error, setError] = useState<string | null>(null);
+  // Suggestions from a refused registration (spec 000 §7: the error body has message and suggestions),
+  // e.g. when the username was taken between the availability check and the submit.
+  const [refusedSuggestions, setRefusedSuggestions] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const emailCheck = useEmailCheck(form.email);
   const usernameCheck = useUsernameCheck(form.username);
   const checks = { emailValid: emailCheck.state === 'valid', usernameValid: usernameCheck.state === 'valid' };
-  const set = <K extends keyof RegisterForm>(key: K, value: RegisterForm[K]) =>
+  const set = <K extends keyof RegisterForm>(key: K, value: RegisterForm[K]) => {
+    if (key === 'username') setRefusedSuggestions([]);
     setForm((f) => ({ ...f, [key]: value }));
+  };
+  const suggestions = usernameCheck.suggestions.length > 0 ? usernameCheck.suggestions : refusedSuggestions;
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -142,6 +148,7 @@ export function RegisterPage() {
     }
     setBusy(true);
     setError(null);
+    setRefusedSuggestions([]);
     try {
       const email = normalizeEmail(form.email);
       const outcome = await postRegister({
@@ -154,6 +161,7 @@ export function RegisterPage() {
       });
       if (!outcome.ok) {
         setError(outcome.message);
+        setRefusedSuggestions(outcome.suggestions);
         setBusy(false);
         return;
       }
@@ -204,10 +212,10 @@ export function RegisterPage() {
           required
         />
         <FieldHint id="register-username-hint" check={usernameCheck} />
-        {usernameCheck.suggestions.length > 0 && (
+        {suggestions.length > 0 && (
           <div className="suggestions">
             <span className="muted">Available:</span>
-            {usernameCheck.suggestions.map((s) => (
+            {suggestions.map((s) => (
               <button key={s} type="button" className="suggestion-chip" onClick={() => set('username', s)}>
                 {s}
               </button>
