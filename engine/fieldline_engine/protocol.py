@@ -7,12 +7,37 @@ Anything else a library prints goes to stderr, so stdout stays machine-readable.
 
 import json
 import sys
+import time
 from typing import Any
 
 _out = sys.stdout
+# With `verbose` on, every progress and log line is also kept here (with the seconds since the start),
+# and the results carry it as `solver_info.log`: the server keeps only the latest progress line.
+_journal: list[str] | None = None
+_journal_start = 0.0
+
+
+def start_journal() -> None:
+    global _journal, _journal_start
+    _journal, _journal_start = [], time.perf_counter()
+
+
+def journal() -> list[str]:
+    return list(_journal or [])
+
+
+def _record(obj: dict[str, Any]) -> None:
+    if _journal is None or obj.get("event") not in ("progress", "log"):
+        return
+    stamp = f"{time.perf_counter() - _journal_start:8.2f} s"
+    if obj["event"] == "progress":
+        _journal.append(f"{stamp} {obj['percent']:5.1f}% {obj.get('message', '')}".rstrip())
+    else:
+        _journal.append(f"{stamp} [{obj.get('level', 'info')}] {obj['message']}")
 
 
 def _emit(obj: dict[str, Any]) -> None:
+    _record(obj)
     _out.write(json.dumps(obj, separators=(",", ":")) + "\n")
     _out.flush()
 

@@ -9,6 +9,7 @@ from fieldline_engine.errors import EngineError
 from fieldline_engine.io.job_files import read_job, write_results
 from fieldline_engine.limits import thread_count
 from fieldline_engine.mesh.tet_model import model_from_mesh_data
+from fieldline_engine.physics.option_support import check_options
 from fieldline_engine.post.results_binary import write_results_binary
 from fieldline_engine.post.touchstone import write_network_exports
 from fieldline_engine.testing.hooks import apply_test_hooks
@@ -20,16 +21,19 @@ def run_solve(job_dir: Path) -> dict[str, Any]:
     job = read_job(job_dir)
     apply_test_hooks(job)
     config: dict[str, Any] = job.get("config") or {}
+    if config.get("verbose"):
+        protocol.start_journal()
     analysis = config.get("analysisType", "em")
     if analysis == "em" and config.get("transient"):
         analysis = "em-time"  # the UI's Transient switch; spec 001 §3 maps it to em-time
+    warnings = check_options(config, _solver_path(analysis, config)) if analysis in ANALYSES else []
+    for w in warnings:
+        protocol.log(w, level="warning")
     protocol.progress(2, "Reading model")
     model = model_from_mesh_data(job.get("mesh_data") or {})
 
     if analysis == "em":
-        from fieldline_engine.physics.routing import em_solver_for
-
-        if em_solver_for(config) == "fullwave":
+        if _solver_path(analysis, config) == "fullwave":
             from fieldline_engine.physics.fullwave.job import solve_fullwave_job
 
             results = solve_fullwave_job(model, config)
@@ -48,7 +52,10 @@ def run_solve(job_dir: Path) -> dict[str, Any]:
     else:
         raise EngineError("unsupported_analysis", f"Analysis type '{analysis}' is not available yet.")
 
+    _add_warnings(results, warnings)
     results["computation_time"] = time.perf_counter() - started
+    if config.get("verbose"):
+        results["solver_info"]["log"] = protocol.journal()
     # Vertices stay in the model's unit; say which, so the viewer labels lengths correctly.
     results.setdefault("length_unit", (job.get("mesh_data") or {}).get("units") or "m")
     protocol.progress(95, "Writing results")
@@ -57,6 +64,29 @@ def run_solve(job_dir: Path) -> dict[str, Any]:
     write_results_binary(job_dir, results, results["length_unit"])
     write_network_exports(job_dir, results)
     return {"analysis": analysis, "computation_time": results["computation_time"]}
+
+
+ANALYSES = ("em", "em-time", "em-eigen")
+
+
+def _solver_path(analysis: str, config: dict[str, Any]) -> str:
+    if analysis != "em":
+        return analysis
+    from fieldline_engine.physics.routing import em_solver_for
+
+    return em_solver_for(config)
+
+
+def _add_warnings(results: dict[str, Any], warnings: list[str]) -> None:
+    """Fields the analysis left out, next to the solver's own warnings (and the time-domain notes the
+    results panel lists)."""
+    if not warnings:
+        return
+    info = results.setdefault("solver_info", {})
+    info["warnings"] = [*info.get("warnings", []), *warnings]
+    tdi = results.get("time_domain_info")
+    if isinstance(tdi, dict):
+        tdi["notes"] = [*tdi.get("notes", []), *warnings]
 
 
 def _limit_threads() -> None:

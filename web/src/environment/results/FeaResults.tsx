@@ -5,6 +5,7 @@ import { runAnalysis } from '../workflows/run-analysis.ts';
 import { Downloads } from './Downloads.tsx';
 import { Eigenmodes } from './Eigenmodes.tsx';
 import { formatHz, formatSI, type Quantity } from './quantities.ts';
+import { SolverNotes } from './SolverNotes.tsx';
 import { SParameterPlot } from './SParameterPlot.tsx';
 import { SParameterTable } from './SParameterTable.tsx';
 import { TimeDomain } from './TimeDomain.tsx';
@@ -111,6 +112,7 @@ export function FeaResults() {
           ))}
         </tbody>
       </table>
+      <SolverNotes info={results.solverInfo} />
       <Eigenmodes result={results.active} />
       <TimeDomain result={results.active} />
       {results.sParameters && (

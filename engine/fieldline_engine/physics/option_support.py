@@ -1,0 +1,87 @@
+"""Config fields (spec 001 §3) that an analysis path does not use.
+
+Every field of the analysis config is accepted, but not every solver path can honour every field.
+Ignoring one silently would mislead: a field whose absence changes the physics (an impedance wall that
+would become a magnetic wall, a PML whose outer boundary would become a perfect conductor) is refused
+with a clear error; one that only adds an output or an accuracy option is named in a warning that the
+results carry (`solver_info.warnings`).
+"""
+
+from typing import Any
+
+from fieldline_engine.errors import InvalidInput
+
+# The solver paths of `solve`: physics/routing.py picks static or fullwave for an `em` job.
+PATHS = ("static", "fullwave", "em-time", "em-eigen")
+
+GRID_ONLY_STATIC = (
+    "Grid fields (gridFieldsEnabled) are sampled by the static and quasi-static analyses only; "
+    "this analysis wrote none."
+)
+CURVED_NOT_IN_TIME_DOMAIN = (
+    "Curved elements (useCurvedMesh / useCurvedGeometry) are not used by the time-domain analysis; "
+    "it ran on the straight-sided tetrahedra."
+)
+PORTS_PML_NOT_STATIC = (
+    "Wave ports and the radial PML act in full-wave runs only (frequency above 0 Hz); this static or "
+    "quasi-static run left them out."
+)
+
+
+def _uses_ports(config: dict[str, Any]) -> bool:
+    return bool(config.get("useWavePorts")) and bool(config.get("wavePorts"))
+
+
+def _refuse(what: str, analysis: str, consequence: str, instead: str) -> InvalidInput:
+    return InvalidInput(f"{what} not available in the {analysis} analysis ({consequence}). {instead}")
+
+
+def check_options(config: dict[str, Any], path: str) -> list[str]:
+    """Raises InvalidInput for a field the path cannot honour without changing the physics; returns
+    warnings for the fields it leaves out otherwise."""
+    if path not in PATHS:
+        raise ValueError(f"unknown solver path {path!r}")
+    warnings: list[str] = []
+    grid = bool(config.get("gridFieldsEnabled"))
+    if path == "em-time":
+        if config.get("impedanceConditions"):
+            raise _refuse(
+                "Impedance boundaries (impedanceConditions) are",
+                "time-domain (em-time)",
+                "their faces would act as magnetic walls",
+                "Remove them or run the frequency-domain analysis.",
+            )
+        if config.get("useRadialPML"):
+            raise _refuse(
+                "The radial PML (useRadialPML) is",
+                "time-domain (em-time)",
+                "the outer boundary would be a perfect conductor",
+                "Turn the PML off and terminate lines with wave ports, or run the frequency-domain analysis.",
+            )
+        if config.get("useCurvedMesh") or config.get("useCurvedGeometry"):
+            warnings.append(CURVED_NOT_IN_TIME_DOMAIN)
+        if grid:
+            warnings.append(GRID_ONLY_STATIC)
+    elif path == "em-eigen":
+        if _uses_ports(config):
+            raise _refuse(
+                "Wave ports are",
+                "eigenmode (em-eigen)",
+                "port faces would act as magnetic walls",
+                "Turn wave ports off; a cavity's walls are its outer faces.",
+            )
+        if config.get("useRadialPML"):
+            raise _refuse(
+                "The radial PML (useRadialPML) is",
+                "eigenmode (em-eigen)",
+                "the outer boundary would be a perfect conductor",
+                "Turn the PML off.",
+            )
+        if grid:
+            warnings.append(GRID_ONLY_STATIC)
+    elif path == "fullwave":
+        if grid:
+            warnings.append(GRID_ONLY_STATIC)
+    elif _uses_ports(config) or config.get("useRadialPML"):
+        warnings.append(PORTS_PML_NOT_STATIC)
+    return warnings

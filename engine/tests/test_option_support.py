@@ -1,0 +1,105 @@
+"""Config fields an analysis path does not use (spec 001 §3): refused when ignoring them would change the
+physics, named in `solver_info.warnings` otherwise; `verbose` puts the run's log into the results."""
+
+import json
+
+import pytest
+
+from fieldline_engine.commands.solve import _add_warnings
+from fieldline_engine.errors import InvalidInput
+from fieldline_engine.physics.option_support import (
+    CURVED_NOT_IN_TIME_DOMAIN,
+    GRID_ONLY_STATIC,
+    PORTS_PML_NOT_STATIC,
+    check_options,
+)
+from fieldline_engine.testing.meshes import box_mesh, faces_on_plane
+
+PORT = {"useWavePorts": True, "wavePorts": [{"portID": 1, "faces": [1], "mode": "TE10"}]}
+
+
+def test_time_domain_refuses_impedance_walls_and_pml():
+    with pytest.raises(InvalidInput, match=r"Impedance boundaries \(impedanceConditions\) are not available"):
+        check_options(
+            {"impedanceConditions": [{"faces": [1], "impedance": {"real": 50, "imag": 0}}]}, "em-time"
+        )
+    with pytest.raises(
+        InvalidInput, match=r"radial PML \(useRadialPML\) is not available in the time-domain"
+    ):
+        check_options({"useRadialPML": True}, "em-time")
+
+
+def test_eigen_refuses_ports_and_pml():
+    with pytest.raises(InvalidInput, match="Wave ports are not available in the eigenmode"):
+        check_options(PORT, "em-eigen")
+    with pytest.raises(InvalidInput, match="eigenmode"):
+        check_options({"useRadialPML": True}, "em-eigen")
+    # ports switched off (or none listed) are no ports
+    assert check_options({**PORT, "useWavePorts": False}, "em-eigen") == []
+
+
+def test_output_options_left_out_are_warned_about():
+    assert check_options({"gridFieldsEnabled": True}, "fullwave") == [GRID_ONLY_STATIC]
+    assert check_options({"gridFieldsEnabled": True}, "em-eigen") == [GRID_ONLY_STATIC]
+    assert check_options({"gridFieldsEnabled": True, "useCurvedGeometry": True}, "em-time") == [
+        CURVED_NOT_IN_TIME_DOMAIN,
+        GRID_ONLY_STATIC,
+    ]
+    assert check_options({"useRadialPML": True}, "static") == [PORTS_PML_NOT_STATIC]
+    assert check_options({"gridFieldsEnabled": True, "useCurvedMesh": True}, "static") == []
+    assert check_options({}, "fullwave") == []
+
+
+def test_warnings_join_the_solver_warnings_and_time_domain_notes():
+    results = {"solver_info": {"warnings": ["own"]}, "time_domain_info": {"notes": ["probe"]}}
+    _add_warnings(results, ["left out"])
+    assert results["solver_info"]["warnings"] == ["own", "left out"]
+    assert results["time_domain_info"]["notes"] == ["probe", "left out"]
+
+
+def _write(tmp_path, mesh, config):
+    (tmp_path / "job.json").write_text(json.dumps({"mesh_data": mesh, "config": config}))
+
+
+def test_time_domain_job_with_impedance_wall_is_refused_before_solving(engine, tmp_path):
+    mesh = box_mesh((0.02, 0.01, 0.01), (2, 1, 1))
+    config = {
+        "analysisType": "em",
+        "transient": True,
+        "impedanceConditions": [
+            {"faces": faces_on_plane(mesh, 0, 0.02), "impedance": {"real": 377, "imag": 0}}
+        ],
+    }
+    _write(tmp_path, mesh, config)
+    final = engine("solve", tmp_path)[-1]
+    print("refusal:", final.get("message"))
+    assert final["event"] == "error" and final["code"] == "invalid_input"
+    assert "impedanceConditions" in final["message"] and "time-domain" in final["message"]
+    assert not (tmp_path / "results.json").exists()
+
+
+def test_static_job_verbose_log_and_left_out_pml(engine, tmp_path):
+    mesh = box_mesh((0.02, 0.004, 0.002), (4, 1, 1))
+    config = {
+        "analysisType": "em",
+        "dirichletFaceConditions": [
+            {"faces": faces_on_plane(mesh, 0, 0.0), "voltage": 0.0},
+            {"faces": faces_on_plane(mesh, 0, 0.02), "voltage": 1.0},
+        ],
+        "useRadialPML": True,  # frequency 0: the static solver runs, the PML does not apply
+        "verbose": True,
+    }
+    _write(tmp_path, mesh, config)
+    events = engine("solve", tmp_path)
+    assert events[-1]["event"] == "done", events[-1]
+    info = json.loads((tmp_path / "results.json").read_text())["solver_info"]
+    assert PORTS_PML_NOT_STATIC in info["warnings"]
+    log = info["log"]
+    assert any("Reading model" in line for line in log)
+    assert any("[warning]" in line and "radial PML" in line for line in log)
+    assert any(e["event"] == "log" and e.get("level") == "warning" for e in events)
+
+    _write(tmp_path, mesh, {**config, "verbose": False, "useRadialPML": False})
+    assert engine("solve", tmp_path)[-1]["event"] == "done"
+    info = json.loads((tmp_path / "results.json").read_text())["solver_info"]
+    assert "log" not in info and "warnings" not in info
