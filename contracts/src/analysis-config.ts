@@ -119,7 +119,7 @@ export const AnalysisConfig = z
     analysisType: z.enum(ANALYSIS_TYPES).default('em'),
     mode: z.string().optional(),
     meshingOnly: z.boolean().default(false),
-    frequency: z.number().min(0).default(d.frequency),
+    frequency: z.number().min(0).max(ANALYSIS_BOUNDS.frequencyHz.max).default(d.frequency),
     tolerance: z.number().positive().default(d.tolerance),
     maxIterations: z.number().int().positive().default(d.maxIterations),
     defaultPermittivity: z.number().positive().default(d.defaultPermittivity),

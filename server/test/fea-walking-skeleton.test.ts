@@ -157,6 +157,18 @@ describe('submit validation', () => {
     expect(res.json().message).toMatch(/^config\.pmlThickness/);
   });
 
+  it('refuses a frequency outside the spec range 0 to 20 GHz (spec 001 §5)', async () => {
+    for (const frequency of [20.5e9, -1]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/fea/submit',
+        payload: { mesh_data: boxMesh([1, 1, 1], [1, 1, 1]), config: { frequency } },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/^config\.frequency/);
+    }
+  });
+
   it('leaves no job row behind for refused submissions', async () => {
     const before = await t.ctx.db
       .selectFrom('jobs')
