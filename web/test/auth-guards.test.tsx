@@ -120,13 +120,32 @@ describe('AuthProvider', () => {
       'fetch',
       vi.fn(async () => new Response('boom', { status: 500 })),
     );
-    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     render(
       <AuthProvider>
         <Probe />
       </AuthProvider>,
     );
     expect(await screen.findByText('out')).toBeTruthy();
+    // Spec 000 §8: auth check errors are logged.
+    expect(logged).toHaveBeenCalledWith('auth check failed', 500);
+  });
+
+  it('treats a thrown auth check as signed out, logged', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('network down');
+      }),
+    );
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    render(
+      <AuthProvider>
+        <Probe />
+      </AuthProvider>,
+    );
+    expect(await screen.findByText('out')).toBeTruthy();
+    expect(logged).toHaveBeenCalledWith('auth check failed', expect.any(TypeError));
   });
 
   it('clears the state on logout even when the request fails', async () => {

@@ -25,7 +25,11 @@ async function readJson<T>(res: Response): Promise<Partial<T>> {
 export async function fetchAuthCheck(): Promise<AuthUser | null> {
   try {
     const res = await fetch('/api/auth/check', { credentials: 'include' });
-    if (!res.ok) return null;
+    if (!res.ok) {
+      // Spec 000 §8: auth check errors are logged; the visitor is treated as signed out.
+      console.error('auth check failed', res.status);
+      return null;
+    }
     const body = (await res.json()) as AuthCheckResponse;
     return body.authenticated && body.user ? body.user : null;
   } catch (err) {
