@@ -9,6 +9,7 @@ from fieldline_engine.commands.solve import _add_warnings
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.physics.option_support import (
     CURVED_NOT_IN_TIME_DOMAIN,
+    DIRICHLET_NOT_FULLWAVE_SOURCE,
     GRID_ONLY_STATIC,
     PORTS_PML_NOT_STATIC,
     check_options,
@@ -48,6 +49,14 @@ def test_output_options_left_out_are_warned_about():
     assert check_options({"useRadialPML": True}, "static") == [PORTS_PML_NOT_STATIC]
     assert check_options({"gridFieldsEnabled": True, "useCurvedMesh": True}, "static") == []
     assert check_options({}, "fullwave") == []
+    # full-wave: Dirichlet faces are PEC whatever their voltage, node voltages are not used
+    assert check_options({"dirichletConditions": {"3": 1.0}}, "fullwave") == [DIRICHLET_NOT_FULLWAVE_SOURCE]
+    face_groups = {
+        "dirichletFaceConditions": [{"faces": [1], "voltage": 0.0}, {"faces": [2], "voltage": 5.0}]
+    }
+    assert check_options(face_groups, "fullwave") == [DIRICHLET_NOT_FULLWAVE_SOURCE]
+    assert check_options({"dirichletFaceConditions": [{"faces": [1], "voltage": 0.0}]}, "fullwave") == []
+    assert check_options(face_groups, "static") == []
 
 
 def test_warnings_join_the_solver_warnings_and_time_domain_notes():

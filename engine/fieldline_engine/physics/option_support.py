@@ -22,6 +22,10 @@ CURVED_NOT_IN_TIME_DOMAIN = (
     "Curved elements (useCurvedMesh / useCurvedGeometry) are not used by the time-domain analysis; "
     "it ran on the straight-sided tetrahedra."
 )
+DIRICHLET_NOT_FULLWAVE_SOURCE = (
+    "Dirichlet voltages do not drive a full-wave run: Dirichlet faces are perfect conductors (PEC) and node "
+    "voltages (dirichletConditions) are not used; the wave ports are the sources."
+)
 PORTS_PML_NOT_STATIC = (
     "Wave ports and the radial PML act in full-wave runs only (frequency above 0 Hz); this static or "
     "quasi-static run left them out."
@@ -30,6 +34,11 @@ PORTS_PML_NOT_STATIC = (
 
 def _uses_ports(config: dict[str, Any]) -> bool:
     return bool(config.get("useWavePorts")) and bool(config.get("wavePorts"))
+
+
+def _dirichlet_voltages(config: dict[str, Any]) -> bool:
+    groups = config.get("dirichletFaceConditions") or []
+    return bool(config.get("dirichletConditions")) or any(float(g.get("voltage") or 0.0) for g in groups)
 
 
 def _refuse(what: str, analysis: str, consequence: str, instead: str) -> InvalidInput:
@@ -80,6 +89,8 @@ def check_options(config: dict[str, Any], path: str) -> list[str]:
         if grid:
             warnings.append(GRID_ONLY_STATIC)
     elif path == "fullwave":
+        if _dirichlet_voltages(config):
+            warnings.append(DIRICHLET_NOT_FULLWAVE_SOURCE)
         if grid:
             warnings.append(GRID_ONLY_STATIC)
     elif _uses_ports(config) or config.get("useRadialPML"):
