@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { postLogin } from '../src/auth/auth-api.ts';
@@ -157,6 +157,27 @@ describe('register screen', () => {
       plan: 'token',
       acceptedTerms: true,
     });
+  });
+});
+
+describe('email check debounce (spec 000 §9: 500 ms)', () => {
+  it('asks the server once, 500 ms after the last keystroke, with the trimmed lower-cased address', async () => {
+    const api = fakeApi({ ...guest, ...checksPass });
+    renderRegister();
+    const email = await screen.findByLabelText('Email');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      fireEvent.change(email, { target: { value: 'Ada@' } });
+      await act(async () => vi.advanceTimersByTime(300));
+      fireEvent.change(email, { target: { value: ' Ada@Example.com' } });
+      await act(async () => vi.advanceTimersByTime(499));
+      expect(api.count('POST /api/validate-email')).toBe(0);
+      await act(async () => vi.advanceTimersByTime(1));
+      expect(api.count('POST /api/validate-email')).toBe(1);
+      expect(api.bodyOf('POST /api/validate-email')).toEqual({ email: 'ada@example.com' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
