@@ -11,6 +11,7 @@ from fieldline_engine.physics.option_support import (
     CURVED_NOT_IN_TIME_DOMAIN,
     DIRICHLET_NOT_FULLWAVE_SOURCE,
     GRID_ONLY_STATIC,
+    NO_ANIMATION_AT_DC,
     PORTS_PML_NOT_STATIC,
     check_options,
 )
@@ -57,6 +58,9 @@ def test_output_options_left_out_are_warned_about():
     assert check_options(face_groups, "fullwave") == [DIRICHLET_NOT_FULLWAVE_SOURCE]
     assert check_options({"dirichletFaceConditions": [{"faces": [1], "voltage": 0.0}]}, "fullwave") == []
     assert check_options(face_groups, "static") == []
+    # a static field has no phase to animate; a quasi-static one (frequency > 0) has
+    assert check_options({"animate": True}, "static") == [NO_ANIMATION_AT_DC]
+    assert check_options({"animate": True, "frequency": 1e6}, "static") == []
 
 
 def test_warnings_join_the_solver_warnings_and_time_domain_notes():

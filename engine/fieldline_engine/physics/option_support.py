@@ -22,6 +22,10 @@ CURVED_NOT_IN_TIME_DOMAIN = (
     "Curved elements (useCurvedMesh / useCurvedGeometry) are not used by the time-domain analysis; "
     "it ran on the straight-sided tetrahedra."
 )
+NO_ANIMATION_AT_DC = (
+    "Animation (animate) needs a frequency above 0 Hz or a time-domain run: a static field has no phase to "
+    "animate, so no frames were written."
+)
 DIRICHLET_NOT_FULLWAVE_SOURCE = (
     "Dirichlet voltages do not drive a full-wave run: Dirichlet faces are perfect conductors (PEC) and node "
     "voltages (dirichletConditions) are not used; the wave ports are the sources."
@@ -93,6 +97,9 @@ def check_options(config: dict[str, Any], path: str) -> list[str]:
             warnings.append(DIRICHLET_NOT_FULLWAVE_SOURCE)
         if grid:
             warnings.append(GRID_ONLY_STATIC)
-    elif _uses_ports(config) or config.get("useRadialPML"):
-        warnings.append(PORTS_PML_NOT_STATIC)
+    else:
+        if _uses_ports(config) or config.get("useRadialPML"):
+            warnings.append(PORTS_PML_NOT_STATIC)
+        if config.get("animate") and float(config.get("frequency") or 0.0) <= 0.0:
+            warnings.append(NO_ANIMATION_AT_DC)
     return warnings
