@@ -1,5 +1,6 @@
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -34,6 +35,8 @@ def engine():
 # The validation tests print their errors against closed-form answers; pytest -q would swallow them,
 # so the figures are collected and printed once at the end of the run (CI logs keep them).
 _FIGURES: list[tuple[str, float, str]] = []
+# Capture is at fd level, so OpenCascade's and Netgen's own console output lands here too.
+_CHATTER = re.compile(r"\x1b|^\s*\*|^\s*(layer|el)\d+ =|WARNING: Intersecting")
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
@@ -48,6 +51,6 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     for nodeid, seconds, out in _FIGURES:
         name = nodeid.removeprefix("tests/")
         for line in out.splitlines():
-            if line.startswith("{"):  # engine protocol events, not figures
+            if line.startswith("{") or _CHATTER.search(line):  # protocol events, mesher output
                 continue
             terminalreporter.write_line(f"{name} ({seconds:.1f} s): {line}")
