@@ -94,6 +94,12 @@ describe('upload (spec 001 §4/§5)', () => {
     expect(store.get().results?.quantities[0]).toMatchObject({ key: 'capacitance_F', value: 2.2e-13 });
     expect(statusChip(store.get()).text).toBe('FEA: completed');
 
+    expect(store.get().model?.mesh.units).toBeUndefined();
+    // The engine's results name the mesh's unit `length_unit`; a re-run must keep it (mm stays mm).
+    const mmResults = { ...completedResults, length_unit: 'mm', units: { length: 'model', E: 'V/m' } };
+    await loadFile(file('r-mm.json', mmResults), deps);
+    expect(store.get().model?.mesh.units).toBe('mm');
+
     await loadFile(file('m.json', { vertices: tinyVolume.vertices, faces: tinyVolume.faces }), deps);
     expect(store.get().results).toBeNull();
     expect(hasVolumeMesh(store.get().model)).toBe(false);

@@ -1,7 +1,8 @@
 import type { ViewerPayload } from '../../results/index.ts';
+import { isLengthUnit } from '../api/convert-step.ts';
 import { isRecord } from '../api/http.ts';
 import { processResults, RESULT_MESSAGES, ResultsError } from '../results/process-results.ts';
-import type { BodyState, UiError } from '../state/environment-state.ts';
+import type { BodyState, LengthUnit, UiError } from '../state/environment-state.ts';
 import { resultsToViewer } from '../viewer-bridge/to-viewer-payload.ts';
 import type { WorkflowDeps } from './deps.ts';
 
@@ -44,7 +45,7 @@ export function applyResults(
             ? (active.tetrahedron_regions as number[])
             : undefined,
           region_names: Array.isArray(active.region_names) ? (active.region_names as string[]) : undefined,
-          units: typeof active.units === 'string' ? active.units : undefined,
+          units: resultsLengthUnit(active),
         },
       };
       next.bodies = regionBodies(active);
@@ -76,4 +77,13 @@ function regionBodies(active: Record<string, unknown>): BodyState[] {
 export function showResultBody(index: number, deps: Pick<WorkflowDeps, 'store' | 'viewer'>): void {
   const raw = deps.store.get().rawResults;
   if (isRecord(raw)) applyResults(raw, deps, { activeBody: index });
+}
+
+/**
+ * The engine writes the mesh's unit as `length_unit` (`units` is an object of field units there). Keeping
+ * it matters: a re-uploaded results file can be run again, and the engine scales the mesh by this unit.
+ */
+function resultsLengthUnit(results: Record<string, unknown>): LengthUnit | undefined {
+  if (isLengthUnit(results.length_unit)) return results.length_unit;
+  return isLengthUnit(results.units) ? results.units : undefined;
 }
