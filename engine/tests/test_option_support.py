@@ -10,7 +10,7 @@ from fieldline_engine.errors import InvalidInput
 from fieldline_engine.physics.option_support import (
     CURVED_NOT_IN_TIME_DOMAIN,
     DIRICHLET_NOT_FULLWAVE_SOURCE,
-    GRID_ONLY_STATIC,
+    GRID_NOT_SAMPLED,
     NO_ANIMATION_AT_DC,
     PORTS_PML_NOT_STATIC,
     check_options,
@@ -41,11 +41,11 @@ def test_eigen_refuses_ports_and_pml():
 
 
 def test_output_options_left_out_are_warned_about():
-    assert check_options({"gridFieldsEnabled": True}, "fullwave") == [GRID_ONLY_STATIC]
-    assert check_options({"gridFieldsEnabled": True}, "em-eigen") == [GRID_ONLY_STATIC]
+    assert check_options({"gridFieldsEnabled": True}, "fullwave") == []  # sampled there
+    assert check_options({"gridFieldsEnabled": True}, "em-eigen") == [GRID_NOT_SAMPLED]
     assert check_options({"gridFieldsEnabled": True, "useCurvedGeometry": True}, "em-time") == [
         CURVED_NOT_IN_TIME_DOMAIN,
-        GRID_ONLY_STATIC,
+        GRID_NOT_SAMPLED,
     ]
     assert check_options({"useRadialPML": True}, "static") == [PORTS_PML_NOT_STATIC]
     assert check_options({"gridFieldsEnabled": True, "useCurvedMesh": True}, "static") == []
@@ -116,3 +116,26 @@ def test_static_job_verbose_log_and_left_out_pml(engine, tmp_path):
     assert engine("solve", tmp_path)[-1]["event"] == "done"
     info = json.loads((tmp_path / "results.json").read_text())["solver_info"]
     assert "log" not in info and "warnings" not in info
+
+
+def test_grid_points_beyond_the_pml_sphere_count_as_outside():
+    import ngsolve as ng
+    import numpy as np
+    from netgen.csg import unit_cube
+
+    from fieldline_engine.post.grid_fields import grid_section
+
+    mesh = ng.Mesh(unit_cube.GenerateMesh(maxh=0.5))
+    vertices = np.array([[0, 0, 0], [1, 1, 1]], dtype=float)
+    config = {"gridResolution": [5, 5, 5], "gridPaddingFactor": 0.0}
+    fields = {"phi": ng.x + 1}
+    full, _ = grid_section(mesh, vertices, 1.0, config, fields)
+    assert full["inside_count"] == 125
+    centre, radius = np.array([0.5, 0.5, 0.5]), 0.45
+    cut, _ = grid_section(mesh, vertices, 1.0, config, fields, (centre, radius))
+    axis = np.linspace(0, 1, 5)
+    pts = np.stack(np.meshgrid(axis, axis, axis, indexing="ij"), axis=-1).reshape(-1, 3)
+    within = np.linalg.norm(pts - centre, axis=1) <= radius
+    assert cut["inside_count"] == int(within.sum()) < 125
+    phi = np.asarray(cut["fields"]["phi"])
+    assert np.all(phi[~within] == 0) and phi[within] == pytest.approx(pts[within, 0] + 1)

@@ -14,9 +14,9 @@ from fieldline_engine.errors import InvalidInput
 # The solver paths of `solve`: physics/routing.py picks static or fullwave for an `em` job.
 PATHS = ("static", "fullwave", "em-time", "em-eigen")
 
-GRID_ONLY_STATIC = (
-    "Grid fields (gridFieldsEnabled) are sampled by the static and quasi-static analyses only; "
-    "this analysis wrote none."
+GRID_NOT_SAMPLED = (
+    "Grid fields (gridFieldsEnabled) are sampled by the static, quasi-static and frequency-domain full-wave "
+    "analyses only; this analysis wrote none."
 )
 CURVED_NOT_IN_TIME_DOMAIN = (
     "Curved elements (useCurvedMesh / useCurvedGeometry) are not used by the time-domain analysis; "
@@ -74,7 +74,7 @@ def check_options(config: dict[str, Any], path: str) -> list[str]:
         if config.get("useCurvedMesh") or config.get("useCurvedGeometry"):
             warnings.append(CURVED_NOT_IN_TIME_DOMAIN)
         if grid:
-            warnings.append(GRID_ONLY_STATIC)
+            warnings.append(GRID_NOT_SAMPLED)
     elif path == "em-eigen":
         if _uses_ports(config):
             raise _refuse(
@@ -91,12 +91,10 @@ def check_options(config: dict[str, Any], path: str) -> list[str]:
                 "Turn the PML off.",
             )
         if grid:
-            warnings.append(GRID_ONLY_STATIC)
+            warnings.append(GRID_NOT_SAMPLED)
     elif path == "fullwave":
         if _dirichlet_voltages(config):
             warnings.append(DIRICHLET_NOT_FULLWAVE_SOURCE)
-        if grid:
-            warnings.append(GRID_ONLY_STATIC)
     else:
         if _uses_ports(config) or config.get("useRadialPML"):
             warnings.append(PORTS_PML_NOT_STATIC)

@@ -72,14 +72,23 @@ def grid_section(
     unit_scale: float,
     config: dict[str, Any],
     fields: dict[str, ng.CoefficientFunction],
+    within_sphere: tuple[np.ndarray, float] | None = None,
 ) -> tuple[dict[str, Any], dict[str, bytes]]:
-    """The results' `grid` entry (in model length units) and any binary side files it refers to."""
+    """The results' `grid` entry (in model length units) and any binary side files it refers to.
+    `within_sphere` (centre, radius in m): points beyond it count as outside (a PML's absorbing layer
+    holds no physical field)."""
     resolution = grid_resolution(config)
     padding = float(config.get("gridPaddingFactor", 0.1))
     if not 0.0 <= padding <= 1.0:
         raise InvalidInput("Grid padding must be between 0 and 1.")
     lo, hi, points, axes = grid_points(vertices_m, resolution, padding)
     inside, values = sample(mesh, points, fields)
+    if within_sphere is not None:
+        centre, radius = within_sphere
+        beyond = np.linalg.norm(points - np.asarray(centre, dtype=float), axis=1) > radius
+        inside &= ~beyond
+        for v in values.values():
+            v[beyond] = 0
     arrays: dict[str, np.ndarray] = {"inside": inside.astype(np.float64)}
     for name, v in values.items():
         if np.iscomplexobj(v):

@@ -22,7 +22,9 @@ from fieldline_engine.physics.fullwave.solver import FullwaveSolver
 from fieldline_engine.physics.fullwave.sweep import run_sweep, sweep_frequencies
 from fieldline_engine.physics.materials import BodyMaterial, body_materials
 from fieldline_engine.physics.ports.wave_port import WavePort, build_wave_port
+from fieldline_engine.post.grid_fields import grid_section
 from fieldline_engine.post.results import mesh_section
+from fieldline_engine.post.static_results import SIDE_FILES_KEY
 
 INTERFACE_LABEL = "interface"
 
@@ -157,4 +159,13 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any
         results["solver_info"]["pec_bodies"] = [model.region_names[i] for i in metal]
     if ports:
         results["s_parameters"] = sweep
+    if config.get("gridFieldsEnabled"):
+        protocol.progress(90, "Sampling grid fields")
+        sphere = (pml_setup.pml.centre, pml_setup.pml.r_inner) if pml_setup is not None else None
+        grid, files = grid_section(
+            mesh, model.vertices, model.unit_scale, config, {"e": e_gf, "h": h_cf}, sphere
+        )
+        results["grid"] = grid
+        if files:
+            results[SIDE_FILES_KEY] = files
     return results
