@@ -153,7 +153,7 @@ describe('submit validation', () => {
       payload: { mesh_data: boxMesh([1, 1, 1], [1, 1, 1]), config: { pmlThickness: 2 } },
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toBe('invalid_request');
+    expect(res.json()).toMatchObject({ status: 'error', error: 'invalid_request' });
     expect(res.json().message).toMatch(/^config\.pmlThickness/);
   });
 

@@ -10,7 +10,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { notFound, parseWith } from '../http/errors.ts';
+import { HttpError, notFound, parseWith } from '../http/errors.ts';
 import { ownerOf } from '../jobs/job-owner.ts';
 import { ensureSession } from '../sessions/session-plugin.ts';
 import { FeaService } from './fea-service.ts';
@@ -40,7 +40,7 @@ export function registerFeaRoutes(app: FastifyInstance, ctx: AppContext): void {
     response: SubmitResponse,
   });
   app.post('/api/fea/submit', async (request, reply) => {
-    const body = parseWith(SubmitRequest, request.body);
+    const body = parseSubmit(request.body);
     const session = await ensureSession(request, reply, ctx.sessions, ctx.sessionCookie);
     const declared = Number(request.headers['content-length']);
     const modelBytes =
@@ -167,6 +167,16 @@ function testHooks(ctx: AppContext, headers: Record<string, unknown>): { sleep_s
   if (!ctx.config.compute.engineTestHooks) return undefined;
   const raw = Number(headers['x-test-sleep-seconds']);
   return Number.isFinite(raw) && raw > 0 ? { sleep_seconds: raw } : undefined;
+}
+
+/** A refused submission answers `status: "error"` like the service's refusals (spec 001 §7 reads it). */
+function parseSubmit(body: unknown): SubmitRequest {
+  try {
+    return parseWith(SubmitRequest, body);
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    throw new HttpError(err.statusCode, err.code, err.message, { ...err.extra, status: 'error' });
+  }
 }
 
 function parseJobParams(params: unknown): { jobId: string } {
