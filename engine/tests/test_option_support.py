@@ -13,6 +13,7 @@ from fieldline_engine.physics.option_support import (
     GRID_NOT_SAMPLED,
     NO_ANIMATION_AT_DC,
     PORTS_PML_NOT_STATIC,
+    S_PARAMETERS_NEED_PORTS,
     check_options,
 )
 from fieldline_engine.testing.meshes import box_mesh, faces_on_plane
@@ -61,6 +62,9 @@ def test_output_options_left_out_are_warned_about():
     # a static field has no phase to animate; a quasi-static one (frequency > 0) has
     assert check_options({"animate": True}, "static") == [NO_ANIMATION_AT_DC]
     assert check_options({"animate": True, "frequency": 1e6}, "static") == []
+    # S-parameters need wave ports on a full-wave run (with ports and a sweep, the job is full-wave)
+    assert check_options({"calculateSParameters": True}, "static") == [S_PARAMETERS_NEED_PORTS]
+    assert check_options({"extractSParameters": True}, "em-eigen") == [S_PARAMETERS_NEED_PORTS]
 
 
 def test_warnings_join_the_solver_warnings_and_time_domain_notes():

@@ -26,6 +26,10 @@ NO_ANIMATION_AT_DC = (
     "Animation (animate) needs a frequency above 0 Hz or a time-domain run: a static field has no phase to "
     "animate, so no frames were written."
 )
+S_PARAMETERS_NEED_PORTS = (
+    "S-parameters (calculateSParameters / extractSParameters) come from wave ports on a full-wave or "
+    "time-domain run; this analysis computed none."
+)
 DIRICHLET_NOT_FULLWAVE_SOURCE = (
     "Dirichlet voltages do not drive a full-wave run: Dirichlet faces are perfect conductors (PEC) and node "
     "voltages (dirichletConditions) are not used; the wave ports are the sources."
@@ -56,6 +60,7 @@ def check_options(config: dict[str, Any], path: str) -> list[str]:
         raise ValueError(f"unknown solver path {path!r}")
     warnings: list[str] = []
     grid = bool(config.get("gridFieldsEnabled"))
+    wants_s = bool(config.get("calculateSParameters") or config.get("extractSParameters"))
     if path == "em-time":
         if config.get("impedanceConditions"):
             raise _refuse(
@@ -92,6 +97,8 @@ def check_options(config: dict[str, Any], path: str) -> list[str]:
             )
         if grid:
             warnings.append(GRID_NOT_SAMPLED)
+        if wants_s:
+            warnings.append(S_PARAMETERS_NEED_PORTS)
     elif path == "fullwave":
         if _dirichlet_voltages(config):
             warnings.append(DIRICHLET_NOT_FULLWAVE_SOURCE)
@@ -100,4 +107,6 @@ def check_options(config: dict[str, Any], path: str) -> list[str]:
             warnings.append(PORTS_PML_NOT_STATIC)
         if config.get("animate") and float(config.get("frequency") or 0.0) <= 0.0:
             warnings.append(NO_ANIMATION_AT_DC)
+        if wants_s:
+            warnings.append(S_PARAMETERS_NEED_PORTS)
     return warnings
