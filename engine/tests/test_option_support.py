@@ -11,6 +11,7 @@ from fieldline_engine.physics.option_support import (
     CURVED_NOT_IN_TIME_DOMAIN,
     DIRICHLET_NOT_FULLWAVE_SOURCE,
     GRID_NOT_SAMPLED,
+    NEUMANN_FLUX_NOT_USED,
     NO_ANIMATION_AT_DC,
     PORTS_PML_NOT_STATIC,
     S_PARAMETERS_NEED_PORTS,
@@ -62,6 +63,13 @@ def test_output_options_left_out_are_warned_about():
     # a static field has no phase to animate; a quasi-static one (frequency > 0) has
     assert check_options({"animate": True}, "static") == [NO_ANIMATION_AT_DC]
     assert check_options({"animate": True, "frequency": 1e6}, "static") == []
+    # Neumann faces are PMC off the static path: a flux there is not used
+    pmc = {"neumannConditions": [{"faces": [1], "flux": 0.0}]}
+    charged = {"neumannConditions": [{"faces": [1], "flux": 2.5}]}
+    assert check_options(pmc, "fullwave") == []
+    for path in ("fullwave", "em-time", "em-eigen"):
+        assert check_options(charged, path) == [NEUMANN_FLUX_NOT_USED]
+    assert check_options(charged, "static") == []
     # S-parameters need wave ports on a full-wave run (with ports and a sweep, the job is full-wave)
     assert check_options({"calculateSParameters": True}, "static") == [S_PARAMETERS_NEED_PORTS]
     assert check_options({"extractSParameters": True}, "em-eigen") == [S_PARAMETERS_NEED_PORTS]

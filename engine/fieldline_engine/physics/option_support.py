@@ -30,6 +30,10 @@ S_PARAMETERS_NEED_PORTS = (
     "S-parameters (calculateSParameters / extractSParameters) come from wave ports on a full-wave or "
     "time-domain run; this analysis computed none."
 )
+NEUMANN_FLUX_NOT_USED = (
+    "Neumann flux values act in static and quasi-static runs only: in full-wave, time-domain and eigenmode "
+    "runs Neumann faces are magnetic walls (PMC) and their flux is not used."
+)
 DIRICHLET_NOT_FULLWAVE_SOURCE = (
     "Dirichlet voltages do not drive a full-wave run: Dirichlet faces are perfect conductors (PEC) and node "
     "voltages (dirichletConditions) are not used; the wave ports are the sources."
@@ -61,6 +65,8 @@ def check_options(config: dict[str, Any], path: str) -> list[str]:
     warnings: list[str] = []
     grid = bool(config.get("gridFieldsEnabled"))
     wants_s = bool(config.get("calculateSParameters") or config.get("extractSParameters"))
+    if path != "static" and any(float(n.get("flux") or 0.0) for n in config.get("neumannConditions") or []):
+        warnings.append(NEUMANN_FLUX_NOT_USED)
     if path == "em-time":
         if config.get("impedanceConditions"):
             raise _refuse(
