@@ -15,8 +15,8 @@ from fieldline_engine.errors import InvalidInput
 PATHS = ("static", "fullwave", "em-time", "em-eigen")
 
 GRID_NOT_SAMPLED = (
-    "Grid fields (gridFieldsEnabled) are sampled by the static, quasi-static and frequency-domain full-wave "
-    "analyses only; this analysis wrote none."
+    "Grid fields (gridFieldsEnabled) are sampled by the static, quasi-static, full-wave and eigenmode "
+    "analyses only; this time-domain run wrote none."
 )
 CURVED_NOT_IN_TIME_DOMAIN = (
     "Curved elements (useCurvedMesh / useCurvedGeometry) are not used by the time-domain analysis; "
@@ -101,8 +101,6 @@ def check_options(config: dict[str, Any], path: str) -> list[str]:
                 "the outer boundary would be a perfect conductor",
                 "Turn the PML off.",
             )
-        if grid:
-            warnings.append(GRID_NOT_SAMPLED)
         if wants_s:
             warnings.append(S_PARAMETERS_NEED_PORTS)
     elif path == "fullwave":

@@ -26,7 +26,9 @@ from fieldline_engine.physics.fullwave.impedance import walls_from_config
 from fieldline_engine.physics.fullwave.job import fullwave_labels
 from fieldline_engine.physics.fullwave.media import media_from_bodies
 from fieldline_engine.physics.materials import body_materials
+from fieldline_engine.post.grid_fields import grid_section
 from fieldline_engine.post.results import mesh_section
+from fieldline_engine.post.static_results import SIDE_FILES_KEY
 from fieldline_engine.post.vertex_fields import vector_at_vertices
 
 MAX_MODES = 50
@@ -69,7 +71,7 @@ def solve_eigen_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any]:
         frames=int(config.get("animationFrames", 50)),
         order=order,
     )
-    return {
+    results: dict[str, Any] = {
         "solver_info": {
             "elements": model.nt,
             "matrix_size": int(gf.space.ndof),
@@ -94,3 +96,10 @@ def solve_eigen_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any]:
         "field_mode": modes.index(chosen),
         "units": {"length": "model", "E": "V/m (mode scaled to peak 1 V/m)", "H": "A/m", "frequency": "Hz"},
     }
+    if config.get("gridFieldsEnabled"):
+        protocol.progress(90, "Sampling grid fields")
+        grid, files = grid_section(mesh, model.vertices, model.unit_scale, config, {"e": e_cf, "h": h_cf})
+        results["grid"] = grid
+        if files:
+            results[SIDE_FILES_KEY] = files
+    return results
