@@ -14,10 +14,6 @@ from fieldline_engine.errors import InvalidInput
 # The solver paths of `solve`: physics/routing.py picks static or fullwave for an `em` job.
 PATHS = ("static", "fullwave", "em-time", "em-eigen")
 
-GRID_NOT_SAMPLED = (
-    "Grid fields (gridFieldsEnabled) are sampled by the static, quasi-static, full-wave and eigenmode "
-    "analyses only; this time-domain run wrote none."
-)
 CURVED_NOT_IN_TIME_DOMAIN = (
     "Curved elements (useCurvedMesh / useCurvedGeometry) are not used by the time-domain analysis; "
     "it ran on the straight-sided tetrahedra."
@@ -63,7 +59,6 @@ def check_options(config: dict[str, Any], path: str) -> list[str]:
     if path not in PATHS:
         raise ValueError(f"unknown solver path {path!r}")
     warnings: list[str] = []
-    grid = bool(config.get("gridFieldsEnabled"))
     wants_s = bool(config.get("calculateSParameters") or config.get("extractSParameters"))
     if path != "static" and any(float(n.get("flux") or 0.0) for n in config.get("neumannConditions") or []):
         warnings.append(NEUMANN_FLUX_NOT_USED)
@@ -84,8 +79,6 @@ def check_options(config: dict[str, Any], path: str) -> list[str]:
             )
         if config.get("useCurvedMesh") or config.get("useCurvedGeometry"):
             warnings.append(CURVED_NOT_IN_TIME_DOMAIN)
-        if grid:
-            warnings.append(GRID_NOT_SAMPLED)
     elif path == "em-eigen":
         if _uses_ports(config):
             raise _refuse(

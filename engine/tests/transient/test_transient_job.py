@@ -230,3 +230,39 @@ def test_phase_convention_of_pulse_transform():
     f = np.array([3e9])
     ratio = dtft(t, delayed, f)[0] / dtft(t, pulse, f)[0]
     assert abs(cmath.phase(ratio) - cmath.phase(cmath.exp(-2j * math.pi * 3e9 * 0.2e-9))) < 1e-9
+
+
+def test_grid_fields_hold_the_final_state(engine, tmp_path, shorted_coax):
+    """gridFieldsEnabled on an em-time run samples the final E and H on the grid: at a grid point that is
+    also a probe, the grid value equals the probe's last sample."""
+    mesh_data, faces = shorted_coax
+    v = np.asarray(mesh_data["vertices"])
+    lo, hi = v.min(axis=0), v.max(axis=0)
+    res = (5, 5, 3)
+    axes = [np.linspace(lo[i], hi[i], n) for i, n in enumerate(res)]
+    point = [float(axes[0][3]), float(axes[1][2]), float(axes[2][1])]  # in the dielectric, half-way along
+    config = {
+        "analysisType": "em-time",
+        "timeStep": 4e-12,
+        "endTime": 0.2e-9,
+        "pulseWidth": 30e-12,
+        "useWavePorts": True,
+        "wavePorts": [{"portID": 1, "faces": faces["port_0"], "mode": "TEM"}],
+        "probePoints": [point],
+        "gridFieldsEnabled": True,
+        "gridResolution": list(res),
+        "gridPaddingFactor": 0.0,
+    }
+    write_job(tmp_path, mesh_data, config)
+    events = engine("solve", tmp_path)
+    assert events[-1]["event"] == "done", events[-1]
+    out = json.loads((tmp_path / "results.json").read_text())
+    grid = out["grid"]
+    assert grid["resolution"] == list(res) and 0 < grid["inside_count"] < 75
+    index = (3 * res[1] + 2) * res[2] + 1
+    e_grid = grid["fields"]["e_magnitude"][index]
+    e_probe = float(np.linalg.norm(out["time_domain_info"]["probes"][0]["e"][-1]))
+    print(f"em-time grid: |E| at the probe point {e_grid:.6g} V/m, probe's last sample {e_probe:.6g} V/m")
+    assert e_probe > 1.0 and e_grid == pytest.approx(e_probe, rel=1e-5)
+    assert np.asarray(grid["fields"]["h_magnitude"]).max() > 0
+    assert not any("Grid fields" in n for n in out["time_domain_info"]["notes"])

@@ -16,7 +16,9 @@ from fieldline_engine.physics.fullwave.fields_output import MAX_ANIMATION_VECTOR
 from fieldline_engine.physics.transient.frequency_response import frequency_response
 from fieldline_engine.physics.transient.schemes import SCHEME_DESCRIPTIONS
 from fieldline_engine.physics.transient.solver import Probe, TransientRun, TransientSolver
+from fieldline_engine.post.grid_fields import grid_section
 from fieldline_engine.post.results import dense_scalar, dense_vectors, mesh_section
+from fieldline_engine.post.static_results import SIDE_FILES_KEY
 
 MAX_SIGNAL_SAMPLES = 5001
 
@@ -148,4 +150,10 @@ def transient_results(
         results["ports"] = [p.describe() for p in solver.ports]
     if run.frames_e:
         results["animation"] = time_frames(run)
+    if config.get("gridFieldsEnabled") and run.final_fields:
+        # the final state on the grid, like the vertex fields
+        grid, files = grid_section(solver.mesh, model.vertices, model.unit_scale, config, run.final_fields)
+        results["grid"] = grid
+        if files:
+            results[SIDE_FILES_KEY] = files
     return results

@@ -12,6 +12,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import ngsolve as ng
 import numpy as np
@@ -98,6 +99,8 @@ class TransientRun:
     frames_h: list[np.ndarray] = field(default_factory=list)
     final_e: np.ndarray | None = None
     final_h: np.ndarray | None = None
+    # the final state as coefficient functions (E, H): grid fields sample them after the run
+    final_fields: dict[str, Any] = field(default_factory=dict)
     stability: StabilityLimit | None = None
     seconds_stepping: float = 0.0
     seconds_setup: float = 0.0
@@ -313,8 +316,9 @@ class TransientSolver:
         run.seconds_stepping = time.perf_counter() - started
         run.energy_electric = np.asarray(w_e)
         run.energy_magnetic = np.asarray(w_m)
+        gf_e.vec.data = stepper.u
+        run.final_fields = {"e": gf_e, "h": h_cf}
         if sampler is not None:
-            gf_e.vec.data = stepper.u
             run.final_e = sampler(gf_e)[:vertex_count]
             run.final_h = sampler(h_cf)[:vertex_count]
         return run
