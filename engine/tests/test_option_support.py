@@ -8,7 +8,6 @@ import pytest
 from fieldline_engine.commands.solve import _add_warnings
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.physics.option_support import (
-    CURVED_NOT_IN_TIME_DOMAIN,
     DIRICHLET_NOT_FULLWAVE_SOURCE,
     NEUMANN_FLUX_NOT_USED,
     NO_ANIMATION_AT_DC,
@@ -45,7 +44,7 @@ def test_output_options_left_out_are_warned_about():
     assert check_options({"gridFieldsEnabled": True}, "fullwave") == []  # sampled there
     assert check_options({"gridFieldsEnabled": True}, "em-eigen") == []  # sampled there
     assert check_options({"gridFieldsEnabled": True}, "em-time") == []  # the final state is sampled
-    assert check_options({"useCurvedGeometry": True}, "em-time") == [CURVED_NOT_IN_TIME_DOMAIN]
+    assert check_options({"useCurvedGeometry": True}, "em-time") == []  # curved there too
     assert check_options({"useRadialPML": True}, "static") == [PORTS_PML_NOT_STATIC]
     assert check_options({"gridFieldsEnabled": True, "useCurvedMesh": True}, "static") == []
     assert check_options({}, "fullwave") == []

@@ -14,10 +14,6 @@ from fieldline_engine.errors import InvalidInput
 # The solver paths of `solve`: physics/routing.py picks static or fullwave for an `em` job.
 PATHS = ("static", "fullwave", "em-time", "em-eigen")
 
-CURVED_NOT_IN_TIME_DOMAIN = (
-    "Curved elements (useCurvedMesh / useCurvedGeometry) are not used by the time-domain analysis; "
-    "it ran on the straight-sided tetrahedra."
-)
 NO_ANIMATION_AT_DC = (
     "Animation (animate) needs a frequency above 0 Hz or a time-domain run: a static field has no phase to "
     "animate, so no frames were written."
@@ -77,8 +73,6 @@ def check_options(config: dict[str, Any], path: str) -> list[str]:
                 "the outer boundary would be a perfect conductor",
                 "Turn the PML off and terminate lines with wave ports, or run the frequency-domain analysis.",
             )
-        if config.get("useCurvedMesh") or config.get("useCurvedGeometry"):
-            warnings.append(CURVED_NOT_IN_TIME_DOMAIN)
     elif path == "em-eigen":
         if _uses_ports(config):
             raise _refuse(

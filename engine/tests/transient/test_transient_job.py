@@ -266,3 +266,33 @@ def test_grid_fields_hold_the_final_state(engine, tmp_path, shorted_coax):
     assert e_probe > 1.0 and e_grid == pytest.approx(e_probe, rel=1e-5)
     assert np.asarray(grid["fields"]["h_magnitude"]).max() > 0
     assert not any("Grid fields" in n for n in out["time_domain_info"]["notes"])
+
+
+def test_curved_geometry_is_used_in_the_time_domain(engine, tmp_path, shorted_coax):
+    """useCurvedGeometry curves the uploaded coax (quadratic surfaces from the triangulation), which brings
+    the port face closer to the analytic TEM profile: the short's |S11| moves closer to 1."""
+    mesh_data, faces = shorted_coax
+    errors = {}
+    for curved in (False, True):
+        config = {
+            "analysisType": "em-time",
+            "meshOrder": 2,
+            "timeStep": 4e-12,
+            "endTime": 0.5e-9,
+            "pulseWidth": 30e-12,
+            "useWavePorts": True,
+            "wavePorts": [{"portID": 1, "faces": faces["port_0"], "mode": "TEM"}],
+            "useCurvedGeometry": curved,
+        }
+        write_job(tmp_path, mesh_data, config)
+        assert engine("solve", tmp_path)[-1]["event"] == "done"
+        res = json.loads((tmp_path / "results.json").read_text())
+        info = res["solver_info"]
+        assert info["curved_geometry"]["curved"] is curved and "warnings" not in info
+        fr = res["time_domain_info"]["frequency_response"]
+        s11 = np.array([complex(*z) for z in fr["s_parameters"]["column"]["S11"]])
+        within = np.asarray(fr["frequencies"]) < 10e9
+        errors[curved] = float(np.max(np.abs(np.abs(s11[within]) - 1)))
+    print(f"em-time |S11| of the short within {errors[False]:.4f} of 1 straight, {errors[True]:.4f} curved")
+    assert info["curved_geometry"]["curved_edges"] > 0
+    assert errors[True] < 0.9 * errors[False]

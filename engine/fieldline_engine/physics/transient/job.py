@@ -11,6 +11,7 @@ import numpy as np
 
 from fieldline_engine import protocol
 from fieldline_engine.errors import InvalidInput
+from fieldline_engine.mesh.curving import curve_mesh
 from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.physics.boundary_conditions import resolve_boundaries
@@ -53,6 +54,7 @@ def solve_transient_job(model: TetModel, config: dict[str, Any]) -> dict[str, An
 
     protocol.progress(5, "Building mesh")
     mesh = build_ngsolve_mesh(model, labels)
+    curving = curve_mesh(mesh, model, config, order)
     bodies = body_materials(model, config)
     media, notes = transient_media(mesh, bodies, waveform.frequency)
 
@@ -120,4 +122,6 @@ def solve_transient_job(model: TetModel, config: dict[str, Any]) -> dict[str, An
         stability=stability,
     )
     protocol.progress(STEP_END, "Frequency response and results")
-    return transient_results(model, config, solver, run, probes, notes)
+    results = transient_results(model, config, solver, run, probes, notes)
+    results["solver_info"]["curved_geometry"] = curving
+    return results
