@@ -9,6 +9,7 @@ from fieldline_engine.commands.solve import _add_warnings
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.physics.option_support import (
     DIRICHLET_NOT_FULLWAVE_SOURCE,
+    ITERATIVE_SOLVER_STATIC_ONLY,
     NEUMANN_FLUX_NOT_USED,
     NO_ANIMATION_AT_DC,
     PORTS_PML_NOT_STATIC,
@@ -66,6 +67,10 @@ def test_output_options_left_out_are_warned_about():
     for path in ("fullwave", "em-time", "em-eigen"):
         assert check_options(charged, path) == [NEUMANN_FLUX_NOT_USED]
     assert check_options(charged, "static") == []
+    # an iterative solver choice only steers the static solvers
+    assert check_options({"linearSolver": "cg-amg"}, "fullwave") == [ITERATIVE_SOLVER_STATIC_ONLY]
+    assert check_options({"linearSolver": "direct"}, "em-time") == []
+    assert check_options({"linearSolver": "cg-bddc"}, "static") == []
     # S-parameters need wave ports on a full-wave run (with ports and a sweep, the job is full-wave)
     assert check_options({"calculateSParameters": True}, "static") == [S_PARAMETERS_NEED_PORTS]
     assert check_options({"extractSParameters": True}, "em-eigen") == [S_PARAMETERS_NEED_PORTS]

@@ -26,6 +26,10 @@ NEUMANN_FLUX_NOT_USED = (
     "Neumann flux values act in static and quasi-static runs only: in full-wave, time-domain and eigenmode "
     "runs Neumann faces are magnetic walls (PMC) and their flux is not used."
 )
+ITERATIVE_SOLVER_STATIC_ONLY = (
+    "The iterative solver choice (linearSolver) applies to static and quasi-static runs; full-wave, "
+    "time-domain and eigenmode runs factorize their matrices directly."
+)
 DIRICHLET_NOT_FULLWAVE_SOURCE = (
     "Dirichlet voltages do not drive a full-wave run: Dirichlet faces are perfect conductors (PEC) and node "
     "voltages (dirichletConditions) are not used; the wave ports are the sources."
@@ -58,6 +62,8 @@ def check_options(config: dict[str, Any], path: str) -> list[str]:
     wants_s = bool(config.get("calculateSParameters") or config.get("extractSParameters"))
     if path != "static" and any(float(n.get("flux") or 0.0) for n in config.get("neumannConditions") or []):
         warnings.append(NEUMANN_FLUX_NOT_USED)
+    if path != "static" and str(config.get("linearSolver") or "auto") not in ("auto", "direct"):
+        warnings.append(ITERATIVE_SOLVER_STATIC_ONLY)
     if path == "em-time":
         if config.get("impedanceConditions"):
             raise _refuse(
