@@ -287,3 +287,24 @@ def test_dc_conductors_insulators_and_a_floating_conductor(engine, tmp_path):
         "electrostatics in insulators",
     ]
     assert abs(results["quantities"]["terminal_currents_A"]["high"]) < 1e-12 * 1e6  # no current path
+
+
+def test_max_iterations_stops_cg_and_says_so(engine, tmp_path):
+    """maxIterations bounds the CG of the static solver; a solve it stops is reported as not converged and
+    named in solver_info.warnings (shown in the results panel)."""
+    mesh, left, right = bar()
+    config = {
+        "dirichletFaceConditions": [{"faces": left, "voltage": 0.0}, {"faces": right, "voltage": 1.0}],
+        "linearSolver": "cg-amg",
+        "tolerance": 1e-14,
+        "maxIterations": 2,
+    }
+    results, events = run(engine, tmp_path, mesh, config)
+    info = results["solver_info"]
+    assert info["iterations"] == 2 and info["converged"] is False
+    assert any("maxIterations" in w for w in info["warnings"])
+    assert any(e["event"] == "log" and "maxIterations" in e["message"] for e in events)
+
+    results, _ = run(engine, tmp_path, mesh, {**config, "tolerance": 1e-8, "maxIterations": 1000})
+    info = results["solver_info"]
+    assert info["converged"] is True and 2 < info["iterations"] < 1000 and "warnings" not in info

@@ -66,8 +66,16 @@ def static_results(
     }
     if sol.magnetic_ndof:
         solver_info["magnetic_dofs"] = sol.magnetic_ndof
-    if sol.notes:
-        solver_info["warnings"] = sol.notes
+    # A CG stopped by maxIterations: the results panel shows solver_info.warnings (protocol logs stay on
+    # the worker).
+    unconverged = [
+        f"The {name} solve stopped after {max(report.iterations)} CG iterations (maxIterations) before "
+        f"reaching the tolerance; results may be inaccurate."
+        for name, report in sol.reports
+        if report.iterations and not report.converged
+    ]
+    if sol.notes or unconverged:
+        solver_info["warnings"] = [*sol.notes, *unconverged]
 
     results: dict[str, Any] = {
         "solver_info": solver_info,
