@@ -21,15 +21,18 @@ from fieldline_engine.testing.meshes import box_mesh, faces_on_plane
 PORT = {"useWavePorts": True, "wavePorts": [{"portID": 1, "faces": [1], "mode": "TE10"}]}
 
 
-def test_time_domain_refuses_impedance_walls_and_pml():
-    with pytest.raises(InvalidInput, match=r"Impedance boundaries \(impedanceConditions\) are not available"):
-        check_options(
-            {"impedanceConditions": [{"faces": [1], "impedance": {"real": 50, "imag": 0}}]}, "em-time"
-        )
+def test_time_domain_refuses_the_pml():
     with pytest.raises(
         InvalidInput, match=r"radial PML \(useRadialPML\) is not available in the time-domain"
     ):
         check_options({"useRadialPML": True}, "em-time")
+    # resistive impedance walls are honoured there (physics/transient/job.py)
+    assert (
+        check_options(
+            {"impedanceConditions": [{"faces": [1], "impedance": {"real": 50, "imag": 0}}]}, "em-time"
+        )
+        == []
+    )
 
 
 def test_eigen_refuses_ports_and_pml():
@@ -87,21 +90,24 @@ def _write(tmp_path, mesh, config):
     (tmp_path / "job.json").write_text(json.dumps({"mesh_data": mesh, "config": config}))
 
 
-def test_time_domain_job_with_impedance_wall_is_refused_before_solving(engine, tmp_path):
+def test_time_domain_job_with_a_reactive_impedance_wall_is_refused(engine, tmp_path):
     mesh = box_mesh((0.02, 0.01, 0.01), (2, 1, 1))
-    config = {
-        "analysisType": "em",
-        "transient": True,
-        "impedanceConditions": [
-            {"faces": faces_on_plane(mesh, 0, 0.02), "impedance": {"real": 377, "imag": 0}}
-        ],
-    }
-    _write(tmp_path, mesh, config)
-    final = engine("solve", tmp_path)[-1]
-    print("refusal:", final.get("message"))
-    assert final["event"] == "error" and final["code"] == "invalid_input"
-    assert "impedanceConditions" in final["message"] and "time-domain" in final["message"]
-    assert not (tmp_path / "results.json").exists()
+    wall = faces_on_plane(mesh, 0, 0.02)
+    for condition in (
+        {"impedance": {"real": 50, "imag": 20}},
+        {"impedance": {"real": 0, "imag": 0}, "conductivity": 5.8e7},
+    ):
+        config = {
+            "analysisType": "em",
+            "transient": True,
+            "impedanceConditions": [{"faces": wall, **condition}],
+        }
+        _write(tmp_path, mesh, config)
+        final = engine("solve", tmp_path)[-1]
+        print("refusal:", final.get("message"))
+        assert final["event"] == "error" and final["code"] == "invalid_input"
+        assert "takes a resistive wall only" in final["message"]
+        assert not (tmp_path / "results.json").exists()
 
 
 def test_static_job_verbose_log_and_left_out_pml(engine, tmp_path):

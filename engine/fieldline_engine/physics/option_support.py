@@ -65,13 +65,6 @@ def check_options(config: dict[str, Any], path: str) -> list[str]:
     if path != "static" and str(config.get("linearSolver") or "auto") not in ("auto", "direct"):
         warnings.append(ITERATIVE_SOLVER_STATIC_ONLY)
     if path == "em-time":
-        if config.get("impedanceConditions"):
-            raise _refuse(
-                "Impedance boundaries (impedanceConditions) are",
-                "time-domain (em-time)",
-                "their faces would act as magnetic walls",
-                "Remove them or run the frequency-domain analysis.",
-            )
         if config.get("useRadialPML"):
             raise _refuse(
                 "The radial PML (useRadialPML) is",

@@ -296,3 +296,39 @@ def test_curved_geometry_is_used_in_the_time_domain(engine, tmp_path, shorted_co
     print(f"em-time |S11| of the short within {errors[False]:.4f} of 1 straight, {errors[True]:.4f} curved")
     assert info["curved_geometry"]["curved_edges"] > 0
     assert errors[True] < 0.9 * errors[False]
+
+
+def test_resistive_wall_reflects_as_a_tem_load(engine, tmp_path):
+    """An impedance wall with real Z_s terminating the air coax is a TEM load of wave impedance Z_s:
+    S11 = Γ·e^{−jω·2L/c} with Γ = (Z_s − η0)/(Z_s + η0) (η0 = 376.73 Ω); Z_s = η0 is matched."""
+    mesh = coax_mesh(L_MM * 1e-3, maxh=0.006, curvature_safety=1.0, end_labels=("port_0", "port_1"))
+    mesh_data, faces = mesh_data_from_ngsolve(mesh, "mm")
+    measured = {}
+    for factor in (1.0, 3.0):
+        config = {
+            "analysisType": "em-time",
+            "meshOrder": 2,
+            "timeStep": 4e-12,
+            "endTime": 0.5e-9,
+            "pulseWidth": 30e-12,
+            "useWavePorts": True,
+            "wavePorts": [{"portID": 1, "faces": faces["port_0"], "mode": "TEM"}],
+            "impedanceConditions": [
+                {"faces": faces["port_1"], "impedance": {"real": factor * ETA0, "imag": 0}}
+            ],
+        }
+        write_job(tmp_path, mesh_data, config)
+        events = engine("solve", tmp_path)
+        assert events[-1]["event"] == "done", events[-1]
+        fr = json.loads((tmp_path / "results.json").read_text())["time_domain_info"]["frequency_response"]
+        s11 = np.array([complex(*z) for z in fr["s_parameters"]["column"]["S11"]])
+        within = np.asarray(fr["frequencies"]) < 10e9
+        measured[factor] = np.abs(s11[within])
+    gamma = (3.0 - 1.0) / (3.0 + 1.0)
+    err = float(np.max(np.abs(measured[3.0] - gamma)))
+    print(
+        f"em-time resistive wall: Z_s = 3η0 |S11| within {err:.3f} of Γ = 0.5; "
+        f"Z_s = η0 |S11| ≤ {measured[1.0].max():.3f} (matched)"
+    )
+    # straight-sided port faces leave the ~±4 % ripple of the shorted line (test_coax_pulse_job_with_frames)
+    assert err < 0.05 and measured[1.0].max() < 0.05

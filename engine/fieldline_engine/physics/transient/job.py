@@ -14,7 +14,7 @@ from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.curving import curve_mesh
 from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
 from fieldline_engine.mesh.tet_model import TetModel
-from fieldline_engine.physics.boundary_conditions import resolve_boundaries
+from fieldline_engine.physics.boundary_conditions import ResolvedBoundaries, resolve_boundaries
 from fieldline_engine.physics.fullwave.job import fullwave_labels, port_filling
 from fieldline_engine.physics.materials import body_materials
 from fieldline_engine.physics.ports.wave_port import build_wave_port
@@ -27,6 +27,22 @@ from fieldline_engine.physics.transient.waveforms import waveform_from_config
 # Progress: setup up to here, the time loop from here to STEP_END, then post-processing.
 STEP_START, STEP_END = 15.0, 90.0
 MAX_ENERGY_SAMPLES = 250
+
+
+def resistive_walls(bnd: ResolvedBoundaries, config: dict[str, Any]) -> list[tuple[str, float]]:
+    """Impedance walls in the time domain: a real, positive Z_s is a resistive sheet (n×H = E_t/Z_s) at
+    every frequency. A reactive Z_s or a conductor given by σ depends on frequency and has no such form."""
+    walls = []
+    conditions = config.get("impedanceConditions") or []
+    for (label, z), cond in zip(bnd.impedance, conditions, strict=True):
+        if cond.get("conductivity") is not None or z.imag != 0 or z.real <= 0:
+            raise InvalidInput(
+                f"Impedance condition {label.removeprefix('impedance_')}: the time-domain analysis takes a "
+                "resistive wall only (a real surface impedance above 0 Ω, imag = 0). A reactive impedance or a "
+                "conductor given by its conductivity depends on frequency: use the frequency-domain analysis."
+            )
+        walls.append((label, z.real))
+    return walls
 
 
 def solve_transient_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any]:
@@ -82,7 +98,8 @@ def solve_transient_job(model: TetModel, config: dict[str, Any]) -> dict[str, An
     resistance = float(config.get("portImpedance") or 50.0)
     gap_sources = [build_gap_source(mesh, gap, resistance) for gap in gaps]
     currents = volume_currents(model, config, mesh)
-    solver = TransientSolver(mesh, media, order, pec, waveform, ports, gap_sources, currents)
+    walls = resistive_walls(bnd, config)
+    solver = TransientSolver(mesh, media, order, pec, waveform, ports, gap_sources, currents, walls)
 
     stability = None
     if grid.scheme == "explicit":

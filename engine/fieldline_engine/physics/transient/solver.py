@@ -117,7 +117,9 @@ class TransientSolver:
         ports: list[WavePort] | None = None,
         gaps: list[GapSource] | None = None,
         currents: list[VolumeCurrent] | None = None,
+        walls: list[tuple[str, float]] | None = None,
     ):
+        """`walls`: resistive impedance walls (label, Z_s in Ω): n×H = E_t/Z_s, a loss on the boundary."""
         t0 = time.perf_counter()
         self.mesh, self.media, self.order, self.waveform = mesh, media, order, waveform
         self.fes = ng.HCurl(mesh, order=order, dirichlet=pec) if pec else ng.HCurl(mesh, order=order)
@@ -140,6 +142,8 @@ class TransientSolver:
             c_term = _add(c_term, (MU0 / p.impedance) * u.Trace() * w.Trace() * ng.ds(p.port.label))
         for g in self.gaps:
             c_term = _add(c_term, (MU0 / g.sheet_impedance) * u.Trace() * w.Trace() * ng.ds(g.label))
+        for label, z_s in walls or []:
+            c_term = _add(c_term, (MU0 / z_s) * u.Trace() * w.Trace() * ng.ds(label))
         self.system = SecondOrderSystem(self.fes, m_term, k_term, c_term)
         self.sources: list[SourceTerm] = [port_source(p) for p in self.ports if p.amplitude != 0]
         self.gap_vectors: list[np.ndarray] = []
