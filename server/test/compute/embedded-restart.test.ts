@@ -60,7 +60,7 @@ describe('embedded queue with a server restart in the middle', () => {
           expect(outcomes, id).toEqual(['requeued', 'completed']);
         }
         const priority = ids.filter((x) => x.user.plan === 'pro').map((x) => x.id);
-        await assertPriorityOvertook(second.ctx, priority, waitingStandard);
+        await assertPriorityOvertook(second.ctx, priority, waitingStandard, 2); // JOB_SLOTS=2
       } finally {
         await second.app.close();
       }

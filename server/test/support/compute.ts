@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
 import type { AppContext } from '../../src/app-context.ts';
 import { boxMesh, facesOnPlane } from './box-mesh.ts';
 import { registerTestUser } from './users.ts';
@@ -109,4 +110,13 @@ export async function pollUntil<T>(
     await new Promise((r) => setTimeout(r, stepMs));
   }
   throw new Error('condition not reached in time');
+}
+
+/**
+ * A charge of one unit (a token on the test plans, or an hour) per compute hour is rounded to the ledger's
+ * unit (1e-6), so it may differ from seconds / 3600 by half a unit plus the rounding of the stored seconds.
+ */
+export function expectHoursCharge(charge: number | null | undefined, seconds: number): void {
+  expect(charge).not.toBeNull();
+  expect(Math.abs((charge ?? Number.NaN) - seconds / 3600)).toBeLessThanOrEqual(1e-6);
 }
