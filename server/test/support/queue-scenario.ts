@@ -135,15 +135,21 @@ export async function assertPriorityOvertook(
 ) {
   // More waiting jobs than slots, so a queue that ignored priority could not pass.
   expect(waitingStandard.length).toBeGreaterThan(slots);
-  const firstStart = async (ids: string[]) =>
-    (
-      await ctx.db
-        .selectFrom('job_runs')
-        .select(['job_id', 'started_at'])
-        .where('job_id', 'in', ids)
-        .where('attempt', '=', 1)
-        .execute()
-    ).map((r) => r.started_at);
+  // A job's first start: a restart re-queues running jobs as a new run with the same attempt number.
+  const firstStart = async (ids: string[]) => {
+    const runs = await ctx.db
+      .selectFrom('job_runs')
+      .select(['job_id', 'started_at'])
+      .where('job_id', 'in', ids)
+      .where('attempt', '=', 1)
+      .execute();
+    const first = new Map<string, string>();
+    for (const r of runs) {
+      const seen = first.get(r.job_id);
+      if (seen === undefined || r.started_at < seen) first.set(r.job_id, r.started_at);
+    }
+    return [...first.values()];
+  };
   const priorityStarts = await firstStart(priorityIds);
   const standardStarts = await firstStart(waitingStandard);
   expect(priorityStarts).toHaveLength(priorityIds.length);
