@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { AppRouterProvider } from './AppRouterProvider.tsx';
 import { AuthProvider } from './auth/index.ts';
 import { router } from './routes.tsx';
 import './styles.css';
@@ -10,7 +10,7 @@ if (!root) throw new Error('#root is missing from index.html');
 createRoot(root).render(
   <StrictMode>
     <AuthProvider>
-      <RouterProvider router={router} />
+      <AppRouterProvider router={router} />
     </AuthProvider>
   </StrictMode>,
 );

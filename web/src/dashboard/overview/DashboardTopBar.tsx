@@ -30,10 +30,12 @@ export function DashboardTopBar() {
           </span>
           <button
             type="button"
-            onClick={() => {
-              // Leave the protected page first: once signed out, its guard would send us to login instead.
-              navigate('/');
-              void logout();
+            onClick={async () => {
+              // Leave the protected page first: once signed out, its guard would send us to login.
+              // Navigations are transitions; flushSync commits this one before the sign-out can
+              // render the old page signed out (a race a slow machine lost).
+              await navigate('/', { flushSync: true });
+              await logout();
             }}
           >
             Logout
