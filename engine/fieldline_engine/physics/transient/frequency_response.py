@@ -65,7 +65,7 @@ def frequency_response(
     if not len(freqs):
         return None
     out: dict[str, Any] = {"frequencies": freqs.tolist(), "band_hz": [lo, hi], "notes": notes}
-    driven = [p for p in solver.ports if p.amplitude != 0]
+    driven = [p for p in solver.ports if p.port.port_id in run.driven_ports]
     if len(driven) == 1 and not solver.gaps and not solver.currents:
         out["s_parameters"] = _port_column(solver, run, driven[0], freqs, notes)
     elif solver.ports and driven:
@@ -75,21 +75,40 @@ def frequency_response(
     return out
 
 
-def _port_column(solver, run, drive, freqs, notes) -> dict[str, Any]:
+def mode_impedances(solver: TransientSolver, freqs: np.ndarray) -> np.ndarray:
+    """(frequencies, ports) complex wave impedance Z(f) of each port's mode."""
+    return np.array(
+        [
+            [complex(p.port.propagation(2 * math.pi * f / C0).wave_impedance) for p in solver.ports]
+            for f in freqs
+        ]
+    ).reshape(len(freqs), len(solver.ports))
+
+
+def port_waves(
+    solver: TransientSolver, run: TransientRun, freqs: np.ndarray, notes: list[str]
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Power-normalised modal waves (a⁺ into the model, a⁻ out of it) at every port, per frequency."""
     t = run.times
-    column: dict[str, list[list[float]]] = {}
     waves = {}
-    for p in solver.ports:
+    z_all = mode_impedances(solver, freqs)
+    for k, p in enumerate(solver.ports):
         pid = p.port.port_id
         total = dtft(t, run.port_modal[pid], freqs)
         inc = dtft(t, run.port_incident[pid], freqs)
-        z = np.array([complex(p.port.propagation(2 * math.pi * f / C0).wave_impedance) for f in freqs])
+        z = z_all[:, k]
         current = (2 * inc - total) / p.impedance
         norm = np.sqrt(p.norm / (2 * np.abs(z)))
         waves[pid] = ((total + z * current) / 2 * norm, (total - z * current) / 2 * norm)
         note = _truncation_note(f"Port {pid}", run.port_modal[pid] - run.port_incident[pid])
-        if note:
+        if note and note not in notes:
             notes.append(note)
+    return waves
+
+
+def _port_column(solver, run, drive, freqs, notes) -> dict[str, Any]:
+    column: dict[str, list[list[float]]] = {}
+    waves = port_waves(solver, run, freqs, notes)
     a_drive = waves[drive.port.port_id][0]
     for q, p in enumerate(solver.ports):
         s = waves[p.port.port_id][1] / a_drive

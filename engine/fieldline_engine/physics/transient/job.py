@@ -21,7 +21,13 @@ from fieldline_engine.physics.ports.wave_port import build_wave_port
 from fieldline_engine.physics.transient.config import probe_points, time_grid, volume_currents
 from fieldline_engine.physics.transient.gap_source import build_gap_source, find_gaps
 from fieldline_engine.physics.transient.output import transient_results
-from fieldline_engine.physics.transient.solver import TransientSolver, transient_media
+from fieldline_engine.physics.transient.smatrix import (
+    configured_single_drive,
+    full_matrix_wanted,
+    ports_to_excite,
+    s_matrix,
+)
+from fieldline_engine.physics.transient.solver import TransientRun, TransientSolver, transient_media
 from fieldline_engine.physics.transient.waveforms import waveform_from_config
 
 # Progress: setup up to here, the time loop from here to STEP_END, then post-processing.
@@ -118,11 +124,20 @@ def solve_transient_job(model: TetModel, config: dict[str, Any]) -> dict[str, An
     notes += probe_notes
     frames = int(config.get("animationFrames", 50) or 50) if config.get("animate") else 0
 
-    def on_step(n: int, total: int) -> None:
-        pct = 100.0 * n / total
-        protocol.progress(
-            STEP_START + (STEP_END - STEP_START) * n / total, f"Time step {n}/{total} ({pct:.0f}%)"
-        )
+    # With a full S-matrix asked for, every other port gets a pulse run of its own after this one.
+    extra = ports_to_excite(solver) if full_matrix_wanted(config, solver) else []
+    runs_planned = 1 + len(extra)
+    span = (STEP_END - STEP_START) / runs_planned
+
+    def stepping_progress(index: int, label: str):
+        def on_step(n: int, total: int) -> None:
+            pct = 100.0 * n / total
+            protocol.progress(
+                STEP_START + span * (index + n / total),
+                f"{label}{'time' if label else 'Time'} step {n}/{total} ({pct:.0f}%)",
+            )
+
+        return on_step
 
     protocol.progress(
         STEP_START, f"Time stepping: {grid.steps} steps of {grid.time_step:.4g} s, {solver.ndof} unknowns"
@@ -135,10 +150,43 @@ def solve_transient_job(model: TetModel, config: dict[str, Any]) -> dict[str, An
         frames=frames,
         vertex_count=model.nv,
         energy_stride=max(1, int(np.ceil(grid.steps / MAX_ENERGY_SAMPLES))),
-        progress=on_step,
+        progress=stepping_progress(0, "Configured excitation: " if extra else ""),
         stability=stability,
     )
+    matrix_runs = port_by_port_runs(solver, run, extra, stepping_progress) if extra else {}
     protocol.progress(STEP_END, "Frequency response and results")
     results = transient_results(model, config, solver, run, probes, notes)
+    if matrix_runs:
+        matrix = s_matrix(solver, matrix_runs, config, results["time_domain_info"]["notes"])
+        if matrix is not None:
+            stepping = sum(r.seconds_stepping for r in matrix_runs.values())
+            matrix["performance"] = {
+                "runs": len(matrix_runs),
+                "stepping_s": stepping,
+                "factorizations": solver.system.factorizations,
+            }
+            results["s_parameters"] = matrix
     results["solver_info"]["curved_geometry"] = curving
     return results
+
+
+def port_by_port_runs(
+    solver: TransientSolver, main: TransientRun, extra: list[str], progress
+) -> dict[str, TransientRun]:
+    """One pulse run per port in `extra` (those the configured run does not drive alone), on the same
+    factorized system; the configured run is the column of the port it drives alone."""
+    runs: dict[str, TransientRun] = {}
+    alone = configured_single_drive(solver)
+    if alone is not None:
+        runs[alone] = main
+    for k, pid in enumerate(extra):
+        runs[pid] = solver.run(
+            main.scheme,
+            main.time_step,
+            main.steps,
+            energy_stride=main.steps,
+            progress=progress(k + 1, f"Port {pid} excitation ({k + 2}/{len(extra) + 1}): "),
+            drive_port=pid,
+            record_currents=False,
+        )
+    return runs

@@ -38,6 +38,8 @@ class SecondOrderSystem:
         self.K = self._assemble(k_term)
         self.C = self._assemble(c_term) if c_term is not None else None
         self.freedofs = fes.FreeDofs()
+        # Factorizations by (m, c, k): a second run with the same Δt (another port driven) reuses them.
+        self._inverses: dict[tuple[float, float, float], ng.BaseMatrix] = {}
 
     def _assemble(self, *weighted_terms) -> ng.BaseMatrix:
         form = ng.BilinearForm(self.fes)
@@ -48,7 +50,18 @@ class SecondOrderSystem:
         return form.mat
 
     def combined_inverse(self, m: float, c: float, k: float) -> ng.BaseMatrix:
-        """(m·M + c·C + k·K)⁻¹ on the free DOFs (every combination here is symmetric positive definite)."""
+        """(m·M + c·C + k·K)⁻¹ on the free DOFs (every combination here is symmetric positive definite),
+        factorized once per combination."""
+        key = (m, c, k)
+        if key not in self._inverses:
+            self._inverses[key] = self._factorize(m, c, k)
+        return self._inverses[key]
+
+    @property
+    def factorizations(self) -> int:
+        return len(self._inverses)
+
+    def _factorize(self, m: float, c: float, k: float) -> ng.BaseMatrix:
         terms = [m * self.m_term]
         if self.c_term is not None and c != 0:
             terms.append(c * self.c_term)

@@ -102,6 +102,8 @@ class TransientRun:
     # the final state as coefficient functions (E, H): grid fields sample them after the run
     final_fields: dict[str, Any] = field(default_factory=dict)
     stability: StabilityLimit | None = None
+    # ports with an incident wave in this run (the configured drive, or the one port of `drive_port`)
+    driven_ports: list[str] = field(default_factory=list)
     seconds_stepping: float = 0.0
     seconds_setup: float = 0.0
 
@@ -195,7 +197,13 @@ class TransientSolver:
         energy_stride: int = 1,
         progress: Callable[[int, int], None] | None = None,
         stability: StabilityLimit | None = None,
+        drive_port: str | None = None,
+        record_currents: bool = True,
     ) -> TransientRun:
+        """`drive_port`: drive only that wave port (unit amplitude, zero phase; the other ports are matched
+        loads, gap sources and volume currents are off) instead of the configured excitation: one column
+        of the S-matrix. The factorization is shared with earlier runs of the same scheme and Δt.
+        `record_currents`: integrate the coax port currents every step (not needed for S-parameters)."""
         if steps < 1 or steps > MAX_STEPS:
             raise InvalidInput(
                 f"The run needs {steps} time steps; between 1 and {MAX_STEPS} are allowed. "
@@ -203,7 +211,8 @@ class TransientSolver:
             )
         probes = probes or []
         t_setup = time.perf_counter()
-        forcing = make_forcing(self.sources, self.waveform)
+        sources, drive = self._drive(drive_port)
+        forcing = make_forcing(sources, self.waveform)
         stepper = make_scheme(scheme, self.system, dt, forcing)
         gf_e = ng.GridFunction(self.fes)
         gf_phi = ng.GridFunction(self.fes)
@@ -217,10 +226,12 @@ class TransientSolver:
         current_integrands = {
             p.port.port_id: (ng.BoundaryFromVolumeCF(h_cf) * weight, self.mesh.Boundaries(p.port.label))
             for p in self.ports
-            if (weight := port_current_weight(p.port)) is not None
+            if record_currents and (weight := port_current_weight(p.port)) is not None
         }
         curr = {pid: np.zeros(n_rec) for pid in current_integrands}
-        incident = {p.port.port_id: p.incident(self.waveform, times) for p in self.ports}
+        incident = {
+            p.port.port_id: p.incident(self.waveform, times, *drive[p.port.port_id]) for p in self.ports
+        }
         gap_v = {g.label: np.zeros(n_rec) for g in self.gaps}
         gap_i = {g.label: np.zeros(n_rec) for g in self.gaps}
         # V = ΔV·∮E·e dA / ∮e·e dA: the gap voltage of the field's component along the source shape.
@@ -255,6 +266,7 @@ class TransientSolver:
             np.zeros(0),
             np.zeros(0),
             stability=stability,
+            driven_ports=[pid for pid, (amp, _) in drive.items() if amp != 0],
         )
         run.seconds_setup = self.seconds_setup + (time.perf_counter() - t_setup)
         mtmp = self.system.M.CreateColVector()
@@ -326,6 +338,17 @@ class TransientSolver:
             run.final_e = sampler(gf_e)[:vertex_count]
             run.final_h = sampler(h_cf)[:vertex_count]
         return run
+
+    def _drive(self, drive_port: str | None) -> tuple[list[SourceTerm], dict[str, tuple[float, float]]]:
+        """The source terms of a run and each port's incident (amplitude √W, phase rad)."""
+        if drive_port is None:
+            return self.sources, {p.port.port_id: (p.amplitude, p.phase) for p in self.ports}
+        ids = [p.port.port_id for p in self.ports]
+        if drive_port not in ids:
+            raise InvalidInput(f"Wave port {drive_port} does not exist (ports: {', '.join(ids)}).")
+        drive = {pid: (1.0 if pid == drive_port else 0.0, 0.0) for pid in ids}
+        port = self.ports[ids.index(drive_port)]
+        return [port_source(port, 1.0, 0.0)], drive
 
 
 def _add(total, term):

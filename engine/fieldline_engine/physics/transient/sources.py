@@ -42,9 +42,13 @@ class TimeDomainPort:
     def phase(self) -> float:
         return math.radians(self.port.phase_deg)
 
-    def incident(self, waveform: Waveform, t: np.ndarray) -> np.ndarray:
-        """Incident modal amplitude (in units of the profile e) at the port face."""
-        return self.amplitude * self.scale * waveform.value(t, self.phase)
+    def incident(
+        self, waveform: Waveform, t: np.ndarray, amplitude: float | None = None, phase: float | None = None
+    ) -> np.ndarray:
+        """Incident modal amplitude (in units of the profile e) at the port face; `amplitude` (√W) and
+        `phase` (radians) default to the port's own."""
+        amp = self.amplitude if amplitude is None else amplitude
+        return amp * self.scale * waveform.value(t, self.phase if phase is None else phase)
 
     def reflection_at(self, frequency: float) -> float:
         """|Γ| of the matched boundary for this mode at `frequency` (0 for TEM)."""
@@ -145,10 +149,13 @@ def make_forcing(terms: list[SourceTerm], waveform: Waveform) -> Callable[[float
     return forcing
 
 
-def port_source(tdp: TimeDomainPort) -> SourceTerm:
-    """2·μ0·Y·a·scale·ġ·∮e·W (the equation is scaled by μ0)."""
-    weight = 2 * MU0 / tdp.impedance * tdp.amplitude * tdp.scale
-    return SourceTerm(tdp.overlap, weight, tdp.phase, f"port {tdp.port.port_id}")
+def port_source(
+    tdp: TimeDomainPort, amplitude: float | None = None, phase: float | None = None
+) -> SourceTerm:
+    """2·μ0·Y·a·scale·ġ·∮e·W (the equation is scaled by μ0); amplitude/phase default to the port's own."""
+    amp = tdp.amplitude if amplitude is None else amplitude
+    weight = 2 * MU0 / tdp.impedance * amp * tdp.scale
+    return SourceTerm(tdp.overlap, weight, tdp.phase if phase is None else phase, f"port {tdp.port.port_id}")
 
 
 def current_source(current: VolumeCurrent, fes: ng.FESpace, index: int) -> SourceTerm:
