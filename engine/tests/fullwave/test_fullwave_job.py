@@ -210,3 +210,27 @@ def test_wr90_grid_fields_match_the_te10_closed_form(engine, tmp_path):
     print(f"full-wave grid fields: TE10 |E| across the guide, max error {err:.2e} of E0 = {e0:.1f} V/m")
     assert err < 0.02
     assert np.asarray(grid["fields"]["h_magnitude"]).max() > 0
+
+
+def test_wr90_adaptive_sweep_job(engine, tmp_path):
+    """sParamSweepType 'adaptive' through the engine command: closed-form S21 at every point from
+    fewer full solves than points, and the sweep's report in solver_info."""
+    wr90_job(tmp_path, sParamNumPoints=41, sParamSweepType="adaptive", sParamAdaptiveTolerance=1e-4)
+    events = engine("solve", tmp_path)
+    assert events[-1]["event"] == "done", events[-1]
+    res = json.loads((tmp_path / "results.json").read_text())
+    sweep = res["solver_info"]["frequency_sweep"]
+    sp = res["s_parameters"]
+    worst = 0.0
+    for k, f in enumerate(sp["frequencies"]):
+        s21 = complex(*sp["matrix"][k][1][0])
+        err = (math.degrees(cmath.phase(s21) + beta(f) * L * 1e-3) + 180) % 360 - 180
+        worst = max(worst, abs(err))
+        assert abs(abs(s21) - 1) < 1e-3
+    print(
+        f"job adaptive sweep: {sweep['full_solves']} full solves for {len(sp['frequencies'])} points, "
+        f"indicator {sweep['error_estimate']:.1e}, max ∠S21 error {worst:.3f}°"
+    )
+    assert sweep["type"] == "adaptive" and sweep["tolerance"] == 1e-4 and sweep["converged"]
+    assert sweep["full_solves"] < 10 and len(sweep["sampled_frequencies"]) == sweep["full_solves"]
+    assert sweep["error_estimate"] <= 1e-4 and worst < 0.5

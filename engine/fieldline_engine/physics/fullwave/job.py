@@ -13,13 +13,14 @@ from fieldline_engine.physics.boundary_conditions import ResolvedBoundaries, res
 from fieldline_engine.physics.constants import EPS0, MU0
 from fieldline_engine.physics.fullwave.air_shell import FARFIELD_LABEL
 from fieldline_engine.physics.fullwave.exterior import metal_bodies
+from fieldline_engine.physics.fullwave.fast_sweep import DEFAULT_TOLERANCE, run_frequency_sweep
 from fieldline_engine.physics.fullwave.fields_output import harmonic_field_results
 from fieldline_engine.physics.fullwave.impedance import walls_from_config
 from fieldline_engine.physics.fullwave.media import media_from_bodies
 from fieldline_engine.physics.fullwave.pml_job import VACUUM, setup_radial_pml
 from fieldline_engine.physics.fullwave.scattering import radiated_power
 from fieldline_engine.physics.fullwave.solver import FullwaveSolver
-from fieldline_engine.physics.fullwave.sweep import run_sweep, sweep_frequencies
+from fieldline_engine.physics.fullwave.sweep import sweep_frequencies
 from fieldline_engine.physics.materials import BodyMaterial, body_materials
 from fieldline_engine.physics.ports.wave_port import WavePort, build_wave_port
 from fieldline_engine.post.grid_fields import grid_section
@@ -106,7 +107,15 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any
     method = str(config.get("sParamMethod") or "wave_port")
     z_ref = float(config.get("portImpedance") or 50.0)
     protocol.progress(15, f"Solving {len(freqs)} frequency point(s), {solver.ndof} unknowns")
-    sweep, field_solution = run_sweep(solver, freqs, field_freq, method, z_ref)
+    sweep, field_solution, sweep_info = run_frequency_sweep(
+        solver,
+        freqs,
+        field_freq,
+        method,
+        z_ref,
+        sweep_type=str(config.get("sParamSweepType") or "uniform") if len(freqs) > 1 else "uniform",
+        tolerance=float(config.get("sParamAdaptiveTolerance") or DEFAULT_TOLERANCE),
+    )
 
     protocol.progress(85, "Sampling fields at vertices")
     e_gf = solver.combined_field(field_solution) if ports else None
@@ -137,6 +146,7 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any
             "phasor_convention": "e^{+jwt}",
             "frequency_points": len(freqs),
             "curved_geometry": curving,
+            "frequency_sweep": sweep_info,
         },
         **mesh_section(model),
         **fields,

@@ -165,6 +165,26 @@ class FullwaveSolver:
     def inverse_operator(self):
         return self._inv
 
+    def incident_scale(self, p: int, props: list) -> float:
+        """Incident amplitude (in units of port p's mode shape) that carries 1 W: ½·a²·N_p/|Z_p| = 1."""
+        return math.sqrt(2 * abs(props[p].wave_impedance) / self._mode_norms[p])
+
+    def rhs_coefficient(self, p: int, k0: float, props: list) -> complex:
+        """c_p with right-hand side c_p·g_p (g_p = overlaps[p]) for 1 W incident at port p."""
+        gamma = 1j * k0 * ETA0 / props[p].wave_impedance
+        return 2 * gamma * self.incident_scale(p, props)
+
+    def s_column(self, overlaps_x: np.ndarray, p: int, props: list) -> np.ndarray:
+        """S[:, p] from the overlaps g_q·x (q = 0…P−1) of the solution x with port p driven."""
+        n = len(self.ports)
+        col = np.zeros(n, dtype=complex)
+        for q in range(n):
+            amp_q = complex(overlaps_x[q]) / self._mode_norms[q]  # (a+b) in e_q units
+            if q == p:
+                amp_q -= self.incident_scale(p, props)
+            col[q] = amp_q / self.incident_scale(q, props)
+        return col
+
     def solve(self, frequency: float, keep_fields: bool = True) -> FrequencySolution:
         props = self.solve_setup(frequency)
         k0 = 2 * math.pi * frequency / C0
@@ -173,30 +193,15 @@ class FullwaveSolver:
         fields: list[ng.GridFunction] = []
         rhs = self.a.mat.CreateColVector()
         for p in range(n):
-            # Incident amplitude scaled so that 1 W enters: ½·a²·N_p/|Z_p| = 1.
-            scale = math.sqrt(2 * abs(props[p].wave_impedance) / self._mode_norms[p])
-            rhs.FV().NumPy()[:] = 2 * self.port_gamma[p].value * scale * self.overlaps[p]
+            rhs.FV().NumPy()[:] = self.rhs_coefficient(p, k0, props) * self.overlaps[p]
             gf = ng.GridFunction(self.fes)
             with ng.TaskManager():
                 gf.vec.data = self._inv * rhs
             x = gf.vec.FV().NumPy()
-            for q in range(n):
-                amp_q = complex(np.dot(self.overlaps[q], x)) / self._mode_norms[q]  # (a+b) in e_q units
-                if q == p:
-                    amp_q -= scale
-                norm_q = math.sqrt(2 * abs(props[q].wave_impedance) / self._mode_norms[q])
-                s[q, p] = amp_q / norm_q
+            s[:, p] = self.s_column(np.array([np.dot(g, x) for g in self.overlaps]), p, props)
             if keep_fields:
                 fields.append(gf)
-        port_props = [
-            {
-                "beta_rad_per_m": _pair(pr.beta),
-                "wave_impedance_ohm": _pair(pr.wave_impedance),
-                "propagating": pr.propagating,
-            }
-            for pr in props
-        ]
-        return FrequencySolution(frequency, k0, s, fields, port_props)
+        return FrequencySolution(frequency, k0, s, fields, port_props_dicts(props))
 
     def combined_field(self, sol: FrequencySolution) -> ng.GridFunction:
         """Superposition of the port excitations with each port's amplitude (√W) and phase."""
@@ -211,6 +216,17 @@ class FullwaveSolver:
         omega = 2 * math.pi * frequency
         mu0 = ETA0 / C0
         return (1j / (omega * mu0)) * (self.media.inv_mu_r * ng.curl(e_field))
+
+
+def port_props_dicts(props: list) -> list[dict[str, object]]:
+    return [
+        {
+            "beta_rad_per_m": _pair(pr.beta),
+            "wave_impedance_ohm": _pair(pr.wave_impedance),
+            "propagating": pr.propagating,
+        }
+        for pr in props
+    ]
 
 
 def _pair(z: complex) -> float | list[float]:

@@ -107,6 +107,19 @@ def run_sweep(
             done[f] = (sol.s, lines, sol.port_props)
             protocol.progress(15 + 70 * (i + 1) / max(1, len(rest)), f"Frequency {i + 1} of {len(rest)}")
 
+    return sweep_output(solver, freqs, done, method, z_ref, workers), field_solution
+
+
+def sweep_output(
+    solver: FullwaveSolver,
+    freqs: list[float],
+    done: dict[float, tuple[np.ndarray, list, list]],
+    method: str,
+    z_ref: float,
+    workers: int,
+) -> dict[str, Any]:
+    """The `s_parameters` results section from each point's (modal S, line impedances, port data)."""
+    renorm = method in RENORMALISING_METHODS
     s_list, z_modal, z_line, props = [], [], [], []
     for f in freqs:
         s, lines, port_props = done[f]
@@ -142,7 +155,7 @@ def run_sweep(
     }
     if renorm:
         out["line_impedances_ohm"] = z_line
-    return out, field_solution
+    return out
 
 
 def port_line_impedances(solver: FullwaveSolver, sol: FrequencySolution, p: int) -> dict[str, float | None]:
