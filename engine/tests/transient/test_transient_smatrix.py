@@ -18,7 +18,12 @@ from fieldline_engine.physics.fullwave.media import uniform_media
 from fieldline_engine.physics.fullwave.solver import FullwaveSolver
 from fieldline_engine.physics.fullwave.sweep import run_sweep
 from fieldline_engine.physics.ports.wave_port import build_wave_port
-from fieldline_engine.physics.transient.smatrix import s_matrix
+from fieldline_engine.physics.transient.smatrix import (
+    full_matrix_wanted,
+    ports_to_excite,
+    s_matrix,
+    why_no_matrix,
+)
 from fieldline_engine.physics.transient.solver import TransientSolver
 from fieldline_engine.physics.transient.waveforms import Waveform
 from fieldline_engine.testing.rf_meshes import coax_mesh
@@ -160,3 +165,20 @@ def test_two_port_job_writes_full_matrix_and_touchstone(engine, tmp_path, matche
     assert np.allclose(net.s, s, atol=1e-11)
     csv = (tmp_path / "sparameters.csv").read_text().splitlines()
     assert len(csv) == 1 + len(FREQS)
+
+
+def test_matrix_is_asked_for_only_with_a_pulse_and_ports_as_the_only_sources():
+    mesh = coax_mesh(L, maxh=0.008, curvature_safety=1.0)
+    ports = [build_wave_port(mesh, f"port_{k}", str(k + 1), "TEM", 1.0) for k in range(2)]
+    pulse = TransientSolver(
+        mesh, uniform_media(1.0), 1, "default", Waveform("gaussian", 30e-12, 150e-12, 0.0), ports
+    )
+    sine = TransientSolver(mesh, uniform_media(1.0), 1, "default", Waveform("sinusoidal", 0, 0, 5e9), ports)
+    assert full_matrix_wanted(SWEEP, pulse) and why_no_matrix(SWEEP, pulse) is None
+    assert not full_matrix_wanted({}, pulse) and why_no_matrix({}, pulse) is None
+    # both ports driven by the configured excitation: every port gets a run of its own (N + 1 runs)
+    assert ports_to_excite(pulse) == ["1", "2"]
+    assert not full_matrix_wanted(SWEEP, sine)
+    note = why_no_matrix(SWEEP, sine)
+    print(f"sinusoidal: {note}")
+    assert note is not None and "sinusoidal" in note

@@ -3,7 +3,7 @@ import type { FetchLike } from '../../src/environment/api/http.ts';
 import { createEnvironmentStore } from '../../src/environment/state/environment-state.ts';
 import type { WorkflowDeps } from '../../src/environment/workflows/deps.ts';
 
-export type Reply = { status: number; body?: unknown } | Error;
+export type Reply = { status: number; body?: unknown; headers?: Record<string, string> } | Error;
 
 export const json = (body: unknown, status = 200): Reply => ({ status, body });
 
@@ -31,7 +31,7 @@ export class FakeServer {
     const reply = queue.length > 1 ? (queue.shift() as Reply) : (queue[0] as Reply);
     if (reply instanceof Error) throw reply;
     const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
-    return new Response(text, { status: reply.status });
+    return new Response(text, { status: reply.status, headers: reply.headers });
   };
 }
 

@@ -6,6 +6,7 @@ import { createJobControls, EnvironmentContext } from '../../src/environment/sta
 import { ViewerBridge } from '../../src/environment/viewer-bridge/viewer-bridge.ts';
 import { FakeServer, makeDeps } from './fakes.ts';
 import coax from './fixtures/transient-coax.json';
+import coaxMatrix from './fixtures/transient-coax-matrix.json';
 import gap from './fixtures/transient-gap.json';
 import waveguide from './fixtures/transient-waveguide.json';
 
@@ -16,12 +17,12 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function showResults(result: Record<string, unknown>) {
-  const { deps, store } = makeDeps(new FakeServer());
+function showResults(result: Record<string, unknown>, server = new FakeServer(), jobId?: string) {
+  const { deps, store } = makeDeps(server);
   store.set({
     results: processResults(result),
     rawResults: result,
-    analysis: { status: 'completed', progress: 100 },
+    analysis: { status: 'completed', progress: 100, jobId },
   });
   const bridge = new ViewerBridge(window, window.location.origin);
   render(
@@ -123,7 +124,7 @@ describe('results panel for a time-domain (em-time) result', () => {
   it('downloads the time series and the frequency response as CSV built in the browser', async () => {
     const { saved, names } = captureDownloads();
     showResults(coax);
-    // The server's Touchstone export covers frequency-domain sweeps only: not offered here.
+    // One column only (no S-parameters requested): the server has no Touchstone export for this run.
     expect(screen.queryByTestId('download-touchstone')).toBeNull();
     fireEvent.click(screen.getByTestId('download-time-series'));
     fireEvent.click(screen.getByTestId('download-frequency-response'));
@@ -134,6 +135,47 @@ describe('results panel for a time-domain (em-time) result', () => {
     expect(response?.split('\n')[0]).toBe(
       'frequency_hz,S11_re,S11_im,S11_db,S11_deg,S21_re,S21_im,S21_db,S21_deg',
     );
+  });
+
+  it('shows the full S-matrix of a port-by-port run and downloads its Touchstone file from the server', async () => {
+    const { saved, names } = captureDownloads();
+    const touchstone = '! Fieldline full-wave S-parameters, 2-port, method wave_port\n# HZ S RI R 50\n';
+    const server = new FakeServer().on('/api/fea/download/job-7', {
+      status: 200,
+      body: touchstone,
+      headers: { 'content-disposition': 'attachment; filename="sparameters.s2p"' },
+    });
+    showResults(coaxMatrix, server, 'job-7');
+    // the 2×2 matrix in the frequency-domain S-parameter table, read from the engine's s_parameters
+    const tables = screen.getAllByTestId('sparam-table');
+    const matrixTable = tables[tables.length - 1] as HTMLElement;
+    const heads = [...matrixTable.querySelectorAll('thead tr:first-child th')].map((th) => th.textContent);
+    expect(heads).toEqual(['Frequency', 'S11', 'S12', 'S21', 'S22']);
+    const rows = matrixTable.querySelectorAll('tbody tr');
+    expect(rows).toHaveLength(coaxMatrix.s_parameters.frequencies.length);
+    const s12 = coaxMatrix.s_parameters.matrix[0]?.[0]?.[1] ?? [0, 0];
+    const db = (20 * Math.log10(Math.hypot(s12[0] ?? 0, s12[1] ?? 0))).toFixed(2);
+    expect(rows[0]?.querySelectorAll('td')[3]?.textContent).toBe(db);
+    expect(screen.getByTestId('sparam-source').textContent).toMatch(
+      /one pulse per wave port.*2 runs; modal \(each port's mode, 1 W\)/,
+    );
+    // Touchstone (.s2p) and the S-parameter CSV from the server; the time series stay local
+    const button = screen.getByTestId('download-touchstone');
+    expect(button.textContent).toBe('Touchstone (.s2p)');
+    expect(screen.getByTestId('download-sparameter-csv')).toBeTruthy();
+    fireEvent.click(button);
+    await vi.waitFor(() => expect(names).toEqual(['sparameters.s2p']));
+    expect(server.calls.map((c) => c.path)).toEqual(['/api/fea/download/job-7?format=touchstone']);
+    // the fetched body is the server's bytes (a Node Blob from fetch, read through Response)
+    expect(await new Response(saved[0]).text()).toBe(touchstone);
+    fireEvent.click(screen.getByTestId('download-time-series'));
+    expect(names).toEqual(['sparameters.s2p', 'fea_time_series.csv']);
+  });
+
+  it('offers no Touchstone for a results file loaded from disk (no job on the server)', () => {
+    showResults(coaxMatrix);
+    expect(screen.queryByTestId('download-touchstone')).toBeNull();
+    expect(screen.getByTestId('download-time-series')).toBeTruthy();
   });
 
   it('offers no time-domain section or downloads for a frequency-domain result', () => {

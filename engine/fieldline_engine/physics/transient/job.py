@@ -26,6 +26,7 @@ from fieldline_engine.physics.transient.smatrix import (
     full_matrix_wanted,
     ports_to_excite,
     s_matrix,
+    why_no_matrix,
 )
 from fieldline_engine.physics.transient.solver import TransientRun, TransientSolver, transient_media
 from fieldline_engine.physics.transient.waveforms import waveform_from_config
@@ -126,6 +127,8 @@ def solve_transient_job(model: TetModel, config: dict[str, Any]) -> dict[str, An
 
     # With a full S-matrix asked for, every other port gets a pulse run of its own after this one.
     extra = ports_to_excite(solver) if full_matrix_wanted(config, solver) else []
+    if (note := why_no_matrix(config, solver)) is not None:
+        notes.append(note)
     runs_planned = 1 + len(extra)
     span = (STEP_END - STEP_START) / runs_planned
 

@@ -40,6 +40,19 @@ def full_matrix_wanted(config: dict[str, Any], solver: TransientSolver) -> bool:
     )
 
 
+def why_no_matrix(config: dict[str, Any], solver: TransientSolver) -> str | None:
+    """A note when S-parameters were asked for on a multi-port model but no full matrix can be derived."""
+    asked = bool(config.get("calculateSParameters") or config.get("extractSParameters"))
+    if not asked or len(solver.ports) < 2 or full_matrix_wanted(config, solver):
+        return None
+    if solver.waveform.shape == "sinusoidal":
+        return "No full S-matrix: a sinusoidal excitation has no broadband spectrum; use a (modulated) Gaussian pulse."
+    return (
+        "No full S-matrix: port-by-port excitation needs the wave ports as the only sources (no voltage "
+        "source between face groups, no volume current)."
+    )
+
+
 def configured_single_drive(solver: TransientSolver) -> str | None:
     """The port the configured excitation drives alone (its run is that port's column), if any."""
     driven = [p.port.port_id for p in solver.ports if p.amplitude != 0]

@@ -12,7 +12,8 @@ import { resultsToVtu } from './vtu-export.ts';
  * Downloads: the results JSON and the S-parameter exports from the server (Touchstone, CSV), and the
  * exports built here from the results (VTU for ParaView, per-vertex CSV), which also work for a results
  * file loaded from disk. Time-domain results add their signals and their pulse-derived frequency
- * response as CSV, built here (the server's network exports cover frequency-domain sweeps only).
+ * response as CSV, built here; a time-domain run with the full S-matrix (one pulse per port) has the
+ * server's Touchstone/CSV exports like a frequency-domain sweep.
  */
 export function Downloads() {
   const { deps } = useServices();
@@ -27,7 +28,7 @@ export function Downloads() {
     setError(null);
     try {
       const { blob, fileName } = await deps.api.download(jobId, format);
-      saveBlob(blob, fileName ?? `fea_results_${jobId}.json`);
+      saveBlob(blob, fileName ?? fallbackName(jobId, format));
     } catch (err) {
       setError((err as Error).message);
     }
@@ -41,6 +42,13 @@ export function Downloads() {
     }
   };
   const serverJob = jobId !== undefined && !results.multiBody;
+  const ports = results.sParameters ? Math.round(Math.sqrt(results.sParameters.series.length)) : 0;
+  const fallbackName = (id: string, format?: 'touchstone' | 'csv') =>
+    format === 'touchstone'
+      ? `sparameters_${id}.s${ports}p`
+      : format === 'csv'
+        ? `sparameters_${id}.csv`
+        : `fea_results_${id}.json`;
   const timeInfo = isRecord(active.time_domain_info) ? active.time_domain_info : null;
   const response = transientResponse(active);
   return (
@@ -59,9 +67,9 @@ export function Downloads() {
             onClick={() => void fromServer('touchstone')}
             data-testid="download-touchstone"
           >
-            Touchstone
+            Touchstone (.s{ports}p)
           </button>
-          <button type="button" onClick={() => void fromServer('csv')}>
+          <button type="button" onClick={() => void fromServer('csv')} data-testid="download-sparameter-csv">
             S-parameter CSV
           </button>
         </>

@@ -1,3 +1,4 @@
+import { isRecord } from '../api/http.ts';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { ErrorBox } from '../ui/Messages.tsx';
 import { showResultBody } from '../workflows/apply-results.ts';
@@ -27,6 +28,7 @@ export function FeaResults() {
     return <p className="muted small">Run an analysis or load a results file to see results here.</p>;
   }
   const info = results.solverInfo ?? {};
+  const matrixSource = sParameterSource(results.active);
   const solverRows: [string, string][] = [];
   if (typeof info.analysis === 'string') solverRows.push(['Analysis', info.analysis]);
   if (info.analysis === 'em-time') {
@@ -118,6 +120,11 @@ export function FeaResults() {
       {results.sParameters && (
         <>
           <h4>S-parameters</h4>
+          {matrixSource && (
+            <p className="small muted" data-testid="sparam-source">
+              {matrixSource}
+            </p>
+          )}
           <SParameterPlot data={results.sParameters} />
           <SParameterTable data={results.sParameters} />
           {results.sParameters.portImpedances && (
@@ -140,4 +147,13 @@ export function FeaResults() {
       <Downloads />
     </div>
   );
+}
+
+/** Where a matrix came from when it is not a frequency-domain sweep (em-time: one pulse per port). */
+function sParameterSource(result: Record<string, unknown>): string | null {
+  const sp = result.s_parameters;
+  if (!isRecord(sp) || typeof sp.source !== 'string') return null;
+  const runs = isRecord(sp.performance) ? sp.performance.runs : undefined;
+  const norm = typeof sp.normalization === 'string' ? `; ${sp.normalization}` : '';
+  return `Full S-matrix from the time-domain run: ${sp.source}${typeof runs === 'number' ? `, ${runs} runs` : ''}${norm}.`;
 }
