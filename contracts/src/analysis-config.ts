@@ -3,6 +3,11 @@ import { z } from 'zod';
 /** Spec 001 §5 enumerations. */
 export const WAVE_PORT_MODES = ['TE10', 'TE20', 'TM01', 'TEM'] as const;
 export const S_PARAM_METHODS = ['wave_port', 'field_integration', 'voltage_current', 'power_wave'] as const;
+/** Frequency sweep of the S-parameters (issue 6 extension, docs/fullwave.md): a full solve per point, or an
+ * adaptive reduced-order model built from a few full solves. */
+export const S_PARAM_SWEEP_TYPES = ['uniform', 'adaptive'] as const;
+/** The adaptive sweep's cap on full solves (the engine's fast_sweep.DEFAULT_MAX_SOLVES). */
+export const ADAPTIVE_SWEEP_MAX_SOLVES = 20;
 export const TIME_SCHEMES = ['newmark', 'explicit', 'implicit'] as const;
 export const LINEAR_SOLVERS = ['auto', 'direct', 'cg-bddc', 'cg-amg'] as const;
 export const ANALYSIS_TYPES = ['em', 'em-time', 'em-eigen', 'tetra-only'] as const;
@@ -33,6 +38,8 @@ export const ANALYSIS_DEFAULTS = {
   sParamFreqMin: 1e9,
   sParamFreqMax: 1e10,
   sParamNumPoints: 101,
+  sParamSweepType: 'uniform',
+  sParamAdaptiveTolerance: 1e-3,
   impedance: { real: 50, imag: 0 },
   meshOrder: 1,
   pulseShape: 'gaussian',
@@ -48,6 +55,8 @@ export const ANALYSIS_BOUNDS = {
   meshOrder: [1, 2, 3] as const,
   vectorScale: { min: 0.1, max: 5.0 },
   animationSpeedFps: { min: 0.5, max: 10, default: 3 },
+  /** relative residual of the adaptive sweep's reduced model */
+  sParamAdaptiveTolerance: { min: 1e-8, max: 0.1 },
 } as const;
 
 const faceList = z.array(z.number().int().nonnegative());
@@ -158,6 +167,12 @@ export const AnalysisConfig = z
     sParamFreqMax: z.number().positive().default(d.sParamFreqMax),
     sParamNumPoints: z.number().int().min(1).max(10001).default(d.sParamNumPoints),
     sParamMethod: z.enum(S_PARAM_METHODS).default('wave_port'),
+    sParamSweepType: z.enum(S_PARAM_SWEEP_TYPES).default(d.sParamSweepType),
+    sParamAdaptiveTolerance: z
+      .number()
+      .min(ANALYSIS_BOUNDS.sParamAdaptiveTolerance.min)
+      .max(ANALYSIS_BOUNDS.sParamAdaptiveTolerance.max)
+      .default(d.sParamAdaptiveTolerance),
     animate: z.boolean().default(false),
     animationFrames: z.number().int().min(10).max(200).default(d.animationFrames),
     gridFieldsEnabled: z.boolean().default(false),

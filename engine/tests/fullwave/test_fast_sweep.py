@@ -162,5 +162,5 @@ def test_short_sweep_and_bad_settings():
     assert info["type"] == "uniform" and "at least 6 points" in info["warning"]
     with pytest.raises(InvalidInput, match="sParamSweepType"):
         run_frequency_sweep(solver, [9e9, 10e9], 10e9, "wave_port", 50.0, "fast")
-    with pytest.raises(InvalidInput, match="between 0 and 1"):
+    with pytest.raises(InvalidInput, match="between 1e-08 and 0.1"):
         run_frequency_sweep(solver, [9e9, 10e9], 10e9, "wave_port", 50.0, "adaptive", tolerance=2.0)

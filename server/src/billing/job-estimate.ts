@@ -1,4 +1,4 @@
-import type { AnalysisConfig, MeshData } from '@fieldline/contracts';
+import { ADAPTIVE_SWEEP_MAX_SOLVES, type AnalysisConfig, type MeshData } from '@fieldline/contracts';
 
 /**
  * A deliberately generous estimate of a job's compute time, checked against the user's balance
@@ -9,7 +9,9 @@ import type { AnalysisConfig, MeshData } from '@fieldline/contracts';
 export function estimateSeconds(mesh: MeshData, config: AnalysisConfig, minSeconds: number): number {
   const tets = mesh.tetrahedra?.length ?? 0;
   const order = config.meshOrder ?? 1;
-  const sweep = config.calculateSParameters || config.extractSParameters ? config.sParamNumPoints : 1;
+  const points = config.calculateSParameters || config.extractSParameters ? config.sParamNumPoints : 1;
+  // the adaptive sweep stops at ADAPTIVE_SWEEP_MAX_SOLVES full solves (its reduced solves cost next to nothing)
+  const sweep = config.sParamSweepType === 'adaptive' ? Math.min(points, ADAPTIVE_SWEEP_MAX_SOLVES) : points;
   const steps =
     config.analysisType === 'em-time' || config.transient
       ? Math.min(1e5, Math.ceil(config.endTime / config.timeStep)) / 100

@@ -37,6 +37,7 @@ SWEEP_TYPES = ("uniform", "adaptive")
 # S error, since S is a port overlap of the solution (errors in the interior fields count in the
 # residual but barely in S).
 DEFAULT_TOLERANCE = 1e-3
+MIN_TOLERANCE, MAX_TOLERANCE = 1e-8, 0.1  # the contract's bounds (ANALYSIS_BOUNDS.sParamAdaptiveTolerance)
 DEFAULT_MAX_SOLVES = 20
 # Candidate frequencies the indicator is evaluated at per greedy step (evenly picked from the points).
 MAX_CANDIDATES = 401
@@ -58,8 +59,10 @@ def run_frequency_sweep(
     if sweep_type not in SWEEP_TYPES:
         raise InvalidInput(f"sParamSweepType must be one of {', '.join(SWEEP_TYPES)}.")
     if sweep_type == "adaptive":
-        if not (0 < tolerance < 1):
-            raise InvalidInput("sParamAdaptiveTolerance must be between 0 and 1.")
+        if not (MIN_TOLERANCE <= tolerance <= MAX_TOLERANCE):
+            raise InvalidInput(
+                f"sParamAdaptiveTolerance must be between {MIN_TOLERANCE:g} and {MAX_TOLERANCE:g}."
+            )
         if max_solves < 3:
             raise InvalidInput("The adaptive sweep needs at least 3 full solves.")
         terms, why = affine_terms(solver)

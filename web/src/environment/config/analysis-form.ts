@@ -3,12 +3,14 @@ import {
   type LINEAR_SOLVERS,
   type PULSE_SHAPES,
   type S_PARAM_METHODS,
+  type S_PARAM_SWEEP_TYPES,
   type TIME_SCHEMES,
   type WAVE_PORT_MODES,
 } from '@fieldline/contracts';
 
 export type WavePortMode = (typeof WAVE_PORT_MODES)[number];
 export type SParamMethod = (typeof S_PARAM_METHODS)[number];
+export type SParamSweepType = (typeof S_PARAM_SWEEP_TYPES)[number];
 export type TimeScheme = (typeof TIME_SCHEMES)[number];
 export type MeshOrder = 1 | 2 | 3;
 export type LinearSolver = (typeof LINEAR_SOLVERS)[number];
@@ -122,6 +124,9 @@ export interface AnalysisForm {
   sParamFreqMax: string;
   sParamNumPoints: string;
   sParamMethod: SParamMethod;
+  sParamSweepType: SParamSweepType;
+  /** blank: 1e-3 */
+  sParamAdaptiveTolerance: string;
   animate: boolean;
   animationFrames: number;
   gridFieldsEnabled: boolean;
@@ -191,6 +196,8 @@ export function defaultAnalysisForm(): AnalysisForm {
     sParamFreqMax: numberText(d.sParamFreqMax),
     sParamNumPoints: numberText(d.sParamNumPoints),
     sParamMethod: 'wave_port',
+    sParamSweepType: d.sParamSweepType,
+    sParamAdaptiveTolerance: numberText(d.sParamAdaptiveTolerance),
     animate: false,
     animationFrames: d.animationFrames,
     gridFieldsEnabled: false,

@@ -201,6 +201,12 @@ export function toBackendConfig(
     sParamFreqMax: positive(form.sParamFreqMax, d.sParamFreqMax),
     sParamNumPoints: Math.min(positiveInt(form.sParamNumPoints, d.sParamNumPoints), 10001),
     sParamMethod: form.sParamMethod,
+    sParamSweepType: form.sParamSweepType,
+    sParamAdaptiveTolerance: clamp(
+      positive(form.sParamAdaptiveTolerance, d.sParamAdaptiveTolerance),
+      b.sParamAdaptiveTolerance.min,
+      b.sParamAdaptiveTolerance.max,
+    ),
     animate: form.animate,
     animationFrames: snapFrames(form.animationFrames),
     gridFieldsEnabled: form.gridFieldsEnabled,

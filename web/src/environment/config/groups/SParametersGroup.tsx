@@ -1,7 +1,7 @@
-import { S_PARAM_METHODS } from '@fieldline/contracts';
+import { S_PARAM_METHODS, S_PARAM_SWEEP_TYPES } from '@fieldline/contracts';
 import { Checkbox, Select, TextField } from '../../ui/fields.tsx';
 import { Section } from '../../ui/Section.tsx';
-import type { SParamMethod } from '../analysis-form.ts';
+import type { SParamMethod, SParamSweepType } from '../analysis-form.ts';
 import { useForm } from '../use-form.ts';
 
 const METHOD_LABELS: Record<SParamMethod, string> = {
@@ -9,6 +9,11 @@ const METHOD_LABELS: Record<SParamMethod, string> = {
   field_integration: 'Field integration',
   voltage_current: 'Voltage / current',
   power_wave: 'Power wave',
+};
+
+const SWEEP_LABELS: Record<SParamSweepType, string> = {
+  uniform: 'Uniform (full solve per point)',
+  adaptive: 'Adaptive (fast, reduced-order model)',
 };
 
 export function SParametersGroup() {
@@ -56,6 +61,22 @@ export function SParametersGroup() {
             options={S_PARAM_METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] }))}
             onChange={(v) => set({ sParamMethod: v })}
           />
+          <Select<SParamSweepType>
+            label="Sweep"
+            value={form.sParamSweepType}
+            options={S_PARAM_SWEEP_TYPES.map((t) => ({ value: t, label: SWEEP_LABELS[t] }))}
+            onChange={(v) => set({ sParamSweepType: v })}
+            testId="sparam-sweep-type"
+          />
+          {form.sParamSweepType === 'adaptive' && (
+            <TextField
+              label="Adaptive tolerance"
+              value={form.sParamAdaptiveTolerance}
+              onChange={(v) => set({ sParamAdaptiveTolerance: v })}
+              hint="Relative residual, 1e-8 to 0.1. Blank: 1e-3"
+              testId="sparam-adaptive-tolerance"
+            />
+          )}
         </>
       )}
     </Section>
