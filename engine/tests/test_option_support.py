@@ -8,6 +8,7 @@ import pytest
 from fieldline_engine.commands.solve import _add_warnings
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.physics.option_support import (
+    ADAPTIVE_SWEEP_FREQUENCY_DOMAIN_ONLY,
     DIRICHLET_NOT_FULLWAVE_SOURCE,
     ITERATIVE_SOLVER_STATIC_ONLY,
     NEUMANN_FLUX_NOT_USED,
@@ -77,6 +78,10 @@ def test_output_options_left_out_are_warned_about():
     # S-parameters need wave ports on a full-wave run (with ports and a sweep, the job is full-wave)
     assert check_options({"calculateSParameters": True}, "static") == [S_PARAMETERS_NEED_PORTS]
     assert check_options({"extractSParameters": True}, "em-eigen") == [S_PARAMETERS_NEED_PORTS]
+    # the adaptive (reduced-order) sweep is a frequency-domain method
+    adaptive = {"calculateSParameters": True, "sParamSweepType": "adaptive"}
+    assert check_options(adaptive, "em-time") == [ADAPTIVE_SWEEP_FREQUENCY_DOMAIN_ONLY]
+    assert check_options(adaptive, "fullwave") == []
 
 
 def test_warnings_join_the_solver_warnings_and_time_domain_notes():

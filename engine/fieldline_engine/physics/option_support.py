@@ -38,6 +38,10 @@ PORTS_PML_NOT_STATIC = (
     "Wave ports and the radial PML act in full-wave runs only (frequency above 0 Hz); this static or "
     "quasi-static run left them out."
 )
+ADAPTIVE_SWEEP_FREQUENCY_DOMAIN_ONLY = (
+    "The adaptive fast sweep (sParamSweepType: adaptive) belongs to the frequency-domain analysis; a "
+    "time-domain run gets its S-parameters from one pulse per port over the whole band."
+)
 
 
 def _uses_ports(config: dict[str, Any]) -> bool:
@@ -64,6 +68,8 @@ def check_options(config: dict[str, Any], path: str) -> list[str]:
         warnings.append(NEUMANN_FLUX_NOT_USED)
     if path != "static" and str(config.get("linearSolver") or "auto") not in ("auto", "direct"):
         warnings.append(ITERATIVE_SOLVER_STATIC_ONLY)
+    if path == "em-time" and wants_s and config.get("sParamSweepType") == "adaptive":
+        warnings.append(ADAPTIVE_SWEEP_FREQUENCY_DOMAIN_ONLY)
     if path == "em-time":
         if config.get("useRadialPML"):
             raise _refuse(

@@ -234,3 +234,14 @@ def test_wr90_adaptive_sweep_job(engine, tmp_path):
     assert sweep["type"] == "adaptive" and sweep["tolerance"] == 1e-4 and sweep["converged"]
     assert sweep["full_solves"] < 10 and len(sweep["sampled_frequencies"]) == sweep["full_solves"]
     assert sweep["error_estimate"] <= 1e-4 and worst < 0.5
+
+
+def test_adaptive_sweep_fallback_is_reported_in_the_warnings(engine, tmp_path):
+    wr90_job(tmp_path, meshOrder=1, sParamSweepType="adaptive")  # 3 points: too few to gain anything
+    events = engine("solve", tmp_path)
+    assert events[-1]["event"] == "done", events[-1]
+    info = json.loads((tmp_path / "results.json").read_text())["solver_info"]
+    print(f"fallback: {info['frequency_sweep']}")
+    assert info["frequency_sweep"]["type"] == "uniform" and info["frequency_sweep"]["requested"] == "adaptive"
+    assert info["frequency_sweep"]["full_solves"] == 3
+    assert any("adaptive sweep needs at least 6 points" in w for w in info["warnings"])

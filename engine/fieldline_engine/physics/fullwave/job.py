@@ -153,6 +153,8 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any
         "ports": [{**p.describe(k0), **field_solution.port_props[i]} for i, p in enumerate(ports)],
         "units": {"length": "model", "E": "V/m", "H": "A/m", "frequency": "Hz"},
     }
+    if "warning" in sweep_info:  # a fallback to the uniform sweep, or an unconverged adaptive one
+        results["solver_info"]["warnings"] = [sweep_info["warning"]]
     if walls:
         results["impedance_boundaries"] = [{"label": w.label, "description": w.description} for w in walls]
     if pml_setup is not None:
