@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAnalysisForm } from '../../src/environment/config/analysis-form.ts';
 import { SParametersGroup } from '../../src/environment/config/groups/SParametersGroup.tsx';
 import { toBackendConfig } from '../../src/environment/config/to-backend-config.ts';
+import { sweepSummary } from '../../src/environment/results/sweep-summary.ts';
 import { createJobControls, EnvironmentContext } from '../../src/environment/state/EnvironmentContext.tsx';
 import { ViewerBridge } from '../../src/environment/viewer-bridge/viewer-bridge.ts';
 import { FakeServer, makeDeps } from './fakes.ts';
@@ -55,5 +56,23 @@ describe('S-parameter sweep type (adaptive fast sweep)', () => {
     expect(AnalysisConfig.safeParse({ sParamSweepType: 'fast' }).success).toBe(false);
     expect(AnalysisConfig.safeParse({ sParamAdaptiveTolerance: 0.5 }).success).toBe(false);
     expect(AnalysisConfig.safeParse({ sParamAdaptiveTolerance: 0 }).success).toBe(false);
+  });
+});
+
+describe('sweepSummary (solver_info.frequency_sweep)', () => {
+  it('states the adaptive sweep’s full solves, points and error estimate, and a fallback', () => {
+    const adaptive = {
+      frequency_points: 101,
+      frequency_sweep: { type: 'adaptive', full_solves: 6, error_estimate: 2.24e-5, converged: true },
+    };
+    expect(sweepSummary(adaptive)).toBe('adaptive, 6 full solves for 101 points, error estimate 2.2e-5');
+    const stopped = {
+      frequency_sweep: { type: 'adaptive', full_solves: 20, error_estimate: 0.02, converged: false },
+    };
+    expect(sweepSummary(stopped)).toBe('adaptive, 20 full solves, error estimate 2.0e-2, not converged');
+    const fallback = { frequency_sweep: { type: 'uniform', requested: 'adaptive', full_solves: 6 } };
+    expect(sweepSummary(fallback)).toBe('uniform (adaptive not possible), 6 full solves');
+    expect(sweepSummary({ frequency_sweep: { type: 'uniform', full_solves: 101 } })).toBeNull();
+    expect(sweepSummary({})).toBeNull();
   });
 });

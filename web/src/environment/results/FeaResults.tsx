@@ -9,6 +9,7 @@ import { formatHz, formatSI, type Quantity } from './quantities.ts';
 import { SolverNotes } from './SolverNotes.tsx';
 import { SParameterPlot } from './SParameterPlot.tsx';
 import { SParameterTable } from './SParameterTable.tsx';
+import { sweepSummary } from './sweep-summary.ts';
 import { TimeDomain } from './TimeDomain.tsx';
 
 function quantityText(q: Quantity): string {
@@ -47,6 +48,8 @@ export function FeaResults() {
     if (typeof v === 'number') solverRows.push([label, v.toLocaleString()]);
   }
   if (typeof info.linear_solver === 'string') solverRows.push(['Linear solver', info.linear_solver]);
+  const sweep = sweepSummary(info);
+  if (sweep) solverRows.push(['Frequency sweep', sweep]);
   if (results.computationTime !== null)
     solverRows.push(['Computation time', `${results.computationTime.toFixed(2)} s`]);
 
