@@ -104,4 +104,37 @@ describe('full-wave two-port waveguide through the API', () => {
     });
     expect(badFormat.statusCode).toBe(400);
   });
+
+  it('runs the adaptive fast sweep when asked (fewer full solves than points) and refuses an unknown sweep type', async () => {
+    const cookie = (await registerTestUser(t.app)).cookie;
+    const job = waveguideJob();
+    const config = {
+      ...job.config,
+      sParamNumPoints: 21,
+      sParamSweepType: 'adaptive',
+      sParamAdaptiveTolerance: 1e-4,
+    };
+    const submit = await t.app.inject({
+      method: 'POST',
+      url: '/api/fea/submit',
+      payload: { ...job, config },
+      headers: { cookie },
+    });
+    expect(submit.statusCode).toBe(200);
+    const { body } = await waitForJob(t.app, submit.json().job_id, cookie);
+    expect(body.status, body.error).toBe('completed');
+    const sweep = body.results.solver_info.frequency_sweep;
+    expect(sweep.type).toBe('adaptive');
+    expect(sweep.tolerance).toBe(1e-4);
+    expect(sweep.full_solves).toBeLessThan(21);
+    expect(body.results.s_parameters.frequencies).toHaveLength(21);
+
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/fea/submit',
+      payload: { ...job, config: { ...job.config, sParamSweepType: 'fast' } },
+      headers: { cookie },
+    });
+    expect(bad.statusCode).toBe(400);
+  });
 });
