@@ -16,6 +16,8 @@ from fieldline_engine.physics.fullwave.affine import AffineTerm
 
 # Parts of a new vector smaller than this (relative, after orthogonalisation) are already in the basis.
 _DEFLATION = 1e-10
+# Rows per block of the projection (bounds its memory: rows × (terms × basis + ports) complex numbers).
+_ROW_BLOCK = 50_000
 
 
 class ReducedModel:
@@ -35,35 +37,46 @@ class ReducedModel:
         return int(self.v.shape[1])
 
     def add(self, vectors: list[np.ndarray]) -> int:
-        """Adds the real and imaginary parts of full solutions to the basis (modified Gram–Schmidt,
+        """Adds the real and imaginary parts of full solutions to the basis (classical Gram–Schmidt
         twice: one pass loses orthogonality when a new vector is nearly in the span). Returns how many
         columns were added."""
-        added = []
+        added = 0
         for x in vectors:
             for part in (np.real(x), np.imag(x)):
                 w = np.where(self.free, part, 0.0)
                 size = np.linalg.norm(w)
                 if size == 0:
                     continue
-                basis = [self.v[:, k] for k in range(self.size)] + added
                 for _ in range(2):
-                    for q in basis:
-                        w = w - (q @ w) * q
+                    w = w - self.v @ (self.v.T @ w)
                 norm = np.linalg.norm(w)
                 if norm > _DEFLATION * size:
-                    added.append(w / norm)
+                    self.v = np.column_stack([self.v, w / norm])
+                    added += 1
         if added:
-            self.v = np.column_stack([self.v, *added])
             self._project()
-        return len(added)
+        return added
 
     def _project(self) -> None:
+        """Vᵀ T_t V, Vᵀ g_p and the R factor of [T_1V … T_mV g_1 … g_P] (free rows), a block of rows at a
+        time: R of stacked blocks is the R of [R_previous; next block] (TSQR), so the n × (m·r + P) block
+        never exists whole."""
         v = self.v
-        tv = [t.matrix @ v for t in self.terms]
-        self._reduced = [v.T @ x for x in tv]
+        r = v.shape[1]
+        self._reduced = [np.zeros((r, r), dtype=complex) for _ in self.terms]
         self._reduced_rhs = np.column_stack([v.T @ g for g in self.rhs])
-        blocks = [x[self.free] for x in tv]
-        self._r_factor = np.linalg.qr(np.column_stack([*blocks, *(g[self.free] for g in self.rhs)]), mode="r")
+        rows_free = np.flatnonzero(self.free)
+        r_factor = None
+        for start in range(0, self.n, _ROW_BLOCK):
+            rows = np.arange(start, min(start + _ROW_BLOCK, self.n))
+            tv = [t.matrix[rows] @ v for t in self.terms]
+            for red, x in zip(self._reduced, tv, strict=True):
+                red += v[rows].T @ x
+            keep = rows_free[(rows_free >= rows[0]) & (rows_free <= rows[-1])] - rows[0]
+            block = np.column_stack([*(x[keep] for x in tv), *(g[rows][keep] for g in self.rhs)])
+            stacked = block if r_factor is None else np.vstack([r_factor, block])
+            r_factor = np.linalg.qr(stacked, mode="r")
+        self._r_factor = r_factor
 
     def solve(self, frequency: float) -> np.ndarray:
         """Reduced coordinates y (r × P) with A_r(f)·y_p = Vᵀ g_p."""
