@@ -1,5 +1,6 @@
 """`solve`: runs the analysis a job's config asks for and writes results.json."""
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,8 @@ def run_solve(job_dir: Path) -> dict[str, Any]:
         results["solver_info"]["log"] = protocol.journal()
     # Vertices stay in the model's unit; say which, so the viewer labels lengths correctly.
     results.setdefault("length_unit", (job.get("mesh_data") or {}).get("units") or "m")
+    # What produced these fields: a saved results file can be reopened, read and run again as it was.
+    results["analysis_config"] = recorded_config(config)
     protocol.progress(95, "Writing results")
     write_results(job_dir, results)
     # The viewer's binary twin: geometry and fields as typed arrays, never large JSON text.
@@ -75,6 +78,37 @@ def _solver_path(analysis: str, config: dict[str, Any]) -> str:
     from fieldline_engine.physics.routing import em_solver_for
 
     return em_solver_for(config)
+
+
+def recorded_config(config: dict[str, Any]) -> dict[str, Any]:
+    """The analysis config as the engine received it (spec 001 §3 backend form; it holds no secrets: the
+    server passes the user's form through). Meshing-only keys and oversized unknown extras are left out so
+    the copy stays small whatever a client sent."""
+    kept: dict[str, Any] = {}
+    for key, value in config.items():
+        if key.startswith("mesh") and key != "meshOrder":
+            continue  # meshing controls (meshMaxSize, …) and meshingOnly: not part of an analysis
+        if key in RECORDED_LIST_KEYS or len(json.dumps(value, default=str)) <= MAX_RECORDED_VALUE_CHARS:
+            kept[key] = value
+    return kept
+
+
+# Lists the form builds (boundary groups, ports, probes, materials) are kept whole; other values over this
+# size are unknown extras a client sent along, not settings of the run.
+MAX_RECORDED_VALUE_CHARS = 2000
+RECORDED_LIST_KEYS = frozenset(
+    {
+        "dirichletConditions",
+        "dirichletFaceConditions",
+        "neumannConditions",
+        "impedanceConditions",
+        "wavePorts",
+        "probePoints",
+        "volumeCurrents",
+        "anisotropicMaterials",
+        "bodyMaterials",
+    }
+)
 
 
 def _add_warnings(results: dict[str, Any], warnings: list[str]) -> None:
