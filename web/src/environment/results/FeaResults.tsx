@@ -6,6 +6,7 @@ import { runAnalysis } from '../workflows/run-analysis.ts';
 import { Downloads } from './Downloads.tsx';
 import { Eigenmodes } from './Eigenmodes.tsx';
 import { formatHz, formatSI, type Quantity } from './quantities.ts';
+import { RunSettings } from './RunSettings.tsx';
 import { SolverNotes } from './SolverNotes.tsx';
 import { SParameterPlot } from './SParameterPlot.tsx';
 import { SParameterTable } from './SParameterTable.tsx';
@@ -117,6 +118,7 @@ export function FeaResults() {
           ))}
         </tbody>
       </table>
+      <RunSettings config={results.analysisConfig} />
       <SolverNotes info={results.solverInfo} />
       <Eigenmodes result={results.active} />
       <TimeDomain result={results.active} />

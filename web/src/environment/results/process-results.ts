@@ -33,6 +33,8 @@ export interface ProcessedResults {
   animationFrames: number;
   successCount?: number;
   meshCount?: number;
+  /** the backend config the result was computed with (results.json `analysis_config`); null in older files */
+  analysisConfig: Record<string, unknown> | null;
 }
 
 /** The results object; saved files may wrap it as { fea_results: {...} }. */
@@ -59,9 +61,15 @@ function hasVisualData(r: Record<string, unknown>): boolean {
   return Array.isArray(r.vertices) && r.vertices.length > 0;
 }
 
+/** A multi-body file may carry the config once at its top level, or per body like a single result. */
+function analysisConfigOf(raw: Record<string, unknown>, active: Record<string, unknown>) {
+  if (isRecord(active.analysis_config)) return active.analysis_config;
+  return isRecord(raw.analysis_config) ? raw.analysis_config : null;
+}
+
 function describe(
   active: Record<string, unknown>,
-): Omit<ProcessedResults, 'multiBody' | 'bodies' | 'activeBody'> {
+): Omit<ProcessedResults, 'multiBody' | 'bodies' | 'activeBody' | 'analysisConfig'> {
   const anim = isRecord(active.animation) ? active.animation : null;
   const frames = anim && Array.isArray(anim.data) ? anim.data.length : 0;
   return {
@@ -90,11 +98,18 @@ export function processResults(raw: unknown, activeBody = 0): ProcessedResults {
       bodies,
       activeBody: index,
       ...describe(active),
+      analysisConfig: analysisConfigOf(r, active),
       successCount: typeof r.success_count === 'number' ? r.success_count : successful.length,
       meshCount: typeof r.mesh_count === 'number' ? r.mesh_count : bodies.length,
     };
   }
   const active = unwrapResults(raw);
   if (!hasVisualData(active)) throw new ResultsError(RESULT_MESSAGES.noResultData);
-  return { multiBody: false, bodies: [], activeBody: 0, ...describe(active) };
+  return {
+    multiBody: false,
+    bodies: [],
+    activeBody: 0,
+    ...describe(active),
+    analysisConfig: analysisConfigOf(active, active),
+  };
 }

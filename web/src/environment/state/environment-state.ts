@@ -69,8 +69,16 @@ export interface EnvironmentState {
   rawResults: unknown;
   results: ProcessedResults | null;
   form: AnalysisForm;
+  /** set when a loaded results file's run settings were put back into the form */
+  formRestore: FormRestore | null;
   /** the Dirichlet/port/boundary row that viewer clicks add faces to */
   pickTarget: PickTarget | null;
+}
+
+export interface FormRestore {
+  fileName: string;
+  /** the unreadable settings that were reset to defaults, said to the user */
+  notice: string | null;
 }
 
 export interface PickTarget {
@@ -89,6 +97,7 @@ export function initialEnvironmentState(): EnvironmentState {
     rawResults: null,
     results: null,
     form: defaultAnalysisForm(),
+    formRestore: null,
     pickTarget: null,
   };
 }

@@ -1,8 +1,9 @@
 import type { ViewerPayload } from '../../results/index.ts';
 import { isLengthUnit } from '../api/convert-step.ts';
 import { isRecord } from '../api/http.ts';
+import { fromBackendConfig, restoreNotice } from '../config/from-backend-config.ts';
 import { processResults, RESULT_MESSAGES, ResultsError } from '../results/process-results.ts';
-import type { BodyState, LengthUnit, UiError } from '../state/environment-state.ts';
+import { type BodyState, hasVolumeMesh, type LengthUnit, type UiError } from '../state/environment-state.ts';
 import { resultsToViewer } from '../viewer-bridge/to-viewer-payload.ts';
 import type { WorkflowDeps } from './deps.ts';
 
@@ -52,6 +53,8 @@ export function applyResults(
     }
     return next;
   });
+  if (options.fromFile && processed.analysisConfig)
+    restoreForm(processed.analysisConfig, options.fromFile, deps);
   try {
     const visible = store.get().bodies.map((b) => b.visible);
     viewer.loadMesh(options.payload ?? resultsToViewer(active, visible));
@@ -61,6 +64,20 @@ export function applyResults(
     return error;
   }
   return null;
+}
+
+/**
+ * A results file that says how it was computed puts those settings back into the form, so the same run can
+ * be read and started again; it needs a volume mesh to run on (the results' own mesh, when they carry one).
+ */
+function restoreForm(
+  config: Record<string, unknown>,
+  file: { fileName: string },
+  deps: Pick<WorkflowDeps, 'store'>,
+): void {
+  if (!hasVolumeMesh(deps.store.get().model)) return;
+  const { form, reset } = fromBackendConfig(config);
+  deps.store.set({ form, formRestore: { fileName: file.fileName, notice: restoreNotice(reset) } });
 }
 
 function regionBodies(active: Record<string, unknown>): BodyState[] {

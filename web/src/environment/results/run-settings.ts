@@ -1,0 +1,85 @@
+import { isRecord } from '../api/http.ts';
+import { formatHz, formatSI } from './quantities.ts';
+
+/** One line of the "Run settings" summary: a label and what the run used. */
+export type RunSettingRow = [label: string, value: string];
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const list = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isRecord) : []);
+
+/**
+ * What produced a result, at a glance (from results.json `analysis_config`, the backend config the engine
+ * received): analysis type, frequency or band, ports / terminals, mesh order and solver.
+ */
+export function runSettingsSummary(config: Record<string, unknown>): RunSettingRow[] {
+  const rows: RunSettingRow[] = [];
+  const type = config.analysisType;
+  const timeDomain = type === 'em-time' || (type === 'em' && config.transient === true);
+  const frequency = num(config.frequency) ?? 0;
+  const ports = list(config.wavePorts);
+  const portsOn = config.useWavePorts === true && ports.length > 0;
+
+  rows.push(['Analysis', analysisLabel(type, timeDomain, config.mode, frequency)]);
+  if (timeDomain) {
+    const dt = num(config.timeStep);
+    const end = num(config.endTime);
+    const pulse = typeof config.pulseShape === 'string' ? config.pulseShape.replace('_', ' ') : 'gaussian';
+    const times = dt && end ? `, Δt ${formatSI(dt, 's')} to ${formatSI(end, 's')}` : '';
+    rows.push(['Excitation', `${pulse} pulse${times}`]);
+  } else if (type !== 'em-eigen') {
+    rows.push(['Frequency', formatHz(frequency)]);
+  }
+  const sweep = config.calculateSParameters === true || config.extractSParameters === true;
+  if (portsOn && sweep && !timeDomain) rows.push(['S-parameter band', bandText(config)]);
+  if (portsOn) rows.push(['Ports', portsText(ports, config)]);
+  const terminals = list(config.dirichletFaceConditions);
+  if (terminals.length > 0) rows.push(['Terminals', terminalsText(terminals)]);
+  const order = num(config.meshOrder) ?? 1;
+  const curved = config.useCurvedMesh === true || config.useCurvedGeometry === true;
+  rows.push(['Mesh order', `${order}${curved ? ', curved' : ''}`]);
+  rows.push(['Solver', solverText(config)]);
+  return rows;
+}
+
+function analysisLabel(type: unknown, timeDomain: boolean, mode: unknown, frequency: number): string {
+  if (type === 'em-eigen') return 'Eigenmodes (em-eigen)';
+  if (timeDomain) return 'Time domain (em-time)';
+  if (mode === 'fullwave') return 'Full-wave (em, forced)';
+  if (type === 'em') return frequency === 0 ? 'Static (em, DC)' : 'Frequency domain (em)';
+  return typeof type === 'string' ? type : 'unknown';
+}
+
+function bandText(config: Record<string, unknown>): string {
+  const min = num(config.sParamFreqMin);
+  const max = num(config.sParamFreqMax);
+  const points = num(config.sParamNumPoints);
+  const range =
+    min !== undefined && max !== undefined ? `${formatHz(min)} – ${formatHz(max)}` : 'default band';
+  const adaptive = config.sParamSweepType === 'adaptive';
+  const tol = num(config.sParamAdaptiveTolerance);
+  const kind = adaptive ? `adaptive${tol !== undefined ? ` (tol ${tol})` : ''}` : 'uniform';
+  return `${range}, ${points ?? '?'} points, ${kind}`;
+}
+
+function portsText(ports: Record<string, unknown>[], config: Record<string, unknown>): string {
+  const z = num(config.portImpedance);
+  const each = ports.map(
+    (p, i) => `${String(p.portID ?? i + 1)}: ${typeof p.mode === 'string' ? p.mode : '?'}`,
+  );
+  return `${ports.length} wave port${ports.length === 1 ? '' : 's'} (${each.join(', ')})${z ? `, ${z} Ω` : ''}`;
+}
+
+function terminalsText(groups: Record<string, unknown>[]): string {
+  return groups
+    .map(
+      (g, i) =>
+        `${typeof g.name === 'string' && g.name ? g.name : `group ${i + 1}`} ${num(g.voltage) ?? '?'} V`,
+    )
+    .join(', ');
+}
+
+function solverText(config: Record<string, unknown>): string {
+  const solver = typeof config.linearSolver === 'string' ? config.linearSolver : 'auto';
+  const tol = num(config.tolerance);
+  return tol !== undefined && solver !== 'direct' ? `${solver}, tolerance ${tol}` : solver;
+}

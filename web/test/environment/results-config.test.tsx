@@ -1,0 +1,332 @@
+import { AnalysisConfig } from '@fieldline/contracts';
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  type AnalysisForm,
+  defaultAnalysisForm,
+  newRows,
+  numberText,
+} from '../../src/environment/config/analysis-form.ts';
+import { fromBackendConfig, restoreNotice } from '../../src/environment/config/from-backend-config.ts';
+import { toBackendConfig } from '../../src/environment/config/to-backend-config.ts';
+import { FeaResults } from '../../src/environment/results/FeaResults.tsx';
+import { runSettingsSummary } from '../../src/environment/results/run-settings.ts';
+import { createJobControls, EnvironmentContext } from '../../src/environment/state/EnvironmentContext.tsx';
+import { ViewerBridge } from '../../src/environment/viewer-bridge/viewer-bridge.ts';
+import { loadFile } from '../../src/environment/workflows/load-file.ts';
+import { completedResults, FakeServer, makeDeps } from './fakes.ts';
+
+afterEach(cleanup);
+
+/** Row keys are React identities, generated anew on every restore; everything else must survive. */
+function withoutKeys(form: AnalysisForm): unknown {
+  return JSON.parse(JSON.stringify(form, (k, v) => (k === 'key' ? undefined : v)));
+}
+
+/** A form with every field away from its default, as a user would have set it (numbers as numberText). */
+function everyFieldForm(): AnalysisForm {
+  const f = defaultAnalysisForm();
+  const t = numberText;
+  return {
+    ...f,
+    analysisType: 'em',
+    formulation: 'fullwave',
+    frequencyHz: 2.4e9,
+    tolerance: t(1e-8),
+    maxIterations: '250',
+    linearSolver: 'cg-bddc',
+    defaultPermittivity: t(2.2 * 8.854e-12),
+    defaultPermeability: t(1.3e-6),
+    defaultConductivity: '0.5',
+    density: '2700',
+    heatCapacity: '900',
+    useAnisotropicMaterials: true,
+    anisotropicMaterials: [
+      { ...newRows.anisotropic(0), id: '3', permittivity: ['2', '3', '4'], conductivity: ['0', '0.1', '0'] },
+      { ...newRows.anisotropic(1), id: 'substrate', permeability: ['1', '1', '2.5'] },
+    ],
+    bodyMaterials: { 0: 'ptfe', 1: 'copper' },
+    dirichletNodes: [
+      { ...newRows.dirichletNode(), node: '0', voltage: '0' },
+      { ...newRows.dirichletNode(), node: '7', voltage: '3.3' },
+    ],
+    dirichletFaceGroups: [
+      { ...newRows.dirichletFaceGroup(0), name: 'ground', faces: '1, 2, 3' },
+      { ...newRows.dirichletFaceGroup(1), name: 'signal', faces: '9', voltage: '5' },
+    ],
+    neumann: [{ ...newRows.neumann(), faces: '4, 5', flux: '-2.5' }],
+    impedance: [{ ...newRows.impedance(), faces: '6', real: '75', imag: '-12.5' }],
+    referenceNode: '3',
+    transient: false,
+    timeStep: t(2e-12),
+    endTime: t(5e-9),
+    timeScheme: 'explicit',
+    pulseShape: 'modulated_gaussian',
+    pulseWidth: t(1e-10),
+    pulseDelay: t(3e-10),
+    pulseFrequency: t(5e9),
+    probes: [{ ...newRows.probe(0), name: 'mid', point: ['0.001', '0', t(-2e-4)] }],
+    volumeCurrents: [
+      { ...newRows.volumeCurrent(), density: ['0', '1', '0'], region: '1', phase: '90' },
+      {
+        ...newRows.volumeCurrent(),
+        density: ['1', '0', '0'],
+        region: '',
+        boxMin: ['0', '0', '0'],
+        boxMax: ['1', '1', '1'],
+      },
+    ],
+    useCurvedMesh: true,
+    useCurvedGeometry: true,
+    meshOrder: 3,
+    useRadialPML: true,
+    pmlThickness: 0.25,
+    pmlSigmaMax: t(5e5),
+    useWavePorts: true,
+    wavePorts: [
+      { ...newRows.wavePort(0), faces: '11, 12', mode: 'TEM' },
+      { ...newRows.wavePort(1), portID: 'out', faces: '13', mode: 'TE20', amplitude: '0.5', phase: '45' },
+    ],
+    portImpedance: '75',
+    calculateSParameters: true,
+    extractSParameters: true,
+    sParamFreqMin: t(2e9),
+    sParamFreqMax: t(6e9),
+    sParamNumPoints: '401',
+    sParamMethod: 'power_wave',
+    sParamSweepType: 'adaptive',
+    sParamAdaptiveTolerance: t(1e-5),
+    animate: true,
+    animationFrames: 120,
+    gridFieldsEnabled: true,
+    gridResolution: ['16', '8', '32'],
+    gridPaddingFactor: 0.35,
+    verbose: true,
+    autoRunAnalysis: true,
+  };
+}
+
+const bodies = [
+  { region: 0, name: 'dielectric' },
+  { region: 1, name: 'pin' },
+];
+
+describe('fromBackendConfig (the reverse of toBackendConfig)', () => {
+  it('round-trips form → backend → form for every field the form has', () => {
+    const form = everyFieldForm();
+    // the fixture really sets every field away from the default (a new field must be added here)
+    const defaults = defaultAnalysisForm();
+    for (const key of Object.keys(defaults) as (keyof AnalysisForm)[]) {
+      // covered by the eigen / time-domain case below (an em run sends no eigen fields)
+      if (['analysisType', 'transient', 'eigenNumModes', 'eigenFieldMode'].includes(key)) continue;
+      expect(JSON.stringify(form[key]), key).not.toBe(JSON.stringify(defaults[key]));
+    }
+    const backend = toBackendConfig(form, { bodies });
+    expect(AnalysisConfig.safeParse(backend).success).toBe(true);
+    const { form: back, reset } = fromBackendConfig(JSON.parse(JSON.stringify(backend)));
+    expect(reset).toEqual([]);
+    expect(withoutKeys(back)).toEqual(withoutKeys(form));
+    expect(toBackendConfig(back, { bodies })).toEqual(backend);
+  });
+
+  it('round-trips the transient (em-time) and eigenmode forms and the defaults', () => {
+    const transient = {
+      ...everyFieldForm(),
+      transient: true,
+      useRadialPML: false,
+      formulation: 'auto' as const,
+    };
+    const tBack = fromBackendConfig(toBackendConfig(transient, { bodies }));
+    expect(toBackendConfig(transient, { bodies }).analysisType).toBe('em-time');
+    expect(withoutKeys(tBack.form)).toEqual(withoutKeys(transient));
+
+    const eigen = {
+      ...defaultAnalysisForm(),
+      analysisType: 'em-eigen' as const,
+      eigenNumModes: '12',
+      eigenFieldMode: '2',
+      frequencyHz: 5e9,
+    };
+    expect(withoutKeys(fromBackendConfig(toBackendConfig(eigen)).form)).toEqual(withoutKeys(eigen));
+    expect(withoutKeys(fromBackendConfig(toBackendConfig(defaultAnalysisForm())).form)).toEqual(
+      withoutKeys(defaultAnalysisForm()),
+    );
+  });
+
+  it('falls back to the defaults for invalid values, names them, and never throws', () => {
+    const { form, reset } = fromBackendConfig({
+      analysisType: 'em',
+      frequency: 9e12,
+      meshOrder: 7,
+      linearSolver: 'magic',
+      sParamSweepType: 'fractal',
+      sParamAdaptiveTolerance: 5,
+      useWavePorts: 'yes',
+      wavePorts: [{ portID: 1, faces: [3], mode: 'TE10' }, { faces: [0, -1], mode: 'TE10' }, 'junk'],
+      dirichletFaceConditions: [{ faces: [1, 2], voltage: 1, name: 'a' }, { faces: [4] }],
+      dirichletConditions: { '5': 2, x: 1 },
+      gridResolution: [0, 10, 10],
+      bodyMaterials: [
+        { region: 0, relativePermittivity: 3.7, relativePermeability: 1, conductivity: 0, lossTangent: 0 },
+      ],
+      tolerance: 'tight',
+      referenceNode: -4,
+    });
+    const d = defaultAnalysisForm();
+    expect(form.frequencyHz).toBe(d.frequencyHz);
+    expect(form.meshOrder).toBe(1);
+    expect(form.linearSolver).toBe('auto');
+    expect(form.sParamSweepType).toBe('uniform');
+    expect(form.sParamAdaptiveTolerance).toBe(d.sParamAdaptiveTolerance);
+    expect(form.useWavePorts).toBe(false);
+    expect(form.wavePorts.map((p) => p.faces)).toEqual(['3']); // the valid port is kept
+    expect(form.dirichletFaceGroups.map((g) => g.name)).toEqual(['a']);
+    expect(form.dirichletNodes.map((n) => [n.node, n.voltage])).toEqual([['5', '2']]);
+    expect(form.gridResolution).toEqual(d.gridResolution);
+    expect(form.tolerance).toBe(d.tolerance);
+    expect(form.referenceNode).toBe('');
+    expect(reset).toEqual([
+      'frequency',
+      'tolerance',
+      'linearSolver',
+      'bodyMaterials[1]',
+      'dirichletConditions[x]',
+      'dirichletFaceConditions[2]',
+      'referenceNode',
+      'meshOrder',
+      'useWavePorts',
+      'wavePorts[2]',
+      'wavePorts[3]',
+      'sParamSweepType',
+      'sParamAdaptiveTolerance',
+      'gridResolution',
+    ]);
+    expect(restoreNotice(reset)).toBe(
+      'Some saved run settings could not be read and were reset to their defaults: frequency, tolerance, linearSolver, bodyMaterials[1], dirichletConditions[x], dirichletFaceConditions[2] and 8 more.',
+    );
+    expect(fromBackendConfig('nonsense').reset).toEqual(['analysis configuration']);
+    expect(fromBackendConfig({ analysisType: 'tetra-only' }).reset).toEqual(['analysisType']);
+    expect(restoreNotice([])).toBeNull();
+  });
+});
+
+const file = (name: string, content: object) => new File([JSON.stringify(content)], name);
+
+function configuredForm(): AnalysisForm {
+  return {
+    ...defaultAnalysisForm(),
+    frequencyHz: 1.5e9,
+    meshOrder: 2,
+    linearSolver: 'direct',
+    dirichletFaceGroups: [
+      { ...newRows.dirichletFaceGroup(0), name: 'ground', faces: '1, 2' },
+      { ...newRows.dirichletFaceGroup(1), name: 'signal', faces: '4', voltage: '5' },
+    ],
+  };
+}
+
+describe('loading a results file', () => {
+  it('with analysis_config: restores the form and keeps the config with the results', async () => {
+    const { deps, store } = makeDeps(new FakeServer());
+    const analysis_config = toBackendConfig(configuredForm());
+    await loadFile(file('saved.json', { ...completedResults, analysis_config }), deps);
+    const s = store.get();
+    expect(s.analysis.status).toBe('completed');
+    expect(s.results?.analysisConfig).toEqual(analysis_config);
+    expect(s.form.frequencyHz).toBe(1.5e9);
+    expect(s.form.meshOrder).toBe(2);
+    expect(s.form.dirichletFaceGroups.map((g) => [g.name, g.faces, g.voltage])).toEqual([
+      ['ground', '1, 2', '0'],
+      ['signal', '4', '5'],
+    ]);
+    expect(s.formRestore).toEqual({ fileName: 'saved.json', notice: null });
+    // the restored form runs the same analysis again
+    expect(toBackendConfig(s.form)).toEqual(analysis_config);
+  });
+
+  it('with a partly invalid config: restores what it can and says what was reset', async () => {
+    const { deps, store } = makeDeps(new FakeServer());
+    const analysis_config = { ...toBackendConfig(configuredForm()), meshOrder: 9 };
+    await loadFile(file('odd.json', { ...completedResults, analysis_config }), deps);
+    expect(store.get().form.meshOrder).toBe(1);
+    expect(store.get().form.frequencyHz).toBe(1.5e9);
+    expect(store.get().formRestore?.notice).toContain('meshOrder');
+  });
+
+  it('without a config (older files): the form is left as it was', async () => {
+    const { deps, store } = makeDeps(new FakeServer());
+    store.set({ form: { ...defaultAnalysisForm(), frequencyHz: 3e9, meshOrder: 3 } });
+    const before = store.get().form;
+    await loadFile(file('old.json', completedResults), deps);
+    const s = store.get();
+    expect(s.analysis.status).toBe('completed');
+    expect(s.results?.analysisConfig).toBeNull();
+    expect(s.formRestore).toBeNull();
+    expect(s.form.frequencyHz).toBe(before.frequencyHz);
+    expect(s.form.meshOrder).toBe(3);
+  });
+
+  it('a results file without a volume mesh keeps its config for the summary but does not restore the form', async () => {
+    const { deps, store } = makeDeps(new FakeServer());
+    const surfaceOnly = { ...completedResults, tetrahedra: undefined };
+    const analysis_config = toBackendConfig(configuredForm());
+    await loadFile(file('surface.json', { ...surfaceOnly, analysis_config }), deps);
+    expect(store.get().results?.analysisConfig).toEqual(analysis_config);
+    expect(store.get().formRestore).toBeNull();
+    expect(store.get().form.frequencyHz).toBe(0);
+  });
+});
+
+describe('Run settings summary', () => {
+  it('says analysis, frequency, terminals, mesh order and solver of a static run', () => {
+    expect(runSettingsSummary(toBackendConfig({ ...configuredForm(), frequencyHz: 0 }))).toEqual([
+      ['Analysis', 'Static (em, DC)'],
+      ['Frequency', 'DC'],
+      ['Terminals', 'ground 0 V, signal 5 V'],
+      ['Mesh order', '2'],
+      ['Solver', 'direct'],
+    ]);
+  });
+
+  it('says the band, sweep type and ports of an S-parameter run', () => {
+    const form = everyFieldForm();
+    const rows = Object.fromEntries(runSettingsSummary(toBackendConfig({ ...form, formulation: 'auto' })));
+    expect(rows.Analysis).toBe('Frequency domain (em)');
+    expect(rows.Frequency).toBe('2.4 GHz');
+    expect(rows['S-parameter band']).toBe('2 GHz – 6 GHz, 401 points, adaptive (tol 0.00001)');
+    expect(rows.Ports).toBe('2 wave ports (1: TEM, out: TE20), 75 Ω');
+    expect(rows['Mesh order']).toBe('3, curved');
+    expect(rows.Solver).toBe('cg-bddc, tolerance 1e-8');
+    const time = Object.fromEntries(runSettingsSummary(toBackendConfig({ ...form, transient: true })));
+    expect(time.Analysis).toBe('Time domain (em-time)');
+    expect(time.Excitation).toBe('modulated gaussian pulse, Δt 2 ps to 5 ns');
+  });
+
+  it('is shown in the results panel with the restore note, and absent for older files', async () => {
+    const { deps } = makeDeps(new FakeServer());
+    const analysis_config = toBackendConfig(configuredForm());
+    await loadFile(file('saved.json', { ...completedResults, analysis_config }), deps);
+    const bridge = new ViewerBridge(window, window.location.origin);
+    const services = { store: deps.store, deps, bridge, jobs: createJobControls() };
+    const { unmount } = render(
+      <EnvironmentContext.Provider value={services}>
+        <FeaResults />
+      </EnvironmentContext.Provider>,
+    );
+    const panel = screen.getByTestId('run-settings');
+    expect(panel.textContent).toContain('Frequency domain (em)');
+    expect(panel.textContent).toContain('1.5 GHz');
+    expect(panel.textContent).toContain('ground 0 V, signal 5 V');
+    expect(screen.getByTestId('form-restored').textContent).toContain('saved.json');
+    unmount();
+
+    await loadFile(file('old.json', completedResults), deps);
+    render(
+      <EnvironmentContext.Provider value={services}>
+        <FeaResults />
+      </EnvironmentContext.Provider>,
+    );
+    expect(screen.getByTestId('fea-results')).toBeTruthy();
+    expect(screen.queryByTestId('run-settings')).toBeNull();
+  });
+});
