@@ -177,6 +177,56 @@ describe('/environment with a volume mesh, against the real server and engine', 
     await page.context().close();
   });
 
+  it('a downloaded results file loaded again restores the form it ran with and shows the run settings', async () => {
+    const page = await newPage();
+    await openEnvironment(page, server.origin);
+    await signUp(page);
+    const cap = capacitorMeshFile(server.dataDir);
+    await page.setInputFiles('[data-testid=file-input]', cap.path);
+    await page.waitForSelector('[data-testid=config-form]');
+    await page.fill('[data-testid=frequency-input]', '1.5');
+    await page.press('[data-testid=frequency-input]', 'Tab');
+    await page.click('[data-testid=group-curved] .section-head');
+    await page.selectOption('[data-testid=mesh-order]', '2');
+    await page.click('[data-testid=add-dirichlet-group]');
+    await page.click('[data-testid=add-dirichlet-group]');
+    await page.getByLabel('Name').nth(0).fill('ground');
+    await page.getByLabel('Name').nth(1).fill('signal');
+    await page.fill('[data-testid=dirichlet-group-0-faces]', cap.bottom.join(', '));
+    await page.fill('[data-testid=dirichlet-group-1-faces]', cap.top.join(', '));
+    await page.fill('[data-testid=dirichlet-group-1-voltage]', '2.5');
+    await page.click('[data-testid=run-analysis]');
+    await page.waitForSelector('[data-testid=run-settings]', { timeout: 120_000 });
+    const summary = await page.textContent('[data-testid=run-settings] table');
+    expect(summary).toContain('1.5 GHz');
+    expect(summary).toContain('ground 0 V, signal 2.5 V');
+
+    const downloading = page.waitForEvent('download');
+    await page.click('[data-testid=download-results-json]');
+    const saved = join(server.dataDir, 'saved-run.json');
+    await (await downloading).saveAs(saved);
+    const config = JSON.parse(readFileSync(saved, 'utf8')).analysis_config;
+    expect(config).toMatchObject({ frequency: 1.5e9, meshOrder: 2 });
+
+    await page.click('[data-testid=clear-data]');
+    expect(await page.textContent('[data-testid=status-chip]')).toBe('No model loaded');
+    await page.setInputFiles('[data-testid=file-input]', saved);
+    await page.waitForSelector('[data-testid=form-restored]');
+    expect(await page.textContent('[data-testid=status-chip]')).toBe('FEA: completed');
+    expect(await page.inputValue('[data-testid=frequency-input]')).toBe('1.5');
+    await page.click('[data-testid=group-curved] .section-head'); // the form was mounted anew, groups closed
+    expect(await page.inputValue('[data-testid=mesh-order]')).toBe('2');
+    expect(await page.getByLabel('Name').nth(0).inputValue()).toBe('ground');
+    expect(await page.inputValue('[data-testid=dirichlet-group-0-faces]')).toBe(cap.bottom.join(', '));
+    expect(await page.inputValue('[data-testid=dirichlet-group-1-faces]')).toBe(cap.top.join(', '));
+    expect(await page.inputValue('[data-testid=dirichlet-group-1-voltage]')).toBe('2.5');
+    expect(await page.textContent('[data-testid=run-settings] table')).toBe(summary);
+    expect(await page.textContent('[data-testid=form-restored]')).toContain('saved-run.json');
+    if (process.env.E2E_SCREENSHOTS)
+      await page.screenshot({ path: join(process.env.E2E_SCREENSHOTS, 'environment-run-settings.png') });
+    await page.context().close();
+  });
+
   it('sends a guest who presses Run to log in and brings them back to the same model and configuration', async () => {
     const other = await newPage();
     await openEnvironment(other, server.origin);

@@ -293,7 +293,7 @@ describe('Run settings summary', () => {
     const rows = Object.fromEntries(runSettingsSummary(toBackendConfig({ ...form, formulation: 'auto' })));
     expect(rows.Analysis).toBe('Frequency domain (em)');
     expect(rows.Frequency).toBe('2.4 GHz');
-    expect(rows['S-parameter band']).toBe('2 GHz – 6 GHz, 401 points, adaptive (tol 0.00001)');
+    expect(rows['S-parameter band']).toBe('2 GHz – 6 GHz, 401 points, adaptive (tol 1e-5)');
     expect(rows.Ports).toBe('2 wave ports (1: TEM, out: TE20), 75 Ω');
     expect(rows['Mesh order']).toBe('3, curved');
     expect(rows.Solver).toBe('cg-bddc, tolerance 1e-8');

@@ -1,4 +1,5 @@
 import { isRecord } from '../api/http.ts';
+import { numberText } from '../config/analysis-form.ts';
 import { formatHz, formatSI } from './quantities.ts';
 
 /** One line of the "Run settings" summary: a label and what the run used. */
@@ -57,7 +58,7 @@ function bandText(config: Record<string, unknown>): string {
     min !== undefined && max !== undefined ? `${formatHz(min)} – ${formatHz(max)}` : 'default band';
   const adaptive = config.sParamSweepType === 'adaptive';
   const tol = num(config.sParamAdaptiveTolerance);
-  const kind = adaptive ? `adaptive${tol !== undefined ? ` (tol ${tol})` : ''}` : 'uniform';
+  const kind = adaptive ? `adaptive${tol !== undefined ? ` (tol ${numberText(tol)})` : ''}` : 'uniform';
   return `${range}, ${points ?? '?'} points, ${kind}`;
 }
 
@@ -81,5 +82,5 @@ function terminalsText(groups: Record<string, unknown>[]): string {
 function solverText(config: Record<string, unknown>): string {
   const solver = typeof config.linearSolver === 'string' ? config.linearSolver : 'auto';
   const tol = num(config.tolerance);
-  return tol !== undefined && solver !== 'direct' ? `${solver}, tolerance ${tol}` : solver;
+  return tol !== undefined && solver !== 'direct' ? `${solver}, tolerance ${numberText(tol)}` : solver;
 }
