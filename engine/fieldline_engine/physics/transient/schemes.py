@@ -17,6 +17,8 @@ from collections.abc import Callable
 import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.physics.transient.factor import StepFactor
+
 SCHEMES = ("newmark", "explicit", "implicit")
 SCHEME_DESCRIPTIONS = {
     "newmark": "Newmark average acceleration (beta=1/4, gamma=1/2)",
@@ -39,7 +41,7 @@ class SecondOrderSystem:
         self.C = self._assemble(c_term) if c_term is not None else None
         self.freedofs = fes.FreeDofs()
         # Factorizations by (m, c, k): a second run with the same Δt (another port driven) reuses them.
-        self._inverses: dict[tuple[float, float, float], ng.BaseMatrix] = {}
+        self._inverses: dict[tuple[float, float, float], StepFactor] = {}
 
     def _assemble(self, *weighted_terms) -> ng.BaseMatrix:
         form = ng.BilinearForm(self.fes)
@@ -49,7 +51,7 @@ class SecondOrderSystem:
             form.Assemble()
         return form.mat
 
-    def combined_inverse(self, m: float, c: float, k: float) -> ng.BaseMatrix:
+    def combined_inverse(self, m: float, c: float, k: float) -> StepFactor:
         """(m·M + c·C + k·K)⁻¹ on the free DOFs (every combination here is symmetric positive definite),
         factorized once per combination."""
         key = (m, c, k)
@@ -61,14 +63,14 @@ class SecondOrderSystem:
     def factorizations(self) -> int:
         return len(self._inverses)
 
-    def _factorize(self, m: float, c: float, k: float) -> ng.BaseMatrix:
+    def _factorize(self, m: float, c: float, k: float) -> StepFactor:
         terms = [m * self.m_term]
         if self.c_term is not None and c != 0:
             terms.append(c * self.c_term)
         if k != 0:
             terms.append(k * self.k_term)
         mat = self._assemble(*terms)
-        return mat.Inverse(self.freedofs, inverse=self.inverse)
+        return StepFactor(mat, self.freedofs, self.inverse)
 
 
 class Scheme(ABC):
@@ -125,7 +127,7 @@ class Newmark(Scheme):
         self._tmp.data = self.sys.K * self._upred
         rhs.data -= self._tmp
         self._apply_c(self._vpred, 1.0, rhs)
-        self.a.data = self.inv * rhs
+        self.inv.solve_into(rhs.FV().NumPy(), self.a.FV().NumPy())
         self.u.data = self._upred + (dt * dt / 4) * self.a
         self.v.data = self._vpred + (dt / 2) * self.a
         self.n += 1
@@ -153,7 +155,7 @@ class CentralDifference(Scheme):
         if self.sys.C is not None:
             self._delta.data = self.u - self.u_prev
             self._apply_c(self._delta, dt, rhs)
-        self._delta.data = self.inv * rhs
+        self.inv.solve_into(rhs.FV().NumPy(), self._delta.FV().NumPy())
         self._u_next.data = 2 * self.u - self.u_prev + self._delta
         # v_n = (u_{n+1} − u_{n−1})/2Δt is centred on the old step; report it with the new state as a
         # second-order estimate of u' at t_{n+1}: (3u_{n+1} − 4u_n + u_{n−1})/2Δt.
@@ -192,7 +194,7 @@ class Bdf2(Scheme):
             rhs.data += (dt / 2) * self._tmp
         self.u_prev.data = self.u
         self.v_prev.data = self.v
-        self.u.data = self.inv * rhs
+        self.inv.solve_into(rhs.FV().NumPy(), self.u.FV().NumPy())
         self.v.data = (1.5 / dt) * self.u - (0.5 / dt) * self._hist_u
         self.n += 1
 

@@ -54,7 +54,7 @@ def explicit_stability_limit(system: SecondOrderSystem, tol: float = 1e-10, seed
     ops = {
         "A": LinearOperator((n, n), matvec=k_op, dtype=np.float64),
         "M": LinearOperator((n, n), matvec=lambda v: apply(system.M, v), dtype=np.float64),
-        "Minv": LinearOperator((n, n), matvec=lambda v: apply(m_inv, v), dtype=np.float64),
+        "Minv": LinearOperator((n, n), matvec=lambda v: m_inv.solve_free(np.ravel(v)), dtype=np.float64),
     }
     v0 = np.random.default_rng(seed).standard_normal(n)
     lam = eigsh(
