@@ -13,6 +13,7 @@ import { FeaResults } from '../../src/environment/results/FeaResults.tsx';
 import { runSettingsSummary } from '../../src/environment/results/run-settings.ts';
 import { createJobControls, EnvironmentContext } from '../../src/environment/state/EnvironmentContext.tsx';
 import { ViewerBridge } from '../../src/environment/viewer-bridge/viewer-bridge.ts';
+import { applyResults } from '../../src/environment/workflows/apply-results.ts';
 import { loadFile } from '../../src/environment/workflows/load-file.ts';
 import { completedResults, FakeServer, makeDeps } from './fakes.ts';
 
@@ -242,6 +243,17 @@ describe('loading a results file', () => {
     expect(s.formRestore).toEqual({ fileName: 'saved.json', notice: null });
     // the restored form runs the same analysis again
     expect(toBackendConfig(s.form)).toEqual(analysis_config);
+  });
+
+  it('a completed job keeps its config with the results and leaves the form as the user set it', () => {
+    const { deps, store } = makeDeps(new FakeServer());
+    const form = configuredForm();
+    store.set({ form });
+    const analysis_config = toBackendConfig(form);
+    applyResults({ ...completedResults, analysis_config }, deps);
+    expect(store.get().results?.analysisConfig).toEqual(analysis_config);
+    expect(store.get().form).toBe(form);
+    expect(store.get().formRestore).toBeNull();
   });
 
   it('with a partly invalid config: restores what it can and says what was reset', async () => {

@@ -14,7 +14,13 @@ import type { WorkflowDeps } from './deps.ts';
 export function applyResults(
   raw: unknown,
   deps: Pick<WorkflowDeps, 'store' | 'viewer'>,
-  options: { fromFile?: { fileName: string }; activeBody?: number; payload?: ViewerPayload } = {},
+  options: {
+    fromFile?: { fileName: string };
+    /** a results file the user loaded: put its run settings back into the form */
+    restoreForm?: boolean;
+    activeBody?: number;
+    payload?: ViewerPayload;
+  } = {},
 ): UiError | null {
   const { store, viewer } = deps;
   let processed: ReturnType<typeof processResults>;
@@ -53,7 +59,7 @@ export function applyResults(
     }
     return next;
   });
-  if (options.fromFile && processed.analysisConfig)
+  if (options.restoreForm && options.fromFile && processed.analysisConfig)
     restoreForm(processed.analysisConfig, options.fromFile, deps);
   try {
     const visible = store.get().bodies.map((b) => b.visible);

@@ -56,7 +56,7 @@ async function loadJson(file: File, deps: WorkflowDeps): Promise<void> {
       deps.store.set({ uploadError: { title: problem } });
       return;
     }
-    const error = applyResults(json, deps, { fromFile: { fileName: file.name } });
+    const error = applyResults(json, deps, { fromFile: { fileName: file.name }, restoreForm: true });
     if (error) deps.store.set({ uploadError: error });
     return;
   }
