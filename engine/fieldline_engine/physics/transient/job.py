@@ -125,22 +125,23 @@ def solve_transient_job(model: TetModel, config: dict[str, Any]) -> dict[str, An
     notes += probe_notes
     frames = int(config.get("animationFrames", 50) or 50) if config.get("animate") else 0
 
-    # With a full S-matrix asked for, every other port gets a pulse run of its own after this one.
+    # With a full S-matrix asked for, every other port gets a pulse of its own (a column of the state).
     extra = ports_to_excite(solver) if full_matrix_wanted(config, solver) else []
     if (note := why_no_matrix(config, solver)) is not None:
         notes.append(note)
-    runs_planned = 1 + len(extra)
-    span = (STEP_END - STEP_START) / runs_planned
+    # The other ports' pulses step in the same loop as the configured run: more columns, one factor.
+    label = (
+        f"Configured excitation + {len(extra)} port excitation{'s' if len(extra) > 1 else ''}: "
+        if extra
+        else ""
+    )
 
-    def stepping_progress(index: int, label: str):
-        def on_step(n: int, total: int) -> None:
-            pct = 100.0 * n / total
-            protocol.progress(
-                STEP_START + span * (index + n / total),
-                f"{label}{'time' if label else 'Time'} step {n}/{total} ({pct:.0f}%)",
-            )
-
-        return on_step
+    def stepping_progress(n: int, total: int) -> None:
+        pct = 100.0 * n / total
+        protocol.progress(
+            STEP_START + (STEP_END - STEP_START) * n / total,
+            f"{label}{'time' if label else 'Time'} step {n}/{total} ({pct:.0f}%)",
+        )
 
     protocol.progress(
         STEP_START, f"Time stepping: {grid.steps} steps of {grid.time_step:.4g} s, {solver.ndof} unknowns"
@@ -153,19 +154,20 @@ def solve_transient_job(model: TetModel, config: dict[str, Any]) -> dict[str, An
         frames=frames,
         vertex_count=model.nv,
         energy_stride=max(1, int(np.ceil(grid.steps / MAX_ENERGY_SAMPLES))),
-        progress=stepping_progress(0, "Configured excitation: " if extra else ""),
+        progress=stepping_progress,
         stability=stability,
+        also_drive=extra,
     )
-    matrix_runs = port_by_port_runs(solver, run, extra, stepping_progress) if extra else {}
+    matrix_runs = port_by_port_runs(solver, run) if extra else {}
     protocol.progress(STEP_END, "Frequency response and results")
     results = transient_results(model, config, solver, run, probes, notes)
     if matrix_runs:
         matrix = s_matrix(solver, matrix_runs, config, results["time_domain_info"]["notes"])
         if matrix is not None:
-            stepping = sum(r.seconds_stepping for r in matrix_runs.values())
             matrix["performance"] = {
                 "runs": len(matrix_runs),
-                "stepping_s": stepping,
+                "stepping_s": run.seconds_stepping,
+                "time_loops": 1,
                 "factorizations": solver.system.factorizations,
             }
             results["s_parameters"] = matrix
@@ -173,23 +175,11 @@ def solve_transient_job(model: TetModel, config: dict[str, Any]) -> dict[str, An
     return results
 
 
-def port_by_port_runs(
-    solver: TransientSolver, main: TransientRun, extra: list[str], progress
-) -> dict[str, TransientRun]:
-    """One pulse run per port in `extra` (those the configured run does not drive alone), on the same
-    factorized system; the configured run is the column of the port it drives alone."""
-    runs: dict[str, TransientRun] = {}
+def port_by_port_runs(solver: TransientSolver, main: TransientRun) -> dict[str, TransientRun]:
+    """One column per wave port: the ports `main` stepped alone beside the configured excitation
+    (`also_drive`), and the configured run itself for the port it drives alone, if any."""
+    runs: dict[str, TransientRun] = dict(main.port_drive_runs)
     alone = configured_single_drive(solver)
     if alone is not None:
         runs[alone] = main
-    for k, pid in enumerate(extra):
-        runs[pid] = solver.run(
-            main.scheme,
-            main.time_step,
-            main.steps,
-            energy_stride=main.steps,
-            progress=progress(k + 1, f"Port {pid} excitation ({k + 2}/{len(extra) + 1}): "),
-            drive_port=pid,
-            record_currents=False,
-        )
     return runs

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import ngsolve as ng
 import numpy as np
+import scipy.sparse as sp
 
 from fieldline_engine.physics.transient.factor import StepFactor
 
@@ -26,7 +27,24 @@ SCHEME_DESCRIPTIONS = {
     "implicit": "BDF2 (second-order backward differentiation)",
 }
 
-Forcing = Callable[[float, np.ndarray], None]  # writes f(t) into a numpy array of length ndof
+Forcing = Callable[[float, np.ndarray], None]  # writes f(t) into a numpy array (ndof, columns)
+
+
+def _csr(mat: ng.BaseMatrix) -> sp.csr_matrix:
+    rows, cols, vals = mat.COO()
+    n = mat.height
+    out = sp.csr_matrix((np.asarray(vals), (np.asarray(rows), np.asarray(cols))), shape=(n, n))
+    out.sum_duplicates()
+    return out
+
+
+def spmm(a: sp.csr_matrix, x: np.ndarray) -> np.ndarray:
+    """a @ x for a block x (n, k), column by column: scipy's multi-vector CSR kernel is several times
+    slower per column than its single-vector one."""
+    out = np.empty((a.shape[0], x.shape[1]))
+    for j in range(x.shape[1]):
+        out[:, j] = a @ x[:, j]
+    return out
 
 
 class SecondOrderSystem:
@@ -39,6 +57,10 @@ class SecondOrderSystem:
         self.M = self._assemble(m_term)
         self.K = self._assemble(k_term)
         self.C = self._assemble(c_term) if c_term is not None else None
+        # The same matrices in CSR: the schemes step numpy blocks (ndof, columns), one column per
+        # excitation, so several excitations share each sparse product and each substitution.
+        self.M_csr, self.K_csr = _csr(self.M), _csr(self.K)
+        self.C_csr = _csr(self.C) if self.C is not None else None
         self.freedofs = fes.FreeDofs()
         # Factorizations by (m, c, k): a second run with the same Δt (another port driven) reuses them.
         self._inverses: dict[tuple[float, float, float], StepFactor] = {}
@@ -74,35 +96,32 @@ class SecondOrderSystem:
 
 
 class Scheme(ABC):
-    """State: u (E), v (∂E/∂t) as NGSolve vectors; `step()` advances one Δt."""
+    """State: u (E), v (∂E/∂t) as numpy arrays (ndof, columns), one column per excitation (they share
+    the factor); `step()` advances every column by one Δt, updating the arrays in place."""
 
     name: str
 
-    def __init__(self, system: SecondOrderSystem, dt: float, forcing: Forcing):
+    def __init__(self, system: SecondOrderSystem, dt: float, forcing: Forcing, columns: int = 1):
         self.sys, self.dt, self.forcing = system, dt, forcing
         self.n = 0
-        self.u = system.M.CreateColVector()
-        self.v = system.M.CreateColVector()
-        self.u[:] = 0.0
-        self.v[:] = 0.0
-        self._f = np.zeros(system.fes.ndof)
-        self._rhs = system.M.CreateColVector()
-        self._tmp = system.M.CreateColVector()
+        shape = (system.fes.ndof, columns)
+        self.u = np.zeros(shape)
+        self.v = np.zeros(shape)
+        self._rhs = np.zeros(shape)
+        self._tmp = np.zeros(shape)
 
     @property
     def time(self) -> float:
         return self.n * self.dt
 
-    def _force(self, t: float) -> ng.BaseVector:
-        self.forcing(t, self._f)
-        self._rhs.FV().NumPy()[:] = self._f
+    def _force(self, t: float) -> np.ndarray:
+        self.forcing(t, self._rhs)
         return self._rhs
 
-    def _apply_c(self, x: ng.BaseVector, scale: float, out: ng.BaseVector) -> None:
+    def _apply_c(self, x: np.ndarray, scale: float, out: np.ndarray) -> None:
         """out -= scale·C x (no-op without damping)."""
-        if self.sys.C is not None:
-            self._tmp.data = self.sys.C * x
-            out.data -= scale * self._tmp
+        if self.sys.C_csr is not None:
+            out -= scale * spmm(self.sys.C_csr, x)
 
     @abstractmethod
     def step(self) -> None: ...
@@ -111,25 +130,28 @@ class Scheme(ABC):
 class Newmark(Scheme):
     name = "newmark"
 
-    def __init__(self, system: SecondOrderSystem, dt: float, forcing: Forcing):
-        super().__init__(system, dt, forcing)
+    def __init__(self, system: SecondOrderSystem, dt: float, forcing: Forcing, columns: int = 1):
+        super().__init__(system, dt, forcing, columns)
         self.inv = system.combined_inverse(1.0, dt / 2, dt * dt / 4)
-        self.a = system.M.CreateColVector()
-        self.a[:] = 0.0
-        self._upred = system.M.CreateColVector()
-        self._vpred = system.M.CreateColVector()
+        self.a = np.zeros_like(self.u)
+        self._upred = np.zeros_like(self.u)
+        self._vpred = np.zeros_like(self.u)
 
     def step(self) -> None:
         dt = self.dt
-        self._upred.data = self.u + dt * self.v + (dt * dt / 4) * self.a
-        self._vpred.data = self.v + (dt / 2) * self.a
+        np.multiply(self.a, dt * dt / 4, out=self._upred)
+        self._upred += dt * self.v
+        self._upred += self.u
+        np.multiply(self.a, dt / 2, out=self._vpred)
+        self._vpred += self.v
         rhs = self._force((self.n + 1) * dt)
-        self._tmp.data = self.sys.K * self._upred
-        rhs.data -= self._tmp
+        rhs -= spmm(self.sys.K_csr, self._upred)
         self._apply_c(self._vpred, 1.0, rhs)
-        self.inv.solve_into(rhs.FV().NumPy(), self.a.FV().NumPy())
-        self.u.data = self._upred + (dt * dt / 4) * self.a
-        self.v.data = self._vpred + (dt / 2) * self.a
+        self.inv.solve_into(rhs, self.a)
+        np.multiply(self.a, dt * dt / 4, out=self.u)
+        self.u += self._upred
+        np.multiply(self.a, dt / 2, out=self.v)
+        self.v += self._vpred
         self.n += 1
 
 
@@ -138,30 +160,30 @@ class CentralDifference(Scheme):
 
     name = "explicit"
 
-    def __init__(self, system: SecondOrderSystem, dt: float, forcing: Forcing):
-        super().__init__(system, dt, forcing)
+    def __init__(self, system: SecondOrderSystem, dt: float, forcing: Forcing, columns: int = 1):
+        super().__init__(system, dt, forcing, columns)
         self.inv = system.combined_inverse(1.0, dt / 2, 0.0)
-        self.u_prev = system.M.CreateColVector()
-        self.u_prev[:] = 0.0
-        self._delta = system.M.CreateColVector()
-        self._u_next = system.M.CreateColVector()
+        self.u_prev = np.zeros_like(self.u)
+        self._delta = np.zeros_like(self.u)
+        self._u_next = np.zeros_like(self.u)
 
     def step(self) -> None:
         dt = self.dt
         rhs = self._force(self.n * dt)
-        self._tmp.data = self.sys.K * self.u
-        rhs.data -= self._tmp
-        rhs.data *= dt * dt
-        if self.sys.C is not None:
-            self._delta.data = self.u - self.u_prev
+        rhs -= spmm(self.sys.K_csr, self.u)
+        rhs *= dt * dt
+        if self.sys.C_csr is not None:
+            np.subtract(self.u, self.u_prev, out=self._delta)
             self._apply_c(self._delta, dt, rhs)
-        self.inv.solve_into(rhs.FV().NumPy(), self._delta.FV().NumPy())
-        self._u_next.data = 2 * self.u - self.u_prev + self._delta
+        self.inv.solve_into(rhs, self._delta)
+        np.multiply(self.u, 2.0, out=self._u_next)
+        self._u_next -= self.u_prev
+        self._u_next += self._delta
         # v_n = (u_{n+1} − u_{n−1})/2Δt is centred on the old step; report it with the new state as a
         # second-order estimate of u' at t_{n+1}: (3u_{n+1} − 4u_n + u_{n−1})/2Δt.
-        self.v.data = (1.5 / dt) * self._u_next - (2.0 / dt) * self.u + (0.5 / dt) * self.u_prev
-        self.u_prev.data = self.u
-        self.u.data = self._u_next
+        self.v[...] = (1.5 / dt) * self._u_next - (2.0 / dt) * self.u + (0.5 / dt) * self.u_prev
+        self.u_prev[...] = self.u
+        self.u[...] = self._u_next
         self.n += 1
 
 
@@ -171,33 +193,32 @@ class Bdf2(Scheme):
 
     name = "implicit"
 
-    def __init__(self, system: SecondOrderSystem, dt: float, forcing: Forcing):
-        super().__init__(system, dt, forcing)
+    def __init__(self, system: SecondOrderSystem, dt: float, forcing: Forcing, columns: int = 1):
+        super().__init__(system, dt, forcing, columns)
         self.inv = system.combined_inverse(2.25, 1.5 * dt, dt * dt)
-        self.u_prev = system.M.CreateColVector()
-        self.v_prev = system.M.CreateColVector()
-        self.u_prev[:] = 0.0
-        self.v_prev[:] = 0.0
-        self._hist_u = system.M.CreateColVector()
-        self._acc = system.M.CreateColVector()
+        self.u_prev = np.zeros_like(self.u)
+        self.v_prev = np.zeros_like(self.u)
+        self._hist_u = np.zeros_like(self.u)
+        self._acc = np.zeros_like(self.u)
 
     def step(self) -> None:
         dt = self.dt
         rhs = self._force((self.n + 1) * dt)
-        rhs.data *= dt * dt
-        self._hist_u.data = 4 * self.u - self.u_prev
-        self._acc.data = (dt / 2) * (4 * self.v - self.v_prev) + 0.75 * self._hist_u
-        self._tmp.data = self.sys.M * self._acc
-        rhs.data += self._tmp
-        if self.sys.C is not None:
-            self._tmp.data = self.sys.C * self._hist_u
-            rhs.data += (dt / 2) * self._tmp
-        self.u_prev.data = self.u
-        self.v_prev.data = self.v
-        self.inv.solve_into(rhs.FV().NumPy(), self.u.FV().NumPy())
-        self.v.data = (1.5 / dt) * self.u - (0.5 / dt) * self._hist_u
+        rhs *= dt * dt
+        self._hist_u[...] = 4 * self.u - self.u_prev
+        self._acc[...] = (dt / 2) * (4 * self.v - self.v_prev) + 0.75 * self._hist_u
+        rhs += spmm(self.sys.M_csr, self._acc)
+        if self.sys.C_csr is not None:
+            rhs += (dt / 2) * spmm(self.sys.C_csr, self._hist_u)
+        self.u_prev[...] = self.u
+        self.v_prev[...] = self.v
+        self.inv.solve_into(rhs, self.u)
+        self.v[...] = (1.5 / dt) * self.u - (0.5 / dt) * self._hist_u
         self.n += 1
 
 
-def make_scheme(name: str, system: SecondOrderSystem, dt: float, forcing: Forcing) -> Scheme:
-    return {"newmark": Newmark, "explicit": CentralDifference, "implicit": Bdf2}[name](system, dt, forcing)
+def make_scheme(
+    name: str, system: SecondOrderSystem, dt: float, forcing: Forcing, columns: int = 1
+) -> Scheme:
+    schemes = {"newmark": Newmark, "explicit": CentralDifference, "implicit": Bdf2}
+    return schemes[name](system, dt, forcing, columns)

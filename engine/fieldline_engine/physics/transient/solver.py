@@ -16,6 +16,7 @@ from typing import Any
 
 import ngsolve as ng
 import numpy as np
+import scipy.sparse as sp
 
 from fieldline_engine.errors import EngineError, InvalidInput
 from fieldline_engine.physics.constants import MU0
@@ -41,9 +42,6 @@ from fieldline_engine.post.vertex_fields import VertexSampler
 # time per step than a worker should spend; the full-wave solver uses the same order of limit.
 MAX_TRANSIENT_DOFS = 1_500_000
 MAX_STEPS = 200_000
-# Below this many unknowns NGSolve's task threads cost more than they save per step (and on a shared
-# host they spin against other jobs); larger systems step with the TaskManager.
-THREADED_STEP_MIN_DOFS = 150_000
 BLOW_UP_FIELD = 1e100  # V/m
 
 
@@ -106,6 +104,8 @@ class TransientRun:
     driven_ports: list[str] = field(default_factory=list)
     seconds_stepping: float = 0.0
     seconds_setup: float = 0.0
+    # port_id → the port records of a wave port driven alone in the same time loop (`also_drive`)
+    port_drive_runs: dict[str, "TransientRun"] = field(default_factory=dict)
 
 
 class TransientSolver:
@@ -199,11 +199,14 @@ class TransientSolver:
         stability: StabilityLimit | None = None,
         drive_port: str | None = None,
         record_currents: bool = True,
+        also_drive: list[str] | None = None,
     ) -> TransientRun:
         """`drive_port`: drive only that wave port (unit amplitude, zero phase; the other ports are matched
         loads, gap sources and volume currents are off) instead of the configured excitation: one column
         of the S-matrix. The factorization is shared with earlier runs of the same scheme and Δt.
-        `record_currents`: integrate the coax port currents every step (not needed for S-parameters)."""
+        `record_currents`: integrate the coax port currents every step (not needed for S-parameters).
+        `also_drive`: wave ports to drive alone in the same time loop, each as one more column of the
+        state (they share every substitution); their port records come back in `run.port_drive_runs`."""
         if steps < 1 or steps > MAX_STEPS:
             raise InvalidInput(
                 f"The run needs {steps} time steps; between 1 and {MAX_STEPS} are allowed. "
@@ -212,16 +215,34 @@ class TransientSolver:
         probes = probes or []
         t_setup = time.perf_counter()
         sources, drive = self._drive(drive_port)
-        forcing = make_forcing(sources, self.waveform)
-        stepper = make_scheme(scheme, self.system, dt, forcing)
+        extra = [(pid, *self._drive(pid)) for pid in also_drive or []]
+        forcing = make_forcing([sources] + [s for _, s, _ in extra], self.waveform)
+        stepper = make_scheme(scheme, self.system, dt, forcing, columns=1 + len(extra))
         gf_e = ng.GridFunction(self.fes)
         gf_phi = ng.GridFunction(self.fes)
         gf_phi.vec[:] = 0.0
         h_cf = (-1.0 / MU0) * (self.media.inv_mu_r * ng.curl(gf_phi))
         times = np.arange(steps + 1) * dt
         n_rec = steps + 1
-        modal = {p.port.port_id: np.zeros(n_rec) for p in self.ports}
-        volt = {p.port.port_id: np.zeros(n_rec) for p in self.ports if p.voltage is not None}
+        # Port modal amplitudes, port voltages and gap voltages are linear functionals of the DOFs: one
+        # sparse (functionals × ndof) matrix gives all of them for every column with one product a step.
+        rows: list[np.ndarray] = []
+        modal_row, volt_row = {}, {}
+        for p in self.ports:
+            modal_row[p.port.port_id] = len(rows)
+            rows.append(p.overlap / p.norm)
+            if p.voltage is not None:
+                volt_row[p.port.port_id] = len(rows)
+                rows.append(p.voltage)
+        # V = ΔV·∮E·e dA / ∮e·e dA: the gap voltage of the field's component along the source shape.
+        gap_row = {}
+        for g, vec in zip(self.gaps, self.gap_vectors, strict=True):
+            gap_row[g.label] = len(rows)
+            rows.append(vec * g.delta_v / g.field_norm)
+        functionals = sp.csr_matrix(np.vstack(rows)) if rows else None
+        outputs = np.zeros((n_rec, len(rows), 1 + len(extra)))
+        modal = {pid: outputs[:, r, 0] for pid, r in modal_row.items()}
+        volt = {pid: outputs[:, r, 0] for pid, r in volt_row.items()}
         # Port currents from the discrete H (coax): the integrand is built once, evaluated per step.
         current_integrands = {
             p.port.port_id: (ng.BoundaryFromVolumeCF(h_cf) * weight, self.mesh.Boundaries(p.port.label))
@@ -232,12 +253,10 @@ class TransientSolver:
         incident = {
             p.port.port_id: p.incident(self.waveform, times, *drive[p.port.port_id]) for p in self.ports
         }
-        gap_v = {g.label: np.zeros(n_rec) for g in self.gaps}
-        gap_i = {g.label: np.zeros(n_rec) for g in self.gaps}
-        # V = ΔV·∮E·e dA / ∮e·e dA: the gap voltage of the field's component along the source shape.
-        gap_functionals = [
-            vec * g.delta_v / g.field_norm for g, vec in zip(self.gaps, self.gap_vectors, strict=True)
-        ]
+        gap_v = {label: outputs[:, r, 0] for label, r in gap_row.items()}
+        gap_emf = {
+            g.label: g.delta_v * np.asarray(self.waveform.value(times), dtype=float) for g in self.gaps
+        }
         probe_e = {p.name: np.zeros((n_rec, 3)) for p in probes}
         probe_h = {p.name: np.zeros((n_rec, 3)) for p in probes}
         energy_idx = list(range(0, steps + 1, max(1, energy_stride)))
@@ -259,7 +278,7 @@ class TransientSolver:
             volt,
             curr,
             gap_v,
-            gap_i,
+            {},
             probe_e,
             probe_h,
             np.array([times[i] for i in energy_idx]),
@@ -269,27 +288,19 @@ class TransientSolver:
             driven_ports=[pid for pid, (amp, _) in drive.items() if amp != 0],
         )
         run.seconds_setup = self.seconds_setup + (time.perf_counter() - t_setup)
-        mtmp = self.system.M.CreateColVector()
-        u_np = stepper.u.FV().NumPy()
+        u_all = stepper.u
+        u_np = u_all[:, 0]  # the configured excitation: every record, energy, probes and frames
+        e_np = gf_e.vec.FV().NumPy()
         phi_np = gf_phi.vec.FV().NumPy()
         u_old = np.zeros_like(u_np)
-        threaded = self.ndof >= THREADED_STEP_MIN_DOFS
         sampler = VertexSampler(self.mesh) if (vertex_count is not None or frame_steps) else None
         started = time.perf_counter()
 
         def record(n: int) -> None:
-            for p in self.ports:
-                pid = p.port.port_id
-                modal[pid][n] = float(np.dot(p.overlap, u_np)) / p.norm
-                if p.voltage is not None:
-                    volt[pid][n] = float(np.dot(p.voltage, u_np))
-            for g, func in zip(self.gaps, gap_functionals, strict=True):
-                v = float(np.dot(func, u_np))
-                gap_v[g.label][n] = v
-                emf = g.delta_v * float(self.waveform.value(n * dt))
-                gap_i[g.label][n] = (emf - v) / g.resistance
+            if functionals is not None:
+                outputs[n] = functionals @ u_all
             if probes or curr:
-                gf_e.vec.data = stepper.u
+                e_np[:] = u_np
                 for pr in probes:
                     probe_e[pr.name][n] = np.asarray(gf_e(pr.mip)).ravel()[:3]
                     probe_h[pr.name][n] = np.asarray(h_cf(pr.mip)).ravel()[:3]
@@ -298,12 +309,10 @@ class TransientSolver:
                         ng.Integrate(integrand, self.mesh, ng.BND, definedon=region, order=6)
                     )
             if n in energy_set:
-                mtmp.data = self.system.M * stepper.u
-                w_e.append(0.5 * float(np.dot(u_np, mtmp.FV().NumPy())) / MU0)
-                mtmp.data = self.system.K * gf_phi.vec
-                w_m.append(0.5 * float(np.dot(phi_np, mtmp.FV().NumPy())) / MU0)
+                w_e.append(0.5 * float(np.dot(u_np, self.system.M_csr @ u_np)) / MU0)
+                w_m.append(0.5 * float(np.dot(phi_np, self.system.K_csr @ phi_np)) / MU0)
             if n in frame_steps:
-                gf_e.vec.data = stepper.u
+                e_np[:] = u_np
                 run.frame_times.append(n * dt)
                 run.frames_e.append(sampler(gf_e)[:vertex_count])
                 run.frames_h.append(sampler(h_cf)[:vertex_count])
@@ -312,13 +321,9 @@ class TransientSolver:
         last_pct = -1
         for n in range(1, steps + 1):
             u_old[:] = u_np
-            if threaded:
-                with ng.TaskManager():
-                    stepper.step()
-            else:
-                stepper.step()
+            stepper.step()
             # Blow-up (a scheme past its stability limit): stop long before the numbers overflow.
-            if not np.max(np.abs(u_np)) < BLOW_UP_FIELD:
+            if not np.max(np.abs(u_all)) < BLOW_UP_FIELD:
                 raise EngineError(
                     "unstable",
                     f"The {scheme} run became unstable at step {n} (t = {n * dt:.4g} s); reduce timeStep.",
@@ -332,11 +337,34 @@ class TransientSolver:
         run.seconds_stepping = time.perf_counter() - started
         run.energy_electric = np.asarray(w_e)
         run.energy_magnetic = np.asarray(w_m)
-        gf_e.vec.data = stepper.u
+        run.gap_current = {g.label: (gap_emf[g.label] - gap_v[g.label]) / g.resistance for g in self.gaps}
+        e_np[:] = u_np
         run.final_fields = {"e": gf_e, "h": h_cf}
         if sampler is not None:
             run.final_e = sampler(gf_e)[:vertex_count]
             run.final_h = sampler(h_cf)[:vertex_count]
+        for col, (pid, _, drv) in enumerate(extra, start=1):
+            run.port_drive_runs[pid] = TransientRun(
+                scheme,
+                dt,
+                steps,
+                self.ndof,
+                times,
+                {q: outputs[:, r, col] for q, r in modal_row.items()},
+                {p.port.port_id: p.incident(self.waveform, times, *drv[p.port.port_id]) for p in self.ports},
+                {q: outputs[:, r, col] for q, r in volt_row.items()},
+                {},
+                {},
+                {},
+                {},
+                {},
+                np.zeros(0),
+                np.zeros(0),
+                np.zeros(0),
+                driven_ports=[pid],
+                seconds_stepping=run.seconds_stepping,
+                seconds_setup=run.seconds_setup,
+            )
         return run
 
     def _drive(self, drive_port: str | None) -> tuple[list[SourceTerm], dict[str, tuple[float, float]]]:

@@ -134,17 +134,20 @@ class SourceTerm:
     name: str
 
 
-def make_forcing(terms: list[SourceTerm], waveform: Waveform) -> Callable[[float, np.ndarray], None]:
-    vectors = [t.vector for t in terms]
-    weights = [t.weight for t in terms]
-    phases = [t.phase for t in terms]
+def make_forcing(columns: list[list[SourceTerm]], waveform: Waveform) -> Callable[[float, np.ndarray], None]:
+    """f(t) for a block of excitations: column j of the output is Σ over columns[j]'s terms. All term
+    vectors sit in one dense (ndof, terms) matrix, so each step is one small matrix product."""
+    terms = [(j, t) for j, col in enumerate(columns) for t in col]
+    basis = np.column_stack([t.vector for _, t in terms]) if terms else None
+    coef = np.zeros((len(terms), len(columns)))
 
     def forcing(t: float, out: np.ndarray) -> None:
-        out[:] = 0.0
-        for vec, wgt, ph in zip(vectors, weights, phases, strict=True):
-            coef = wgt * float(waveform.derivative(t, ph))
-            if coef != 0.0:
-                out += coef * vec
+        if basis is None:
+            out[...] = 0.0
+            return
+        for i, (j, term) in enumerate(terms):
+            coef[i, j] = term.weight * float(waveform.derivative(t, term.phase))
+        np.matmul(basis, coef, out=out)
 
     return forcing
 
