@@ -37,7 +37,7 @@ def test_factor_solves_the_step_matrix(backend, monkeypatch):
     if backend == "ngsolve":
         monkeypatch.setattr(factor, "cholespy", None)
     mat, free = newmark_matrix()
-    step = factor.StepFactor(mat, free)
+    step = factor.StepFactor(mat, free, block=True)
     assert step.backend.startswith("cholmod" if backend == "cholmod" else "ngsolve")
     mask = np.fromiter(free, dtype=bool, count=len(free))
     rng = np.random.default_rng(3)

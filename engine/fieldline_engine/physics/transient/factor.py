@@ -1,11 +1,14 @@
 """The step matrix's sparse Cholesky factor on the free DOFs, solved into numpy arrays.
 
 Every scheme spends most of a step in one forward/back substitution with a constant SPD matrix, so the
-factor's solve speed is the stepping speed. CHOLMOD's supernodal factor (via cholespy) substitutes about
-1.5–1.8× faster than NGSolve's `sparsecholesky` on the same matrix (bench/em-transient), and it takes a
-block of right-hand sides at once: k columns cost far less than k substitutions, which the port-by-port
-S-matrix uses. Both are exact direct solvers (they agree to rounding, ~1e-14); without cholespy the
-engine falls back to NGSolve's factor, one column at a time.
+factor's solve speed is the stepping speed. Two exact direct solvers (they agree to rounding, ~1e-14):
+- NGSolve's `sparsecholesky` (minimum degree ordering): the fastest to factorize, and per substitution as
+  fast as CHOLMOD up to ~25k unknowns; the choice for one excitation.
+- CHOLMOD via cholespy (simplicial, METIS nested-dissection ordering): 2–4× slower to factorize, 1.8×
+  faster per substitution at ~90k unknowns (less fill), and it substitutes a block of right-hand sides at
+  once: two columns cost ~1.2–1.4× one. The choice when several excitations step together (the
+  port-by-port S-matrix); without cholespy those fall back to NGSolve's factor, one column at a time.
+Measured in bench/em-transient/README.md.
 """
 
 import ngsolve as ng
@@ -18,15 +21,35 @@ except ImportError:  # pragma: no cover - exercised only where the wheel is miss
     cholespy = None
 
 
+# CHOLMOD's slower factorization pays for itself through faster substitutions on large systems stepped
+# long enough (at 75k free DOFs: +5.5 s to factorize, −35 ms a step, even after ~160 steps), and at any
+# size when several columns share each substitution.
+CHOLMOD_MIN_FREE_DOFS = 50_000
+CHOLMOD_MIN_STEPS = 250
+
+
+def use_block_factor(free_dofs: int, columns: int, steps: int | None) -> bool:
+    """Whether a run should step on CHOLMOD's factor rather than NGSolve's (see the module notes)."""
+    if cholespy is None:
+        return False
+    if columns > 1:
+        return True
+    return free_dofs >= CHOLMOD_MIN_FREE_DOFS and steps is not None and steps >= CHOLMOD_MIN_STEPS
+
+
 class StepFactor:
     """A⁻¹ on the free DOFs of an assembled SPD matrix A (zero on the Dirichlet DOFs)."""
 
-    def __init__(self, mat: ng.BaseMatrix, freedofs: ng.BitArray, fallback_inverse: str = "sparsecholesky"):
+    def __init__(
+        self, mat: ng.BaseMatrix, freedofs: ng.BitArray, block: bool = False, inverse: str = "sparsecholesky"
+    ):
+        """`block`: the factor will solve blocks of right-hand sides (CHOLMOD where installed)."""
         free = np.fromiter(freedofs, dtype=bool, count=len(freedofs))
         self.ndof = len(free)
         self.free = np.nonzero(free)[0]
-        self.backend = "cholmod" if cholespy is not None else f"ngsolve {fallback_inverse}"
-        if cholespy is not None:
+        self._chol = None
+        if block and cholespy is not None:
+            self.backend = "cholmod"
             rows, cols, vals = mat.COO()
             a = sp.csr_matrix(
                 (np.asarray(vals), (np.asarray(rows), np.asarray(cols))), shape=(self.ndof, self.ndof)
@@ -41,14 +64,15 @@ class StepFactor:
                 cholespy.MatrixType.CSR,
             )
         else:
-            self._inv = mat.Inverse(freedofs, inverse=fallback_inverse)
+            self.backend = f"ngsolve {inverse}"
+            self._inv = mat.Inverse(freedofs, inverse=inverse)
             self._x = mat.CreateColVector()
             self._y = mat.CreateColVector()
 
     def solve_free(self, b: np.ndarray) -> np.ndarray:
         """x = A⁻¹b for b on the free DOFs only: shape (n_free,) or (n_free, k)."""
         b = np.ascontiguousarray(b, dtype=np.float64)
-        if cholespy is not None:
+        if self._chol is not None:
             x = np.empty_like(b)
             self._chol.solve(b, x)
             return x
@@ -69,4 +93,4 @@ class StepFactor:
         out[self.free] = x
 
 
-__all__ = ["StepFactor"]
+__all__ = ["StepFactor", "use_block_factor"]

@@ -18,7 +18,7 @@ import ngsolve as ng
 import numpy as np
 import scipy.sparse as sp
 
-from fieldline_engine.physics.transient.factor import StepFactor
+from fieldline_engine.physics.transient.factor import StepFactor, use_block_factor
 
 SCHEMES = ("newmark", "explicit", "implicit")
 SCHEME_DESCRIPTIONS = {
@@ -62,8 +62,8 @@ class SecondOrderSystem:
         self.M_csr, self.K_csr = _csr(self.M), _csr(self.K)
         self.C_csr = _csr(self.C) if self.C is not None else None
         self.freedofs = fes.FreeDofs()
-        # Factorizations by (m, c, k): a second run with the same Δt (another port driven) reuses them.
-        self._inverses: dict[tuple[float, float, float], StepFactor] = {}
+        # Factorizations by (m, c, k, block): a second run with the same Δt (another port driven) reuses them.
+        self._inverses: dict[tuple[float, float, float, bool], StepFactor] = {}
 
     def _assemble(self, *weighted_terms) -> ng.BaseMatrix:
         form = ng.BilinearForm(self.fes)
@@ -73,26 +73,26 @@ class SecondOrderSystem:
             form.Assemble()
         return form.mat
 
-    def combined_inverse(self, m: float, c: float, k: float) -> StepFactor:
+    def combined_inverse(self, m: float, c: float, k: float, block: bool = False) -> StepFactor:
         """(m·M + c·C + k·K)⁻¹ on the free DOFs (every combination here is symmetric positive definite),
-        factorized once per combination."""
-        key = (m, c, k)
+        factorized once per combination; `block`: for several right-hand sides at once (factor.py)."""
+        key = (m, c, k, block)
         if key not in self._inverses:
-            self._inverses[key] = self._factorize(m, c, k)
+            self._inverses[key] = self._factorize(m, c, k, block)
         return self._inverses[key]
 
     @property
     def factorizations(self) -> int:
         return len(self._inverses)
 
-    def _factorize(self, m: float, c: float, k: float) -> StepFactor:
+    def _factorize(self, m: float, c: float, k: float, block: bool) -> StepFactor:
         terms = [m * self.m_term]
         if self.c_term is not None and c != 0:
             terms.append(c * self.c_term)
         if k != 0:
             terms.append(k * self.k_term)
         mat = self._assemble(*terms)
-        return StepFactor(mat, self.freedofs, self.inverse)
+        return StepFactor(mat, self.freedofs, block, self.inverse)
 
 
 class Scheme(ABC):
@@ -101,9 +101,18 @@ class Scheme(ABC):
 
     name: str
 
-    def __init__(self, system: SecondOrderSystem, dt: float, forcing: Forcing, columns: int = 1):
+    def __init__(
+        self,
+        system: SecondOrderSystem,
+        dt: float,
+        forcing: Forcing,
+        columns: int = 1,
+        steps: int | None = None,
+    ):
         self.sys, self.dt, self.forcing = system, dt, forcing
         self.n = 0
+        # which factor the run steps on: factor.use_block_factor (the numbers agree to rounding)
+        self.block = use_block_factor(system.freedofs.NumSet(), columns, steps)
         shape = (system.fes.ndof, columns)
         self.u = np.zeros(shape)
         self.v = np.zeros(shape)
@@ -130,9 +139,16 @@ class Scheme(ABC):
 class Newmark(Scheme):
     name = "newmark"
 
-    def __init__(self, system: SecondOrderSystem, dt: float, forcing: Forcing, columns: int = 1):
-        super().__init__(system, dt, forcing, columns)
-        self.inv = system.combined_inverse(1.0, dt / 2, dt * dt / 4)
+    def __init__(
+        self,
+        system: SecondOrderSystem,
+        dt: float,
+        forcing: Forcing,
+        columns: int = 1,
+        steps: int | None = None,
+    ):
+        super().__init__(system, dt, forcing, columns, steps)
+        self.inv = system.combined_inverse(1.0, dt / 2, dt * dt / 4, self.block)
         self.a = np.zeros_like(self.u)
         self._upred = np.zeros_like(self.u)
         self._vpred = np.zeros_like(self.u)
@@ -160,9 +176,16 @@ class CentralDifference(Scheme):
 
     name = "explicit"
 
-    def __init__(self, system: SecondOrderSystem, dt: float, forcing: Forcing, columns: int = 1):
-        super().__init__(system, dt, forcing, columns)
-        self.inv = system.combined_inverse(1.0, dt / 2, 0.0)
+    def __init__(
+        self,
+        system: SecondOrderSystem,
+        dt: float,
+        forcing: Forcing,
+        columns: int = 1,
+        steps: int | None = None,
+    ):
+        super().__init__(system, dt, forcing, columns, steps)
+        self.inv = system.combined_inverse(1.0, dt / 2, 0.0, self.block)
         self.u_prev = np.zeros_like(self.u)
         self._delta = np.zeros_like(self.u)
         self._u_next = np.zeros_like(self.u)
@@ -193,9 +216,16 @@ class Bdf2(Scheme):
 
     name = "implicit"
 
-    def __init__(self, system: SecondOrderSystem, dt: float, forcing: Forcing, columns: int = 1):
-        super().__init__(system, dt, forcing, columns)
-        self.inv = system.combined_inverse(2.25, 1.5 * dt, dt * dt)
+    def __init__(
+        self,
+        system: SecondOrderSystem,
+        dt: float,
+        forcing: Forcing,
+        columns: int = 1,
+        steps: int | None = None,
+    ):
+        super().__init__(system, dt, forcing, columns, steps)
+        self.inv = system.combined_inverse(2.25, 1.5 * dt, dt * dt, self.block)
         self.u_prev = np.zeros_like(self.u)
         self.v_prev = np.zeros_like(self.u)
         self._hist_u = np.zeros_like(self.u)
@@ -218,7 +248,13 @@ class Bdf2(Scheme):
 
 
 def make_scheme(
-    name: str, system: SecondOrderSystem, dt: float, forcing: Forcing, columns: int = 1
+    name: str,
+    system: SecondOrderSystem,
+    dt: float,
+    forcing: Forcing,
+    columns: int = 1,
+    steps: int | None = None,
 ) -> Scheme:
+    """`columns`: excitations stepped together; `steps`: the run's length (both choose the factor)."""
     schemes = {"newmark": Newmark, "explicit": CentralDifference, "implicit": Bdf2}
-    return schemes[name](system, dt, forcing, columns)
+    return schemes[name](system, dt, forcing, columns, steps)

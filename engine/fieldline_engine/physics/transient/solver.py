@@ -217,7 +217,7 @@ class TransientSolver:
         sources, drive = self._drive(drive_port)
         extra = [(pid, *self._drive(pid)) for pid in also_drive or []]
         forcing = make_forcing([sources] + [s for _, s, _ in extra], self.waveform)
-        stepper = make_scheme(scheme, self.system, dt, forcing, columns=1 + len(extra))
+        stepper = make_scheme(scheme, self.system, dt, forcing, columns=1 + len(extra), steps=steps)
         gf_e = ng.GridFunction(self.fes)
         gf_phi = ng.GridFunction(self.fes)
         gf_phi.vec[:] = 0.0
