@@ -11,8 +11,11 @@ cross-correlating the echo with the incident pulse at the measurement plane.
 - openEMS 0.0.35 (Debian `openems`, `python3-openems`): cylindrical-coordinate FDTD (openems_coax.py),
   ladder over cells per mm; it runs for the same physical time.
 
-Both single-threaded (OPENBLAS_NUM_THREADS=1, OPENEMS_THREADS=1; the FEM steps without the TaskManager
-below 150 000 unknowns). Run: `.venv/bin/python bench/em-transient/bench.py` (a few minutes).
+Both single-threaded (OPENBLAS_NUM_THREADS=1, OPENEMS_THREADS=1; the FEM steps in numpy/scipy on one
+factor: NGSolve's sparsecholesky, or CHOLMOD for long runs on large meshes, physics/transient/factor.py).
+Also measured: the two-port S-matrix's stepping, the two excitations one after the other against both as
+columns of one time loop (`also_drive`, one block substitution a step).
+Run: `.venv/bin/python bench/em-transient/bench.py` (a minute or two).
 Results: bench/em-transient/out/results.json and a table on stdout.
 """
 
@@ -87,6 +90,57 @@ def fem_run(order: int, maxh: float, safety: float, dt: float) -> dict:
     }
 
 
+def smatrix_stepping(
+    order: int = 2, maxh: float = 0.006, dt: float = 4e-12, steps: int = 177
+) -> dict:
+    """A matched two-port coax (L = 40 mm): the S-matrix's two excitations stepped one by one
+    (`drive_port`) against together (`also_drive`); same records to rounding."""
+    mesh = coax_mesh(L, maxh=maxh, curve_order=order, curvature_safety=1.0)
+    ports = [
+        build_wave_port(mesh, f"port_{k}", str(k + 1), "TEM", 1.0) for k in range(2)
+    ]
+    solver = TransientSolver(
+        mesh,
+        uniform_media(1.0),
+        order,
+        "default",
+        Waveform("gaussian", TAU, 5 * TAU, 0.0),
+        ports=ports,
+    )
+    one = [
+        solver.run(
+            "newmark",
+            dt,
+            steps,
+            energy_stride=steps,
+            record_currents=False,
+            drive_port=pid,
+        )
+        for pid in ("1", "2")
+    ]
+    both = solver.run(
+        "newmark",
+        dt,
+        steps,
+        energy_stride=steps,
+        record_currents=False,
+        drive_port="1",
+        also_drive=["2"],
+    )
+    diff = max(
+        float(abs(a.port_modal[q] - b.port_modal[q]).max() / abs(b.port_modal[q]).max())
+        for a, b in ((both, one[0]), (both.port_drive_runs["2"], one[1]))
+        for q in ("1", "2")
+    )
+    return {
+        "unknowns": solver.ndof,
+        "steps": steps,
+        "one_by_one_stepping_s": sum(r.seconds_stepping for r in one),
+        "block_stepping_s": both.seconds_stepping,
+        "max_relative_difference": diff,
+    }
+
+
 def openems_run(cells_per_mm: float) -> dict:
     work = HERE / "out" / f"openems_{cells_per_mm:g}"
     env = {**os.environ, "OPENEMS_THREADS": "1"}
@@ -117,6 +171,7 @@ def time_to(results: list[dict], target: float) -> dict | None:
 def main() -> None:
     (HERE / "out").mkdir(exist_ok=True)
     fem = [fem_run(*rung) for rung in FEM_LADDER]
+    block = smatrix_stepping()
     oems = [openems_run(c) for c in OPENEMS_LADDER]
     rows = fem + oems
     print(
@@ -136,6 +191,11 @@ def main() -> None:
         print(
             f"openEMS {r['rung']}: {r['cells']} cells, {r['cell_steps_per_s']:.3g} cell-steps/s"
         )
+    print(
+        f"two-port S-matrix stepping ({block['unknowns']} unknowns, {block['steps']} steps per excitation): "
+        f"one by one {block['one_by_one_stepping_s']:.2f} s, as one block {block['block_stepping_s']:.2f} s "
+        f"(max relative difference {block['max_relative_difference']:.1e})"
+    )
     ratios = {}
     for target in TARGETS:
         a, b = time_to(fem, target), time_to(oems, target)
@@ -150,7 +210,9 @@ def main() -> None:
                 f"time to {100 * target:g} %: not reached by {'Fieldline' if not a else 'openEMS'}"
             )
     (HERE / "out" / "results.json").write_text(
-        json.dumps({"rows": rows, "ratios": ratios}, indent=1)
+        json.dumps(
+            {"rows": rows, "ratios": ratios, "smatrix_stepping": block}, indent=1
+        )
     )
 
 
