@@ -160,6 +160,8 @@ def test_two_port_job_writes_full_matrix_and_touchstone(engine, tmp_path, matche
     sp = res["s_parameters"]
     assert sp["port_ids"] == ["1", "2"] and sp["frequencies"] == FREQS and sp["method"] == "wave_port"
     assert sp["performance"] == {**sp["performance"], "runs": 2, "factorizations": 1}
+    perf = res["time_domain_info"]["performance"]
+    assert perf["excitations_per_step"] == 2 and perf["factor"] in ("cholmod", "ngsolve sparsecholesky")
     s = as_matrices(sp)
     # The configured run is column 1: it agrees with the single-column response of time_domain_info.
     column = res["time_domain_info"]["frequency_response"]["s_parameters"]["column"]

@@ -104,6 +104,8 @@ class TransientRun:
     driven_ports: list[str] = field(default_factory=list)
     seconds_stepping: float = 0.0
     seconds_setup: float = 0.0
+    factor: str = ""  # the step factor's backend (factor.py)
+    columns: int = 1  # excitations stepped in this time loop
     # port_id → the port records of a wave port driven alone in the same time loop (`also_drive`)
     port_drive_runs: dict[str, "TransientRun"] = field(default_factory=dict)
 
@@ -288,6 +290,7 @@ class TransientSolver:
             driven_ports=[pid for pid, (amp, _) in drive.items() if amp != 0],
         )
         run.seconds_setup = self.seconds_setup + (time.perf_counter() - t_setup)
+        run.factor, run.columns = stepper.inv.backend, 1 + len(extra)
         u_all = stepper.u
         u_np = u_all[:, 0]  # the configured excitation: every record, energy, probes and frames
         e_np = gf_e.vec.FV().NumPy()
