@@ -59,3 +59,20 @@ export function writeSelfIntersectingStl(dir: string): string {
   writeFileSync(path, `solid broken\n${body}\nendsolid broken\n`);
   return path;
 }
+
+/** An air-filled rectangular waveguide section (a × b cross-section, length L along +z) as STEP, in mm. */
+export function writeWaveguideStep(dir: string, dims = { a: 22.86, b: 10.16, length: 25 }): string {
+  const path = join(dir, 'waveguide.step');
+  const script = `
+import gmsh, sys
+gmsh.initialize(); gmsh.option.setNumber('General.Terminal', 0)
+gmsh.option.setString('Geometry.OCCTargetUnit', 'MM')
+gmsh.model.add('waveguide')
+gmsh.model.occ.addBox(0, 0, 0, ${dims.a}, ${dims.b}, ${dims.length})
+gmsh.model.occ.synchronize()
+gmsh.write(sys.argv[1])
+gmsh.finalize()
+`;
+  execFileSync(join(REPO_ROOT, '.venv/bin/python'), ['-c', script, path], { stdio: 'pipe' });
+  return path;
+}

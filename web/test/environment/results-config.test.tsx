@@ -306,7 +306,11 @@ describe('Run settings summary', () => {
     expect(rows.Analysis).toBe('Frequency domain (em)');
     expect(rows.Frequency).toBe('2.4 GHz');
     expect(rows['S-parameter band']).toBe('2 GHz – 6 GHz, 401 points, adaptive (tol 1e-5)');
-    expect(rows.Ports).toBe('2 wave ports (1: TEM, out: TE20), 75 Ω');
+    expect(rows.Ports).toBe('2 wave ports (1: TEM, out: TE20), renormalised to 75 Ω');
+    const modal = toBackendConfig({ ...form, sParamMethod: 'wave_port' });
+    expect(Object.fromEntries(runSettingsSummary(modal)).Ports).toBe(
+      '2 wave ports (1: TEM, out: TE20), modal S',
+    );
     expect(rows['Mesh order']).toBe('3, curved');
     expect(rows.Solver).toBe('cg-bddc, tolerance 1e-8');
     const time = Object.fromEntries(runSettingsSummary(toBackendConfig({ ...form, transient: true })));

@@ -4,6 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAnalysisForm } from '../../src/environment/config/analysis-form.ts';
 import { SParametersGroup } from '../../src/environment/config/groups/SParametersGroup.tsx';
 import { toBackendConfig } from '../../src/environment/config/to-backend-config.ts';
+import { segments } from '../../src/environment/results/LineChart.tsx';
+import { dbRange, SParameterPlot } from '../../src/environment/results/SParameterPlot.tsx';
+import { fixed } from '../../src/environment/results/SParameterTable.tsx';
+import { portImpedanceText, type SParameterSet } from '../../src/environment/results/s-parameters.ts';
 import { sweepSummary } from '../../src/environment/results/sweep-summary.ts';
 import { createJobControls, EnvironmentContext } from '../../src/environment/state/EnvironmentContext.tsx';
 import { ViewerBridge } from '../../src/environment/viewer-bridge/viewer-bridge.ts';
@@ -74,5 +78,70 @@ describe('sweepSummary (solver_info.frequency_sweep)', () => {
     expect(sweepSummary(fallback)).toBe('uniform (adaptive not possible), 6 full solves');
     expect(sweepSummary({ frequency_sweep: { type: 'uniform', full_solves: 101 } })).toBeNull();
     expect(sweepSummary({})).toBeNull();
+  });
+});
+
+describe('S-parameter display as an RF engineer reads it', () => {
+  // a matched line's S21 = e^{−jβL}: the phase falls through −180° once in this band
+  const phases = [-120, -150, -178, 170, 140];
+  const line: SParameterSet = {
+    frequencies: [8e9, 9e9, 10e9, 11e9, 12e9],
+    series: [
+      { name: 'S11', re: [1e-4, 1e-4, 0, 1e-4, 1e-4], im: [0, 0, 0, 0, 0] },
+      {
+        name: 'S21',
+        re: phases.map((d) => 0.999999 * Math.cos((d * Math.PI) / 180)),
+        im: phases.map((d) => 0.999999 * Math.sin((d * Math.PI) / 180)),
+      },
+    ],
+    portImpedances: [540.1, 540.1],
+    normalization: "modal (each port's mode, 1 W)",
+  };
+
+  it('draws wrapped phase with a gap at the wrap instead of a line across the chart', () => {
+    expect(segments(phases, 360)).toEqual([
+      [0, 1, 2],
+      [3, 4],
+    ]);
+    expect(segments(phases)).toEqual([[0, 1, 2, 3, 4]]);
+    render(<SParameterPlot data={line} />);
+    const phase = screen.getByLabelText('Phase (°)');
+    expect(phase.querySelectorAll('[data-series=S21] polyline')).toHaveLength(2);
+    expect(screen.getByLabelText('|S| (dB)').querySelectorAll('polyline')).toHaveLength(2);
+  });
+
+  it('puts |S| on whole 10 dB steps with 0 dB at the top, floored for a numerically zero S11', () => {
+    expect(dbRange([-69.9, -1.1e-5])).toEqual([-70, 0]);
+    expect(dbRange([-300, -0.1])).toEqual([-200, 0]);
+    expect(dbRange([-3, 2.5])).toEqual([-10, 10]);
+    expect(dbRange([])).toEqual([-40, 0]);
+    render(<SParameterPlot data={line} />);
+    const ticks = Array.from(
+      screen.getByLabelText('|S| (dB)').querySelectorAll('text.tick'),
+      (t) => t.textContent,
+    );
+    expect(ticks.slice(0, 3)).toEqual(['-200', '-100', '0']);
+  });
+
+  it('shows a lossless |S21| as 0.00 dB, not −0.00', () => {
+    expect([fixed(-1e-5, 2), fixed(-0.004, 2), fixed(-0.006, 2), fixed(-180, 1)]).toEqual([
+      '0.00',
+      '0.00',
+      '-0.01',
+      '-180.0',
+    ]);
+  });
+
+  it('says modal port impedances are the modes’ at the middle frequency, renormalised ones the reference', () => {
+    const ohm = (z: number) => `${z} Ω`;
+    expect(portImpedanceText(line, ohm)).toBe(
+      'Modal S-parameters, each port normalised to its own mode (1 W). Mode impedances at 10 GHz: 540.1 Ω, 540.1 Ω.',
+    );
+    const renormalised = { ...line, portImpedances: [50, 50], normalization: 'renormalized to 50 ohm' };
+    expect(portImpedanceText(renormalised, ohm)).toBe('Reference impedances: 50 Ω, 50 Ω.');
+    expect(portImpedanceText({ ...line, normalization: undefined }, ohm)).toBe(
+      'Port impedances: 540.1 Ω, 540.1 Ω.',
+    );
+    expect(portImpedanceText({ ...line, portImpedances: undefined }, ohm)).toBeNull();
   });
 });

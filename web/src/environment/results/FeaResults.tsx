@@ -10,6 +10,7 @@ import { RunSettings } from './RunSettings.tsx';
 import { SolverNotes } from './SolverNotes.tsx';
 import { SParameterPlot } from './SParameterPlot.tsx';
 import { SParameterTable } from './SParameterTable.tsx';
+import { portImpedanceText } from './s-parameters.ts';
 import { sweepSummary } from './sweep-summary.ts';
 import { TimeDomain } from './TimeDomain.tsx';
 
@@ -31,6 +32,9 @@ export function FeaResults() {
   }
   const info = results.solverInfo ?? {};
   const matrixSource = sParameterSource(results.active);
+  const portImpedances = results.sParameters
+    ? portImpedanceText(results.sParameters, (z) => formatSI(z, 'Ω'))
+    : null;
   const solverRows: [string, string][] = [];
   if (typeof info.analysis === 'string') solverRows.push(['Analysis', info.analysis]);
   if (info.analysis === 'em-time') {
@@ -132,9 +136,9 @@ export function FeaResults() {
           )}
           <SParameterPlot data={results.sParameters} />
           <SParameterTable data={results.sParameters} />
-          {results.sParameters.portImpedances && (
-            <p className="small">
-              Port impedances: {results.sParameters.portImpedances.map((z) => formatSI(z, 'Ω')).join(', ')}
+          {portImpedances && (
+            <p className="small" data-testid="sparam-port-impedances">
+              {portImpedances}
             </p>
           )}
         </>

@@ -30,6 +30,25 @@ function range(values: number[], fallback: [number, number]): [number, number] {
   return [lo, hi];
 }
 
+/**
+ * Runs of points to draw as one line: a wrapped quantity (phase in degrees, period 360) is split where it
+ * jumps by more than half a period, so the wrap is not drawn as a line across the whole chart.
+ */
+export function segments(values: number[], wrapPeriod?: number): number[][] {
+  const runs: number[][] = [];
+  let run: number[] = [];
+  values.forEach((v, i) => {
+    const prev = values[i - 1];
+    if (wrapPeriod && prev !== undefined && Math.abs(v - prev) > wrapPeriod / 2 && run.length) {
+      runs.push(run);
+      run = [];
+    }
+    run.push(i);
+  });
+  if (run.length) runs.push(run);
+  return runs;
+}
+
 const tickText = (v: number) =>
   Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-2 && v !== 0) ? v.toExponential(1) : String(+v.toPrecision(3));
 
@@ -40,6 +59,8 @@ export function LineChart(props: {
   series: { name: string; values: number[] }[];
   xLabel: (x: number) => string;
   yRange?: [number, number];
+  /** the period of a wrapped quantity (360 for phase in degrees): its wraps are gaps, not lines */
+  wrapPeriod?: number;
 }) {
   const [x0, x1] = range(props.x, [0, 1]);
   const [y0, y1] =
@@ -70,13 +91,19 @@ export function LineChart(props: {
           {props.xLabel(x1)}
         </text>
         {props.series.map((s, k) => (
-          <polyline
-            key={s.name}
-            fill="none"
-            stroke={SERIES_COLORS[k % SERIES_COLORS.length]}
-            strokeWidth={1.5}
-            points={s.values.map((y, i) => `${px(props.x[i] ?? 0).toFixed(1)},${py(y).toFixed(1)}`).join(' ')}
-          />
+          <g key={s.name} data-series={s.name}>
+            {segments(s.values, props.wrapPeriod).map((run) => (
+              <polyline
+                key={run[0]}
+                fill="none"
+                stroke={SERIES_COLORS[k % SERIES_COLORS.length]}
+                strokeWidth={1.5}
+                points={run
+                  .map((i) => `${px(props.x[i] ?? 0).toFixed(1)},${py(s.values[i] ?? 0).toFixed(1)}`)
+                  .join(' ')}
+              />
+            ))}
+          </g>
         ))}
       </svg>
     </figure>

@@ -3,6 +3,12 @@ import { magnitudeDb, phaseDeg, type SParameterSet } from './s-parameters.ts';
 
 const MAX_ROWS = 201;
 
+/** x to `digits` decimals without a negative zero: a lossless line's |S21| reads 0.00 dB, not −0.00. */
+export function fixed(x: number, digits: number): string {
+  const text = x.toFixed(digits);
+  return Number(text) === 0 ? (0).toFixed(digits) : text;
+}
+
 /** |S| in dB and phase in degrees per frequency; long sweeps are thinned for display. */
 export function SParameterTable({ data }: { data: SParameterSet }) {
   const n = data.frequencies.length;
@@ -30,8 +36,8 @@ export function SParameterTable({ data }: { data: SParameterSet }) {
             <tr key={i}>
               <td>{formatHz(f)}</td>
               {data.series.map((s) => [
-                <td key={`${s.name}-db`}>{magnitudeDb(s.re[i] ?? 0, s.im[i] ?? 0).toFixed(2)}</td>,
-                <td key={`${s.name}-deg`}>{phaseDeg(s.re[i] ?? 0, s.im[i] ?? 0).toFixed(1)}</td>,
+                <td key={`${s.name}-db`}>{fixed(magnitudeDb(s.re[i] ?? 0, s.im[i] ?? 0), 2)}</td>,
+                <td key={`${s.name}-deg`}>{fixed(phaseDeg(s.re[i] ?? 0, s.im[i] ?? 0), 1)}</td>,
               ])}
             </tr>
           ))}

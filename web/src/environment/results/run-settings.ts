@@ -32,7 +32,7 @@ export function runSettingsSummary(config: Record<string, unknown>): RunSettingR
   }
   const sweep = config.calculateSParameters === true || config.extractSParameters === true;
   if (portsOn && sweep && !timeDomain) rows.push(['S-parameter band', bandText(config)]);
-  if (portsOn) rows.push(['Ports', portsText(ports, config)]);
+  if (portsOn) rows.push(['Ports', portsText(ports, config, sweep || timeDomain)]);
   const terminals = list(config.dirichletFaceConditions);
   if (terminals.length > 0) rows.push(['Terminals', terminalsText(terminals)]);
   const order = num(config.meshOrder) ?? 1;
@@ -62,12 +62,19 @@ function bandText(config: Record<string, unknown>): string {
   return `${range}, ${points ?? '?'} points, ${kind}`;
 }
 
-function portsText(ports: Record<string, unknown>[], config: Record<string, unknown>): string {
+function portsText(
+  ports: Record<string, unknown>[],
+  config: Record<string, unknown>,
+  withS: boolean,
+): string {
   const z = num(config.portImpedance);
   const each = ports.map(
     (p, i) => `${String(p.portID ?? i + 1)}: ${typeof p.mode === 'string' ? p.mode : '?'}`,
   );
-  return `${ports.length} wave port${ports.length === 1 ? '' : 's'} (${each.join(', ')})${z ? `, ${z} Ω` : ''}`;
+  // portImpedance only matters where S are renormalised from line impedances; modal S ignore it
+  const renormalised = config.sParamMethod === 'voltage_current' || config.sParamMethod === 'power_wave';
+  const reference = !withS ? '' : renormalised && z ? `, renormalised to ${z} Ω` : ', modal S';
+  return `${ports.length} wave port${ports.length === 1 ? '' : 's'} (${each.join(', ')})${reference}`;
 }
 
 function terminalsText(groups: Record<string, unknown>[]): string {

@@ -6,6 +6,8 @@ export interface SParameterSet {
   /** e.g. "S11", "S21" */
   series: { name: string; re: number[]; im: number[] }[];
   portImpedances?: number[];
+  /** the engine's `normalization`: "modal (…)" or "renormalized to 50 ohm" */
+  normalization?: string;
 }
 
 const num = (v: unknown) => (typeof v === 'number' ? v : Number(v));
@@ -70,7 +72,31 @@ export function extractSParameters(result: Record<string, unknown>): SParameterS
   }
   if (series.length === 0) return null;
   const z = sp.port_impedances ?? result.port_impedances;
-  return { frequencies, series, portImpedances: Array.isArray(z) ? nums(z) : undefined };
+  return {
+    frequencies,
+    series,
+    portImpedances: Array.isArray(z) ? nums(z) : undefined,
+    normalization: typeof sp.normalization === 'string' ? sp.normalization : undefined,
+  };
+}
+
+/**
+ * What the port impedances under the S-parameters are. Modal S (wave_port, field_integration) are
+ * normalised to each port's own mode; the engine then reports the mode impedances at the middle
+ * frequency of the sweep (a TE10 guide's is ~500 Ω and varies with frequency), which must not read as a
+ * reference impedance. Renormalised S list their reference.
+ */
+export function portImpedanceText(data: SParameterSet, format: (ohm: number) => string): string | null {
+  const z = data.portImpedances;
+  if (!z || z.length === 0) return null;
+  const list = z.map(format).join(', ');
+  if (data.normalization?.startsWith('modal')) {
+    const mid = data.frequencies[Math.floor(data.frequencies.length / 2)];
+    const at = mid !== undefined ? ` at ${+(mid / 1e9).toPrecision(4)} GHz` : '';
+    return `Modal S-parameters, each port normalised to its own mode (1 W). Mode impedances${at}: ${list}.`;
+  }
+  if (data.normalization?.startsWith('renormalized')) return `Reference impedances: ${list}.`;
+  return `Port impedances: ${list}.`;
 }
 
 export const magnitudeDb = (re: number, im: number) => 20 * Math.log10(Math.max(Math.hypot(re, im), 1e-15));

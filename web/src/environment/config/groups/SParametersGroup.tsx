@@ -24,6 +24,7 @@ export function SParametersGroup() {
         label="Calculate S-parameters"
         checked={form.calculateSParameters}
         onChange={(on) => set({ calculateSParameters: on })}
+        testId="calculate-sparams"
       />
       <Checkbox
         label="Extract S-parameters (frequency sweep)"
@@ -38,6 +39,7 @@ export function SParametersGroup() {
               unit="Hz"
               value={form.sParamFreqMin}
               onChange={(v) => set({ sParamFreqMin: v })}
+              testId="sparam-freq-min"
               hint="Blank: 1e9"
             />
             <TextField
@@ -45,6 +47,7 @@ export function SParametersGroup() {
               unit="Hz"
               value={form.sParamFreqMax}
               onChange={(v) => set({ sParamFreqMax: v })}
+              testId="sparam-freq-max"
               hint="Blank: 1e10"
             />
           </div>
@@ -53,6 +56,7 @@ export function SParametersGroup() {
             inputMode="numeric"
             value={form.sParamNumPoints}
             onChange={(v) => set({ sParamNumPoints: v })}
+            testId="sparam-points"
             hint="Blank: 101"
           />
           <Select<SParamMethod>

@@ -17,11 +17,12 @@ export function WavePortsGroup() {
         label="Use wave ports"
         checked={form.useWavePorts}
         onChange={(on) => set({ useWavePorts: on })}
+        testId="use-wave-ports"
       />
       {form.useWavePorts && (
         <div className="rows">
-          {form.wavePorts.map((p) => (
-            <div className="row-card" key={p.key}>
+          {form.wavePorts.map((p, i) => (
+            <div className="row-card" key={p.key} data-testid={`wave-port-${i}`}>
               <div className="row-head">
                 <TextField
                   label="Port id"
@@ -34,6 +35,7 @@ export function WavePortsGroup() {
                   value={p.mode}
                   options={WAVE_PORT_MODES.map((m) => ({ value: m, label: m }))}
                   onChange={(v) => setRow('wavePorts', p.key, { mode: v })}
+                  testId={`wave-port-${i}-mode`}
                 />
                 <button
                   type="button"
@@ -63,6 +65,7 @@ export function WavePortsGroup() {
                 value={p.faces}
                 onChange={(v) => setRow('wavePorts', p.key, { faces: v })}
                 target={{ list: 'wavePorts', key: p.key }}
+                testId={`wave-port-${i}-faces`}
               />
             </div>
           ))}
@@ -70,6 +73,7 @@ export function WavePortsGroup() {
             type="button"
             className="add"
             onClick={() => addRow('wavePorts', newRows.wavePort(form.wavePorts.length))}
+            data-testid="add-wave-port"
           >
             + Add wave port
           </button>
