@@ -84,7 +84,7 @@ export function WavePortsGroup() {
         unit="Ω"
         value={form.portImpedance}
         onChange={(v) => set({ portImpedance: v })}
-        hint="Blank or invalid: 50 Ω"
+        hint="The reference of the voltage/current and power-wave methods (wave-port S are modal). Blank or invalid: 50 Ω"
       />
     </Section>
   );
