@@ -44,6 +44,7 @@ interface Complex {
   re: number;
   im: number;
 }
+type TwoPort = { S11: Complex; S21: Complex; S12: Complex; S22: Complex };
 const abs = (z: Complex) => Math.hypot(z.re, z.im);
 const db = (z: Complex) => 20 * Math.log10(abs(z));
 const deg = (z: Complex) => (Math.atan2(z.im, z.re) * 180) / Math.PI;
@@ -54,9 +55,9 @@ const phaseDiff = (a: number, b: number) => {
 };
 
 /** A 2-port Touchstone 1.1 file (RI, Hz): per frequency S11 S21 S12 S22, as the standard orders them. */
-function parseS2p(text: string): { options: string; rows: { f: number; s: Record<string, Complex> }[] } {
+function parseS2p(text: string): { options: string; rows: { f: number; s: TwoPort }[] } {
   let options = '';
-  const rows: { f: number; s: Record<string, Complex> }[] = [];
+  const rows: { f: number; s: TwoPort }[] = [];
   for (const line of text.split('\n')) {
     const body = line.replace(/!.*/, '').trim();
     if (!body) continue;
@@ -214,7 +215,7 @@ describe('/environment full-wave: WR-90 section with two wave ports, adaptive S-
       expect(row?.freq).toBe(`${+(f / 1e9).toPrecision(4)} GHz`);
       for (const name of ['S11', 'S12', 'S21', 'S22'] as const) {
         const shown = row?.[name] ?? { db: Number.NaN, deg: Number.NaN };
-        const z = s[name] as Complex;
+        const z = s[name];
         expect(Math.abs(shown.db - db(z))).toBeLessThanOrEqual(0.0051);
         if (name === 'S21' || name === 'S12') {
           const d = Math.abs(phaseDiff(shown.deg, deg(z)));
