@@ -73,8 +73,19 @@ function parseS2p(text: string): { options: string; rows: { f: number; s: TwoPor
   return { options, rows };
 }
 
+/** Clicks the results panel's Touchstone button and reads the .s2p it saves. */
+async function downloadTouchstone(page: Page): Promise<ReturnType<typeof parseS2p>> {
+  const downloading = page.waitForEvent('download');
+  await page.click('[data-testid=download-touchstone]');
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/\.s2p$/);
+  const saved = join(server.dataDir, download.suggestedFilename());
+  await download.saveAs(saved);
+  return parseS2p(readFileSync(saved, 'utf8'));
+}
+
 describe('/environment full-wave: WR-90 section with two wave ports, adaptive S-parameter sweep', () => {
-  it('STEP → mesh → two TE10 wave ports → adaptive sweep 8.2–12.4 GHz → S-table, plot and .s2p match the closed form', async (ctx) => {
+  it('STEP → mesh → two TE10 wave ports → adaptive sweep 8.2–12.4 GHz → S-table, plot and .s2p match the closed form and a uniform sweep', async (ctx) => {
     if (!hasConvert) ctx.skip();
     const wg = { a: 22.86, b: 10.16, length: 25 };
     const points = 21;
@@ -185,13 +196,7 @@ describe('/environment full-wave: WR-90 section with two wave ports, adaptive S-
     expect(await page.locator('[data-testid=sparam-plot] .legend').textContent()).toBe('S11S12S21S22');
 
     // the Touchstone download
-    const downloading = page.waitForEvent('download');
-    await page.click('[data-testid=download-touchstone]');
-    const download = await downloading;
-    expect(download.suggestedFilename()).toMatch(/\.s2p$/);
-    const saved = join(server.dataDir, download.suggestedFilename());
-    await download.saveAs(saved);
-    const s2p = parseS2p(readFileSync(saved, 'utf8'));
+    const s2p = await downloadTouchstone(page);
     expect(s2p.options).toMatch(/^# HZ S RI R /i);
     expect(s2p.rows.map((r) => r.f)).toEqual(Array.from({ length: points }, (_, k) => 8.2e9 + k * 0.21e9));
 
@@ -239,6 +244,30 @@ describe('/environment full-wave: WR-90 section with two wave ports, adaptive S-
     expect(worstPhase).toBeLessThan(3);
     expect(worstTable).toBeLessThan(3);
     expect(worstReciprocity).toBeLessThan(1e-3);
+
+    // the same band swept uniformly (a full solve per point) on the same mesh: the reduced model's S agree
+    await page.selectOption('[data-testid=sparam-sweep-type]', 'uniform');
+    await page.click('[data-testid=run-analysis]');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid=status-chip]')?.textContent === 'FEA: completed' &&
+        !document.querySelector('[data-testid=solver-info]')?.textContent?.includes('Frequency sweep'),
+      undefined,
+      { timeout: 180_000 },
+    );
+    const uniform = await downloadTouchstone(page);
+    expect(uniform.rows.map((r) => r.f)).toEqual(s2p.rows.map((r) => r.f));
+    let worstRom = 0;
+    uniform.rows.forEach(({ s }, k) => {
+      for (const name of ['S11', 'S12', 'S21', 'S22'] as const) {
+        const a = s2p.rows[k]?.s[name] ?? { re: Number.NaN, im: Number.NaN };
+        worstRom = Math.max(worstRom, Math.hypot(a.re - s[name].re, a.im - s[name].im));
+      }
+    });
+    console.log(
+      `WR-90 adaptive against uniform sweep (${points} full solves): max |ΔS| ${worstRom.toExponential(2)}`,
+    );
+    expect(worstRom).toBeLessThan(1e-4);
 
     if (shots) {
       await page.screenshot({ path: join(shots, 'fullwave-page.png') });
