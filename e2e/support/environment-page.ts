@@ -20,8 +20,8 @@ export async function viewerFrame(page: Page): Promise<Frame> {
 }
 
 /** Records what the parent posts to the viewer (inside the viewer's window, as the viewer sees it). */
-export async function recordViewerMessages(frame: Frame): Promise<void> {
-  await frame.evaluate(() => {
+export async function recordViewerMessages(frame: Frame, keepPositions = false): Promise<void> {
+  await frame.evaluate((keepPositions) => {
     const w = window as unknown as { __received: unknown[] };
     w.__received = [];
     window.addEventListener('message', (e) => {
@@ -36,18 +36,21 @@ export async function recordViewerMessages(frame: Frame): Promise<void> {
         type: d.type,
         name: d.name,
         vertices: d.mesh?.positions ? d.mesh.positions.length / 3 : undefined,
+        positions: keepPositions && d.mesh?.positions ? Array.from(d.mesh.positions) : undefined,
         eMagnitude: d.fields?.eMagnitude ? Array.from(d.fields.eMagnitude) : undefined,
         problemFaces: d.problemMarkers?.faces ? Array.from(d.problemMarkers.faces) : undefined,
         problemVertices: d.problemMarkers?.vertices ? Array.from(d.problemMarkers.vertices) : undefined,
       });
     });
-  });
+  }, keepPositions);
 }
 
 export interface ReceivedMessage {
   type?: string;
   name?: string;
   vertices?: number;
+  /** x, y, z per vertex (model units), when recordViewerMessages was asked to keep them */
+  positions?: number[];
   eMagnitude?: number[];
   problemFaces?: number[];
   problemVertices?: number[];

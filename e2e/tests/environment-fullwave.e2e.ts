@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
-import { openEnvironment, signUp } from '../support/environment-page.ts';
+import {
+  openEnvironment,
+  received,
+  recordViewerMessages,
+  signUp,
+  viewerFrame,
+} from '../support/environment-page.ts';
 import { writeWaveguideStep } from '../support/geometry-files.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 
@@ -93,6 +99,8 @@ describe('/environment full-wave: WR-90 section with two wave ports, adaptive S-
     const page = await newPage();
     await openEnvironment(page, server.origin);
     await signUp(page);
+    const frame = await viewerFrame(page);
+    await recordViewerMessages(frame, true);
     let volume: Mesh | null = null;
     page.on('response', async (res) => {
       if (!res.url().includes('/api/fea/status/')) return;
@@ -127,6 +135,8 @@ describe('/environment full-wave: WR-90 section with two wave ports, adaptive S-
     await page.click('[data-testid=add-wave-port]');
     await page.fill('[data-testid=wave-port-0-faces]', input.join(', '));
     await page.fill('[data-testid=wave-port-1-faces]', output.join(', '));
+    // the field shown is port 1's alone (1 W); the S-matrix drives each port by itself regardless
+    await page.fill('[data-testid=wave-port-1-amplitude]', '0');
     expect(await page.inputValue('[data-testid=wave-port-1-mode]')).toBe('TE10');
     await page.click('[data-testid=group-sparams] .section-head');
     await page.check('[data-testid=calculate-sparams]');
@@ -244,6 +254,29 @@ describe('/environment full-wave: WR-90 section with two wave ports, adaptive S-
     expect(worstPhase).toBeLessThan(3);
     expect(worstTable).toBeLessThan(3);
     expect(worstReciprocity).toBeLessThan(1e-3);
+
+    // the viewer's |E|: a 1 W TE10 wave travelling through a matched guide, |E| = E0·sin(πx/a) everywhere,
+    // E0 = √(4·Z_TE·P/(a·b)) at the 10 GHz field frequency
+    await expect
+      .poll(async () => (await received(frame)).some((m) => m.type === 'load-mesh' && m.eMagnitude))
+      .toBe(true);
+    const shown = (await received(frame)).filter((m) => m.type === 'load-mesh' && m.eMagnitude).at(-1);
+    const fField = 10e9;
+    const zField = (119.9169832 * Math.PI) / Math.sqrt(1 - (C0 / (2 * wg.a * 1e-3) / fField) ** 2);
+    const e0 = Math.sqrt((4 * zField * 1) / (wg.a * wg.b * 1e-6));
+    const positions = shown?.positions ?? [];
+    let worstField = 0;
+    (shown?.eMagnitude ?? []).forEach((e, i) => {
+      const exact = e0 * Math.sin((Math.PI * (positions[3 * i] ?? Number.NaN)) / wg.a);
+      worstField = Math.max(worstField, Math.abs(e - exact) / e0);
+    });
+    const peak = Math.max(...(shown?.eMagnitude ?? [0]));
+    console.log(
+      `WR-90 |E| in the viewer: ${shown?.eMagnitude?.length} vertices, peak ${peak.toFixed(0)} V/m vs E0 ${e0.toFixed(0)} V/m, ` +
+        `max |E − E0·sin(πx/a)| ${(worstField * 100).toFixed(2)} % of E0`,
+    );
+    expect(shown?.eMagnitude?.length).toBe(positions.length / 3);
+    expect(worstField).toBeLessThan(0.05);
 
     // the same band swept uniformly (a full solve per point) on the same mesh: the reduced model's S agree
     await page.selectOption('[data-testid=sparam-sweep-type]', 'uniform');

@@ -51,6 +51,7 @@ export function WavePortsGroup() {
                   label="Amplitude"
                   value={p.amplitude}
                   onChange={(v) => setRow('wavePorts', p.key, { amplitude: v })}
+                  testId={`wave-port-${i}-amplitude`}
                   hint="Blank: 1"
                 />
                 <TextField
