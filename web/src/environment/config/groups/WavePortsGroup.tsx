@@ -49,10 +49,11 @@ export function WavePortsGroup() {
               <div className="row2">
                 <TextField
                   label="Amplitude"
+                  unit="√W"
                   value={p.amplitude}
                   onChange={(v) => setRow('wavePorts', p.key, { amplitude: v })}
                   testId={`wave-port-${i}-amplitude`}
-                  hint="Blank: 1"
+                  hint="Blank: 1 (1 W incident)"
                 />
                 <TextField
                   label="Phase"
