@@ -135,8 +135,10 @@ describe('/environment full-wave: WR-90 section with two wave ports, adaptive S-
     await page.click('[data-testid=add-wave-port]');
     await page.fill('[data-testid=wave-port-0-faces]', input.join(', '));
     await page.fill('[data-testid=wave-port-1-faces]', output.join(', '));
-    // the field shown is port 1's alone (1 W); the S-matrix drives each port by itself regardless
-    await page.fill('[data-testid=wave-port-1-amplitude]', '0');
+    // A new form drives port 1 alone (1 W), so the field shown is one incident wave; the S-matrix
+    // drives each port by itself regardless.
+    expect(await page.inputValue('[data-testid=wave-port-0-amplitude]')).toBe('1');
+    expect(await page.inputValue('[data-testid=wave-port-1-amplitude]')).toBe('0');
     expect(await page.inputValue('[data-testid=wave-port-1-mode]')).toBe('TE10');
     await page.click('[data-testid=group-sparams] .section-head');
     await page.check('[data-testid=calculate-sparams]');

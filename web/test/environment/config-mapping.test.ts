@@ -137,6 +137,19 @@ describe('toBackendConfig', () => {
     expect(toBackendConfig({ ...form(), useWavePorts: false, wavePorts: [port] }).wavePorts).toEqual([]);
   });
 
+  it('drives only the first new wave port (1 W); later ones start as matched loads (amplitude 0)', () => {
+    const ports = [newRows.wavePort(0), newRows.wavePort(1), newRows.wavePort(2)].map((p, i) => ({
+      ...p,
+      faces: String(i + 4),
+    }));
+    const c = toBackendConfig({ ...form(), useWavePorts: true, wavePorts: ports });
+    expect((c.wavePorts ?? []).map((p) => [p.portID, p.amplitude])).toEqual([
+      [1, 1],
+      [2, 0],
+      [3, 0],
+    ]);
+  });
+
   it('sends only complete Dirichlet entries (node and voltage) and face groups with faces', () => {
     const c = toBackendConfig({
       ...form(),

@@ -224,12 +224,14 @@ export const newRows = {
     real: numberText(d.impedance.real),
     imag: numberText(d.impedance.imag),
   }),
+  // Only the first port is driven by default (1 W), as in HFSS: the fields shown are then one
+  // incident wave, not a standing wave of all ports. S-parameters drive each port alone regardless.
   wavePort: (index: number): WavePortRow => ({
     key: rowKey(),
     portID: String(index + 1),
     faces: '',
     mode: 'TE10',
-    amplitude: '1',
+    amplitude: index === 0 ? '1' : '0',
     phase: '0',
   }),
   probe: (index: number): ProbeRow => ({ key: rowKey(), name: `P${index + 1}`, point: ['0', '0', '0'] }),
