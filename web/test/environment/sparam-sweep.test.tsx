@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAnalysisForm } from '../../src/environment/config/analysis-form.ts';
 import { SParametersGroup } from '../../src/environment/config/groups/SParametersGroup.tsx';
 import { toBackendConfig } from '../../src/environment/config/to-backend-config.ts';
-import { segments } from '../../src/environment/results/LineChart.tsx';
+import { niceTicks, segments } from '../../src/environment/results/LineChart.tsx';
 import { dbRange, SParameterPlot } from '../../src/environment/results/SParameterPlot.tsx';
 import { fixed } from '../../src/environment/results/SParameterTable.tsx';
 import { portImpedanceText, type SParameterSet } from '../../src/environment/results/s-parameters.ts';
@@ -121,6 +121,29 @@ describe('S-parameter display as an RF engineer reads it', () => {
       (t) => t.textContent,
     );
     expect(ticks.slice(0, 3)).toEqual(['-200', '-100', '0']);
+  });
+
+  it('labels the frequency axis on round values and the phase axis every 90°', () => {
+    expect(niceTicks(8.2e9, 12.4e9, 5)).toEqual([9e9, 10e9, 11e9, 12e9]);
+    expect(niceTicks(0, 1, 4)).toEqual([0, 0.5, 1]);
+    expect(niceTicks(-0.3, 0.3, 4)).toEqual([-0.2, 0, 0.2]);
+    expect(niceTicks(1, 1, 4)).toEqual([]);
+    render(<SParameterPlot data={line} />);
+    const labels = (title: string) =>
+      Array.from(screen.getByLabelText(title).querySelectorAll('text.tick'), (t) => t.textContent);
+    expect(labels('|S| (dB)')).toEqual(['-200', '-100', '0', '8 GHz', '9 GHz', '10 GHz', '11 GHz', '12 GHz']);
+    expect(labels('Phase (°)')).toEqual([
+      '-180',
+      '-90',
+      '0',
+      '90',
+      '180',
+      '8 GHz',
+      '9 GHz',
+      '10 GHz',
+      '11 GHz',
+      '12 GHz',
+    ]);
   });
 
   it('shows a lossless |S21| as 0.00 dB, not −0.00', () => {

@@ -49,8 +49,30 @@ export function segments(values: number[], wrapPeriod?: number): number[][] {
   return runs;
 }
 
+/**
+ * Round tick values (1, 2 or 5 × 10^k apart) inside [lo, hi], at most `maxCount` intervals apart end to end: a frequency
+ * axis from 8.2 to 12.4 GHz reads 9, 10, 11, 12 GHz rather than only its two ends.
+ */
+export function niceTicks(lo: number, hi: number, maxCount: number): number[] {
+  if (!(Number.isFinite(lo) && Number.isFinite(hi)) || hi <= lo || maxCount < 1) return [];
+  const raw = (hi - lo) / maxCount;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => (hi - lo) / s <= maxCount) ?? 10 * power;
+  const ticks: number[] = [];
+  // Index-based, so 0.1-steps do not accumulate rounding (and 0 stays exactly 0).
+  for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; k++) ticks.push(k * step + 0); // + 0: no −0
+  return ticks;
+}
+
 const tickText = (v: number) =>
   Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-2 && v !== 0) ? v.toExponential(1) : String(+v.toPrecision(3));
+
+/** A label near the chart's edge is anchored inwards so it is not clipped. */
+function xAnchor(x: number): 'start' | 'middle' | 'end' {
+  if (x < PAD.l + 20) return 'start';
+  if (x > W - PAD.r - 20) return 'end';
+  return 'middle';
+}
 
 /** A small SVG line chart (several series on one x axis), for the results panel. */
 export function LineChart(props: {
@@ -61,6 +83,8 @@ export function LineChart(props: {
   yRange?: [number, number];
   /** the period of a wrapped quantity (360 for phase in degrees): its wraps are gaps, not lines */
   wrapPeriod?: number;
+  /** y tick values (default: bottom, middle and top of the range) */
+  yTicks?: number[];
 }) {
   const [x0, x1] = range(props.x, [0, 1]);
   const [y0, y1] =
@@ -71,7 +95,8 @@ export function LineChart(props: {
     );
   const px = (x: number) => PAD.l + ((x - x0) / (x1 - x0 || 1)) * (W - PAD.l - PAD.r);
   const py = (y: number) => PAD.t + (1 - (y - y0) / (y1 - y0 || 1)) * (H - PAD.t - PAD.b);
-  const ticks = [y0, (y0 + y1) / 2, y1];
+  const ticks = props.yTicks ?? [y0, (y0 + y1) / 2, y1];
+  const xTicks = niceTicks(x0, x1, 5);
   return (
     <figure className="chart">
       <figcaption>{props.title}</figcaption>
@@ -84,12 +109,14 @@ export function LineChart(props: {
             </text>
           </g>
         ))}
-        <text x={PAD.l} y={H - 4} className="tick">
-          {props.xLabel(x0)}
-        </text>
-        <text x={W - PAD.r} y={H - 4} textAnchor="end" className="tick">
-          {props.xLabel(x1)}
-        </text>
+        {xTicks.map((t) => (
+          <g key={t} data-x-tick={t}>
+            <line x1={px(t)} x2={px(t)} y1={PAD.t} y2={H - PAD.b} className="gridline" />
+            <text x={px(t)} y={H - 4} textAnchor={xAnchor(px(t))} className="tick">
+              {props.xLabel(t)}
+            </text>
+          </g>
+        ))}
         {props.series.map((s, k) => (
           <g key={s.name} data-series={s.name}>
             {segments(s.values, props.wrapPeriod).map((run) => (

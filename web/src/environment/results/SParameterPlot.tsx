@@ -44,6 +44,7 @@ export function SParameterPlot({ data }: { data: SParameterSet }) {
         series={ph}
         xLabel={ghz}
         yRange={[-180, 180]}
+        yTicks={[-180, -90, 0, 90, 180]}
         wrapPeriod={360}
       />
     </div>
