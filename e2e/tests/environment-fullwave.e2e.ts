@@ -310,6 +310,13 @@ describe('/environment full-wave: WR-90 section with two wave ports, adaptive S-
       await page
         .locator('[data-testid=right-panel]')
         .screenshot({ path: join(shots, 'fullwave-solver.png') });
+      // the 2-port table scrolled sideways: the frequency column stays in view
+      const table = page.locator('[data-testid=sparam-table]');
+      await table.scrollIntoViewIfNeeded();
+      await table.evaluate((t) => {
+        if (t.parentElement) t.parentElement.scrollLeft = 10_000;
+      });
+      await table.locator('xpath=..').screenshot({ path: join(shots, 'fullwave-table-scrolled.png') });
     }
     await page.context().close();
   });
