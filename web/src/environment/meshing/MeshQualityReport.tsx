@@ -1,5 +1,6 @@
 import { isRecord } from '../api/http.ts';
 import { useEnv } from '../state/EnvironmentContext.tsx';
+import { KeyValueTable } from '../ui/KeyValueTable.tsx';
 
 const LABELS: Record<string, string> = {
   min_quality: 'Worst element quality',
@@ -39,16 +40,5 @@ export function MeshQualityReport() {
       else if (typeof v === 'string') rows.push([LABELS[k] ?? k.replace(/_/g, ' '), v]);
     }
   }
-  return (
-    <table className="kv mesh-quality" data-testid="mesh-quality">
-      <tbody>
-        {rows.map(([k, v]) => (
-          <tr key={k}>
-            <th>{k}</th>
-            <td>{v}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  return <KeyValueTable rows={rows} className="mesh-quality" testId="mesh-quality" />;
 }

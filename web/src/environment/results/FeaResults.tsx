@@ -1,5 +1,6 @@
 import { isRecord } from '../api/http.ts';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
+import { KeyValueTable } from '../ui/KeyValueTable.tsx';
 import { ErrorBox } from '../ui/Messages.tsx';
 import { showResultBody } from '../workflows/apply-results.ts';
 import { runAnalysis } from '../workflows/run-analysis.ts';
@@ -112,16 +113,7 @@ export function FeaResults() {
           </tbody>
         </table>
       )}
-      <table className="kv solver" data-testid="solver-info">
-        <tbody>
-          {solverRows.map(([k, v]) => (
-            <tr key={k}>
-              <th>{k}</th>
-              <td>{v}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <KeyValueTable rows={solverRows} className="solver" testId="solver-info" />
       <RunSettings config={results.analysisConfig} />
       <SolverNotes info={results.solverInfo} />
       <Eigenmodes result={results.active} />

@@ -1,4 +1,5 @@
 import { useEnv } from '../state/EnvironmentContext.tsx';
+import { KeyValueTable } from '../ui/KeyValueTable.tsx';
 import { modelSize } from '../upload/UnitsPicker.tsx';
 
 /** Model info: file, unit, size, vertex/face/tetrahedron counts, bodies. */
@@ -17,16 +18,5 @@ export function ModelInfo() {
     ['Tetrahedra', (m.tetrahedra?.length ?? 0).toLocaleString()],
   ];
   if (bodies.length > 0) rows.push(['Bodies', String(bodies.length)]);
-  return (
-    <table className="kv" data-testid="model-info">
-      <tbody>
-        {rows.map(([k, v]) => (
-          <tr key={k}>
-            <th>{k}</th>
-            <td>{v}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  return <KeyValueTable rows={rows} testId="model-info" />;
 }

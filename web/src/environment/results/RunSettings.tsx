@@ -1,4 +1,5 @@
 import { useEnv } from '../state/EnvironmentContext.tsx';
+import { KeyValueTable } from '../ui/KeyValueTable.tsx';
 import { Notice } from '../ui/Messages.tsx';
 import { runSettingsSummary } from './run-settings.ts';
 
@@ -9,16 +10,7 @@ export function RunSettings({ config }: { config: Record<string, unknown> | null
   return (
     <div className="run-settings" data-testid="run-settings">
       <h4>Run settings</h4>
-      <table className="kv">
-        <tbody>
-          {runSettingsSummary(config).map(([k, v]) => (
-            <tr key={k}>
-              <th>{k}</th>
-              <td>{v}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <KeyValueTable rows={runSettingsSummary(config)} />
       {restore && (
         <p className="small muted" data-testid="form-restored">
           The configuration form holds these settings, read from {restore.fileName}.

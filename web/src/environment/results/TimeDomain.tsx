@@ -1,4 +1,5 @@
 import { isRecord } from '../api/http.ts';
+import { KeyValueTable } from '../ui/KeyValueTable.tsx';
 import { Legend, LineChart } from './LineChart.tsx';
 import { TransientResponse } from './TransientResponse.tsx';
 import { timeDomainSummary } from './time-domain-summary.ts';
@@ -19,16 +20,7 @@ export function TimeDomain({ result }: { result: Record<string, unknown> }) {
   return (
     <div className="time-domain" data-testid="time-domain">
       <h4>Time-domain</h4>
-      <table className="kv time-summary" data-testid="time-domain-summary">
-        <tbody>
-          {timeDomainSummary(info).map(([k, v]) => (
-            <tr key={k}>
-              <th>{k}</th>
-              <td>{v}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <KeyValueTable rows={timeDomainSummary(info)} className="time-summary" testId="time-domain-summary" />
       {timeCharts(info).map((chart) => (
         <div key={chart.title} className="time-chart">
           <Legend names={chart.series.map((s) => s.name)} />
