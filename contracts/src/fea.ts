@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AnalysisConfig } from './analysis-config.ts';
+import { AnalysisConfig } from './analysis/index.ts';
 import { MeshData } from './mesh.ts';
 
 /** POST /api/fea/submit (spec 001 §7). */

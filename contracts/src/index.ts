@@ -1,4 +1,4 @@
-export * from './analysis-config.ts';
+export * from './analysis/index.ts';
 export * from './auth.ts';
 export * from './billing.ts';
 export * from './errors.ts';

@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from fieldline_engine.commands.solve import _add_warnings
+from fieldline_engine.core.results import results_from_solution
+from fieldline_engine.core.solution import Solution
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.physics.option_support import (
     ADAPTIVE_SWEEP_FREQUENCY_DOMAIN_ONLY,
@@ -84,11 +85,13 @@ def test_output_options_left_out_are_warned_about():
     assert check_options(adaptive, "fullwave") == []
 
 
-def test_warnings_join_the_solver_warnings_and_time_domain_notes():
-    results = {"solver_info": {"warnings": ["own"]}, "time_domain_info": {"notes": ["probe"]}}
-    _add_warnings(results, ["left out"])
+def test_warnings_join_the_solver_warnings():
+    from fieldline_engine.mesh.tet_model import model_from_mesh_data
+
+    model = model_from_mesh_data(box_mesh((1, 1, 1), (1, 1, 1)))
+    solution = Solution(extras={"solver_info": {"warnings": ["own"]}}, warnings=["left out"])
+    results = results_from_solution(model, solution)
     assert results["solver_info"]["warnings"] == ["own", "left out"]
-    assert results["time_domain_info"]["notes"] == ["probe", "left out"]
 
 
 def _write(tmp_path, mesh, config):

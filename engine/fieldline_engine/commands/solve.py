@@ -5,14 +5,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from fieldline_engine import protocol
-from fieldline_engine.errors import EngineError
+from fieldline_engine import analyses, protocol  # noqa: F401 — analyses registers the families
+from fieldline_engine.core.registry import analysis_for
+from fieldline_engine.core.results import results_from_solution
 from fieldline_engine.io.job_files import read_job, write_results
 from fieldline_engine.limits import thread_count
 from fieldline_engine.mesh.tet_model import model_from_mesh_data
-from fieldline_engine.physics.option_support import check_options
 from fieldline_engine.post.results_binary import write_results_binary
 from fieldline_engine.post.touchstone import write_network_exports
+from fieldline_engine.protocol import ProgressSpan
 from fieldline_engine.testing.hooks import apply_test_hooks
 
 
@@ -24,36 +25,15 @@ def run_solve(job_dir: Path) -> dict[str, Any]:
     config: dict[str, Any] = job.get("config") or {}
     if config.get("verbose"):
         protocol.start_journal()
-    analysis = config.get("analysisType", "em")
-    if analysis == "em" and config.get("transient"):
-        analysis = "em-time"  # the UI's Transient switch; spec 001 §3 maps it to em-time
-    warnings = check_options(config, _solver_path(analysis, config)) if analysis in ANALYSES else []
+    analysis = analysis_for(config)
+    warnings = analysis.check(config)
     for w in warnings:
         protocol.log(w, level="warning")
     protocol.progress(2, "Reading model")
     model = model_from_mesh_data(job.get("mesh_data") or {})
-
-    if analysis == "em":
-        if _solver_path(analysis, config) == "fullwave":
-            from fieldline_engine.physics.fullwave.job import solve_fullwave_job
-
-            results = solve_fullwave_job(model, config)
-        else:
-            from fieldline_engine.physics.em_static_job import solve_em_static
-
-            results = solve_em_static(model, config)
-    elif analysis == "em-time":
-        from fieldline_engine.physics.transient.job import solve_transient_job
-
-        results = solve_transient_job(model, config)
-    elif analysis == "em-eigen":
-        from fieldline_engine.physics.fullwave.eigen_job import solve_eigen_job
-
-        results = solve_eigen_job(model, config)
-    else:
-        raise EngineError("unsupported_analysis", f"Analysis type '{analysis}' is not available yet.")
-
-    _add_warnings(results, warnings)
+    solution = analysis.solve(model, config, ProgressSpan(5, 90))
+    solution.warnings.extend(warnings)
+    results = results_from_solution(model, solution)
     results["computation_time"] = time.perf_counter() - started
     if config.get("verbose"):
         results["solver_info"]["log"] = protocol.journal()
@@ -66,18 +46,7 @@ def run_solve(job_dir: Path) -> dict[str, Any]:
     # The viewer's binary twin: geometry and fields as typed arrays, never large JSON text.
     write_results_binary(job_dir, results, results["length_unit"])
     write_network_exports(job_dir, results)
-    return {"analysis": analysis, "computation_time": results["computation_time"]}
-
-
-ANALYSES = ("em", "em-time", "em-eigen")
-
-
-def _solver_path(analysis: str, config: dict[str, Any]) -> str:
-    if analysis != "em":
-        return analysis
-    from fieldline_engine.physics.routing import em_solver_for
-
-    return em_solver_for(config)
+    return {"analysis": analysis.analysis_type, "computation_time": results["computation_time"]}
 
 
 def recorded_config(config: dict[str, Any]) -> dict[str, Any]:
@@ -109,18 +78,6 @@ RECORDED_LIST_KEYS = frozenset(
         "bodyMaterials",
     }
 )
-
-
-def _add_warnings(results: dict[str, Any], warnings: list[str]) -> None:
-    """Fields the analysis left out, next to the solver's own warnings (and the time-domain notes the
-    results panel lists)."""
-    if not warnings:
-        return
-    info = results.setdefault("solver_info", {})
-    info["warnings"] = [*info.get("warnings", []), *warnings]
-    tdi = results.get("time_domain_info")
-    if isinstance(tdi, dict):
-        tdi["notes"] = [*tdi.get("notes", []), *warnings]
 
 
 def _limit_threads() -> None:

@@ -1,10 +1,15 @@
 import type {
-  AnalysisConfig,
   DownloadFormat,
   HealthResponse,
   JobStatusResponse,
   MeshData,
   SubmitResponse,
+} from '@fieldline/contracts';
+import {
+  type AnalysisConfig,
+  type AnalysisType,
+  AVAILABLE_ANALYSIS_TYPES,
+  TRANSIENT_TWINS,
 } from '@fieldline/contracts';
 import type { AppContext } from '../app-context.ts';
 import { estimateSeconds } from '../billing/job-estimate.ts';
@@ -25,6 +30,24 @@ export const ANALYSIS_NEEDS_ACCOUNT =
 
 const FILES_DELETED = (hours: number) =>
   `The results were deleted ${hours} h after the job finished because the job was not saved.`;
+
+/** The analysis a config runs: the Transient switch selects a steady family's time-domain twin. */
+export function effectiveAnalysisType(config: AnalysisConfig): AnalysisType {
+  return (config.transient && TRANSIENT_TWINS[config.analysisType]) || config.analysisType;
+}
+
+/** A family whose solver has not landed yet is refused before anything is stored or charged. */
+function refuseUnavailableAnalysis(config: AnalysisConfig): void {
+  const type = effectiveAnalysisType(config);
+  if (AVAILABLE_ANALYSIS_TYPES.includes(type)) return;
+  const available = AVAILABLE_ANALYSIS_TYPES.filter((t) => t !== 'tetra-only').join(', ');
+  throw new HttpError(
+    400,
+    'analysis_unavailable',
+    `Analysis type '${type}' is not available yet. Available analysis types: ${available}.`,
+    { status: 'error' },
+  );
+}
 
 /** Submit, status, results, cancel and save: the simulator's job calls (spec 001 §7). */
 export class FeaService {
@@ -50,6 +73,7 @@ export class FeaService {
   ): Promise<SubmitResponse> {
     const meshing = config.meshingOnly || config.analysisType === 'tetra-only';
     const kind = meshing ? 'meshing' : 'analysis';
+    if (!meshing) refuseUnavailableAnalysis(config);
     // A meshing job may mesh the original upload (convert-step's upload_id) rather than triangles.
     const source =
       meshing && mesh.source_upload_id

@@ -1,0 +1,8 @@
+"""Every analysis family the engine runs: one registry line each (docs/multiphysics.md §4)."""
+
+from fieldline_engine.core.registry import register
+from fieldline_engine.physics.em_analyses import EmAnalysis, EmEigenAnalysis, EmTimeAnalysis
+
+register(EmAnalysis())
+register(EmTimeAnalysis())
+register(EmEigenAnalysis())

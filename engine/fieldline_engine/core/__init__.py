@@ -1,0 +1,1 @@
+"""Physics-neutral pieces every analysis family uses (docs/multiphysics.md §4). Imports no family."""
