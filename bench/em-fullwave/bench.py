@@ -48,9 +48,9 @@ def phase_error(s21: complex) -> float:
 
 
 def fieldline_rung(order: int, maxh: float) -> dict:
-    from fieldline_engine.physics.fullwave.media import uniform_media
-    from fieldline_engine.physics.fullwave.solver import FullwaveSolver
-    from fieldline_engine.physics.ports.wave_port import build_wave_port
+    from fieldline_engine.em.fullwave.media import uniform_media
+    from fieldline_engine.em.fullwave.solver import FullwaveSolver
+    from fieldline_engine.em.ports.wave_port import build_wave_port
     from fieldline_engine.testing.rf_meshes import waveguide_mesh
 
     t0 = time.perf_counter()

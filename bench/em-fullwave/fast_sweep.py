@@ -52,10 +52,10 @@ def s_array(section):
 def main() -> int:
     import numpy as np
     from fieldline_engine import protocol
-    from fieldline_engine.physics.fullwave.fast_sweep import run_frequency_sweep
-    from fieldline_engine.physics.fullwave.media import uniform_media
-    from fieldline_engine.physics.fullwave.solver import FullwaveSolver
-    from fieldline_engine.physics.ports.wave_port import build_wave_port
+    from fieldline_engine.em.fullwave.fast_sweep import run_frequency_sweep
+    from fieldline_engine.em.fullwave.media import uniform_media
+    from fieldline_engine.em.fullwave.solver import FullwaveSolver
+    from fieldline_engine.em.ports.wave_port import build_wave_port
 
     protocol.progress = lambda *_a, **_k: (
         None

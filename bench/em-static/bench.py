@@ -102,7 +102,7 @@ def peak_rss_mb() -> float:
 
 def run_ngsolve(order: int, n: int) -> dict:
     import ngsolve as ng
-    from fieldline_engine.physics.amg import SmoothedAggregation
+    from fieldline_engine.core.amg import SmoothedAggregation
     from netgen.meshing import FaceDescriptor
     from netgen.meshing import Mesh as NgMesh
 
@@ -138,7 +138,7 @@ def run_ngsolve(order: int, n: int) -> dict:
             f.Assemble()
         if (
             order == 1
-        ):  # the engine's cg-amg for first order: pyamg smoothed aggregation (physics/amg.py)
+        ):  # the engine's cg-amg for first order: pyamg smoothed aggregation (core/amg.py)
             with Clock() as setup:
                 pre_mat = SmoothedAggregation(a.mat, fes.FreeDofs())
             preconditioner_cpu, preconditioner_wall = setup.cpu, setup.wall

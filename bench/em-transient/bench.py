@@ -6,13 +6,13 @@ comes back inverted after 2L/c = 0.266851 ns. Error = (measured − exact)/exact
 cross-correlating the echo with the incident pulse at the measurement plane.
 
 - Fieldline: netgen mesh of the coax (curved to the element order) + setup (assembly, port, one sparse
-  Cholesky factorization) + Newmark time stepping (`physics/transient`, the code the API runs); TEM wave
+  Cholesky factorization) + Newmark time stepping (`em/transient`, the code the API runs); TEM wave
   port at z = 0, the echo read from the port voltage. Ladder over element order, mesh size and Δt.
 - openEMS 0.0.35 (Debian `openems`, `python3-openems`): cylindrical-coordinate FDTD (openems_coax.py),
   ladder over cells per mm; it runs for the same physical time.
 
 Both single-threaded (OPENBLAS_NUM_THREADS=1, OPENEMS_THREADS=1; the FEM steps in numpy/scipy on one
-factor: NGSolve's sparsecholesky, or CHOLMOD for long runs on large meshes, physics/transient/factor.py).
+factor: NGSolve's sparsecholesky, or CHOLMOD for long runs on large meshes, em/transient/factor.py).
 Also measured: the two-port S-matrix's stepping, the two excitations one after the other against both as
 columns of one time loop (`also_drive`, one block substitution a step).
 Run: `.venv/bin/python bench/em-transient/bench.py` (a minute or two).
@@ -31,12 +31,12 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1] / "engine"))
 
-from fieldline_engine.physics.constants import C0
-from fieldline_engine.physics.fullwave.media import uniform_media
-from fieldline_engine.physics.ports.wave_port import build_wave_port
-from fieldline_engine.physics.transient.solver import TransientSolver
-from fieldline_engine.physics.transient.spectrum import echo_delay
-from fieldline_engine.physics.transient.waveforms import Waveform
+from fieldline_engine.em.constants import C0
+from fieldline_engine.em.fullwave.media import uniform_media
+from fieldline_engine.em.ports.wave_port import build_wave_port
+from fieldline_engine.em.transient.solver import TransientSolver
+from fieldline_engine.em.transient.spectrum import echo_delay
+from fieldline_engine.em.transient.waveforms import Waveform
 from fieldline_engine.testing.rf_meshes import coax_mesh
 
 L = 0.04

@@ -1,7 +1,7 @@
 """Every analysis family the engine runs: one registry line each (docs/multiphysics.md §4)."""
 
 from fieldline_engine.core.registry import register
-from fieldline_engine.physics.em_analyses import EmAnalysis, EmEigenAnalysis, EmTimeAnalysis
+from fieldline_engine.em.em_analyses import EmAnalysis, EmEigenAnalysis, EmTimeAnalysis
 
 register(EmAnalysis())
 register(EmTimeAnalysis())

@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from fieldline_engine.physics.constants import EPS0
-from fieldline_engine.physics.routing import em_solver_for
+from fieldline_engine.em.constants import EPS0
+from fieldline_engine.em.routing import em_solver_for
 from fieldline_engine.testing.meshes import box_mesh, faces_on_plane
 
 L, W, H = 0.02, 0.004, 0.002  # bar along x: length L, cross-section W × H

@@ -7,8 +7,7 @@ import pytest
 
 from fieldline_engine.core.results import results_from_solution
 from fieldline_engine.core.solution import Solution
-from fieldline_engine.errors import InvalidInput
-from fieldline_engine.physics.option_support import (
+from fieldline_engine.em.option_support import (
     ADAPTIVE_SWEEP_FREQUENCY_DOMAIN_ONLY,
     DIRICHLET_NOT_FULLWAVE_SOURCE,
     ITERATIVE_SOLVER_STATIC_ONLY,
@@ -18,6 +17,7 @@ from fieldline_engine.physics.option_support import (
     S_PARAMETERS_NEED_PORTS,
     check_options,
 )
+from fieldline_engine.errors import InvalidInput
 from fieldline_engine.testing.meshes import box_mesh, faces_on_plane
 
 PORT = {"useWavePorts": True, "wavePorts": [{"portID": 1, "faces": [1], "mode": "TE10"}]}
@@ -28,7 +28,7 @@ def test_time_domain_refuses_the_pml():
         InvalidInput, match=r"radial PML \(useRadialPML\) is not available in the time-domain"
     ):
         check_options({"useRadialPML": True}, "em-time")
-    # resistive impedance walls are honoured there (physics/transient/job.py)
+    # resistive impedance walls are honoured there (em/transient/job.py)
     assert (
         check_options(
             {"impedanceConditions": [{"faces": [1], "impedance": {"real": 50, "imag": 0}}]}, "em-time"

@@ -12,9 +12,9 @@ import ngsolve as ng
 import numpy as np
 import pytest
 
-from fieldline_engine.physics.constants import EPS0
-from fieldline_engine.physics.em_static_job import solve_fields
-from fieldline_engine.physics.potential_problem import SolverOptions
+from fieldline_engine.core.h1_scalar import SolverOptions
+from fieldline_engine.em.constants import EPS0
+from fieldline_engine.em.em_static_job import solve_fields
 from fieldline_engine.testing.occ_models import curved_mesh, dirichlet, field_at, material
 
 DIRECT = SolverOptions(choice="direct")
@@ -229,9 +229,9 @@ def test_quasistatic_lossy_sphere_capacitor():
 
 def harmonic_box_error(order: int, cells: int) -> tuple[float, float, int]:
     """L2 and energy errors for φ = e^{πx}cos(πy) (harmonic) on the unit cube, exact Dirichlet data."""
+    from fieldline_engine.em.electrostatics import solve_electrostatics
     from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
     from fieldline_engine.mesh.tet_model import model_from_mesh_data
-    from fieldline_engine.physics.electrostatics import solve_electrostatics
     from fieldline_engine.testing.meshes import box_mesh
 
     model = model_from_mesh_data(box_mesh((1, 1, 1), (cells, cells, cells)))
@@ -283,8 +283,8 @@ def test_p_refinement_convergence():
 def test_curved_geometry_for_an_uploaded_mesh():
     """Concentric spheres uploaded as bare tetrahedra (no CAD left): the reconstructed quadratic
     geometry brings C within 1 % where the straight-sided mesh is off by ~3 %."""
+    from fieldline_engine.em.em_static_job import solve_em_static
     from fieldline_engine.mesh.tet_model import model_from_mesh_data
-    from fieldline_engine.physics.em_static_job import solve_em_static
 
     started = time.perf_counter()
     a, b = 0.01, 0.02

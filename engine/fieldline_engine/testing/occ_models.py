@@ -11,9 +11,9 @@ import ngsolve as ng
 import numpy as np
 from netgen.occ import OCCGeometry
 
-from fieldline_engine.physics.boundary_conditions import DirichletGroup, ResolvedBoundaries
-from fieldline_engine.physics.constants import EPS0, MU0
-from fieldline_engine.physics.materials import BodyMaterial
+from fieldline_engine.em.boundary_conditions import DirichletGroup, ResolvedBoundaries
+from fieldline_engine.em.constants import EPS0, MU0
+from fieldline_engine.em.materials import BodyMaterial
 
 
 def curved_mesh(shape: Any, maxh: float, order: int, **mesh_options: Any) -> ng.Mesh:

@@ -13,24 +13,24 @@ import numpy as np
 import pytest
 from netgen.occ import OCCGeometry, Pnt, Sphere
 
-from fieldline_engine.mesh.curving import curve_mesh
-from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
-from fieldline_engine.mesh.tet_model import model_from_mesh_data
-from fieldline_engine.physics.boundary_conditions import resolve_boundaries
-from fieldline_engine.physics.constants import C0
-from fieldline_engine.physics.fullwave.air_shell import FARFIELD_LABEL
-from fieldline_engine.physics.fullwave.exterior import metal_bodies
-from fieldline_engine.physics.fullwave.job import fullwave_labels
-from fieldline_engine.physics.fullwave.media import media_from_bodies
-from fieldline_engine.physics.fullwave.pml_job import setup_radial_pml
-from fieldline_engine.physics.fullwave.scattering import (
+from fieldline_engine.em.boundary_conditions import resolve_boundaries
+from fieldline_engine.em.constants import C0
+from fieldline_engine.em.fullwave.air_shell import FARFIELD_LABEL
+from fieldline_engine.em.fullwave.exterior import metal_bodies
+from fieldline_engine.em.fullwave.job import fullwave_labels
+from fieldline_engine.em.fullwave.media import media_from_bodies
+from fieldline_engine.em.fullwave.pml_job import setup_radial_pml
+from fieldline_engine.em.fullwave.scattering import (
     far_field,
     plane_wave,
     radar_cross_section,
     scattered_field,
 )
-from fieldline_engine.physics.fullwave.solver import FullwaveSolver
-from fieldline_engine.physics.materials import body_materials
+from fieldline_engine.em.fullwave.solver import FullwaveSolver
+from fieldline_engine.em.materials import body_materials
+from fieldline_engine.mesh.curving import curve_mesh
+from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
+from fieldline_engine.mesh.tet_model import model_from_mesh_data
 
 MIE_KA1 = 3.6376
 A = 0.05

@@ -10,8 +10,8 @@ import math
 
 import numpy as np
 
-from fieldline_engine.physics.fullwave.eigen import cavity_modes
-from fieldline_engine.physics.fullwave.media import uniform_media
+from fieldline_engine.em.fullwave.eigen import cavity_modes
+from fieldline_engine.em.fullwave.media import uniform_media
 from fieldline_engine.testing.rf_meshes import cavity_mesh
 
 

@@ -9,12 +9,12 @@ import math
 
 import pytest
 
-from fieldline_engine.physics.constants import ETA0
-from fieldline_engine.physics.fullwave.media import uniform_media
-from fieldline_engine.physics.fullwave.solver import FullwaveSolver
-from fieldline_engine.physics.fullwave.sparameters import db, renormalise
-from fieldline_engine.physics.fullwave.sweep import port_line_impedances
-from fieldline_engine.physics.ports.wave_port import build_wave_port
+from fieldline_engine.em.constants import ETA0
+from fieldline_engine.em.fullwave.media import uniform_media
+from fieldline_engine.em.fullwave.solver import FullwaveSolver
+from fieldline_engine.em.fullwave.sparameters import db, renormalise
+from fieldline_engine.em.fullwave.sweep import port_line_impedances
+from fieldline_engine.em.ports.wave_port import build_wave_port
 from fieldline_engine.testing.rf_meshes import RG401_EPS_R, RG401_INNER, RG401_OUTER, coax_mesh
 
 Z0 = ETA0 / (2 * math.pi * math.sqrt(RG401_EPS_R)) * math.log(RG401_OUTER / RG401_INNER)

@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from fieldline_engine.em.constants import C0, ETA0
+from fieldline_engine.em.fullwave.affine import affine_terms, assemble
+from fieldline_engine.em.fullwave.fast_sweep import run_frequency_sweep
+from fieldline_engine.em.fullwave.media import uniform_media
+from fieldline_engine.em.fullwave.pml import RadialPml
+from fieldline_engine.em.fullwave.solver import FullwaveSolver, ImpedanceWall
+from fieldline_engine.em.ports.wave_port import build_wave_port
 from fieldline_engine.errors import InvalidInput
-from fieldline_engine.physics.constants import C0, ETA0
-from fieldline_engine.physics.fullwave.affine import affine_terms, assemble
-from fieldline_engine.physics.fullwave.fast_sweep import run_frequency_sweep
-from fieldline_engine.physics.fullwave.media import uniform_media
-from fieldline_engine.physics.fullwave.pml import RadialPml
-from fieldline_engine.physics.fullwave.solver import FullwaveSolver, ImpedanceWall
-from fieldline_engine.physics.ports.wave_port import build_wave_port
 from fieldline_engine.testing.rf_meshes import (
     RG401_EPS_R,
     RG401_INNER,
@@ -169,8 +169,8 @@ def test_short_sweep_and_bad_settings():
 def test_residual_indicator_equals_the_full_residual_in_row_blocks(monkeypatch):
     """The QR-based indicator equals ‖A(f)Vy − g‖/‖g‖ computed directly, also when the projection runs
     in many row blocks (TSQR)."""
-    from fieldline_engine.physics.fullwave import reduced_model
-    from fieldline_engine.physics.fullwave.reduced_model import ReducedModel
+    from fieldline_engine.em.fullwave import reduced_model
+    from fieldline_engine.em.fullwave.reduced_model import ReducedModel
 
     solver = wr90_solver(maxh=0.02, order=2)
     terms, _ = affine_terms(solver)

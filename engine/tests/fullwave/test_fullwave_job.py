@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from fieldline_engine.physics.constants import C0
+from fieldline_engine.em.constants import C0
 from fieldline_engine.testing.meshes import box_mesh, faces_on_plane
 
 A, B, L = 22.86, 10.16, 100.0  # mm
@@ -128,7 +128,7 @@ def test_bad_port_config_is_refused(engine, tmp_path):
 def test_uploaded_coax_one_port_renormalised_to_100_ohm(engine, tmp_path):
     """RG-401 as uploaded tetrahedra (curved on request), a TEM port at z=0 and a matched load
     (impedance wall Z = η0/√εr) at z=L; voltage_current renormalised to 100 Ω: |S11| = −9.54 dB."""
-    from fieldline_engine.physics.constants import ETA0
+    from fieldline_engine.em.constants import ETA0
     from fieldline_engine.testing.rf_meshes import RG401_EPS_R, coax_mesh
 
     length = 0.005

@@ -10,12 +10,12 @@ import math
 
 import pytest
 
-from fieldline_engine.physics.constants import C0, ETA0, MU0
-from fieldline_engine.physics.fullwave.eigen import cavity_modes
-from fieldline_engine.physics.fullwave.impedance import good_conductor_impedance
-from fieldline_engine.physics.fullwave.media import uniform_media
-from fieldline_engine.physics.fullwave.solver import FullwaveSolver, ImpedanceWall
-from fieldline_engine.physics.ports.wave_port import build_wave_port
+from fieldline_engine.em.constants import C0, ETA0, MU0
+from fieldline_engine.em.fullwave.eigen import cavity_modes
+from fieldline_engine.em.fullwave.impedance import good_conductor_impedance
+from fieldline_engine.em.fullwave.media import uniform_media
+from fieldline_engine.em.fullwave.solver import FullwaveSolver, ImpedanceWall
+from fieldline_engine.em.ports.wave_port import build_wave_port
 from fieldline_engine.testing.rf_meshes import WR90_A, WR90_B, cavity_mesh, waveguide_mesh
 
 L = 0.1
@@ -45,7 +45,7 @@ def test_wall_with_line_impedance_is_a_matched_load(quality):
     import ngsolve as ng
     from netgen.occ import Box, OCCGeometry, Y, Z
 
-    from fieldline_engine.physics.ports.modes import ModeShape
+    from fieldline_engine.em.ports.modes import ModeShape
 
     box = Box((0, 0, 0), (0.02, 0.02, 0.05))
     box.faces.name = "pmc"

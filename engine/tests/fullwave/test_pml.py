@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 from netgen.occ import Box, Glue, OCCGeometry, Y, Z
 
-from fieldline_engine.physics.fullwave.media import uniform_media
-from fieldline_engine.physics.fullwave.pml import RadialPml
-from fieldline_engine.physics.fullwave.solver import FullwaveSolver
-from fieldline_engine.physics.ports.modes import ModeShape
-from fieldline_engine.physics.ports.wave_port import build_wave_port
+from fieldline_engine.em.fullwave.media import uniform_media
+from fieldline_engine.em.fullwave.pml import RadialPml
+from fieldline_engine.em.fullwave.solver import FullwaveSolver
+from fieldline_engine.em.ports.modes import ModeShape
+from fieldline_engine.em.ports.wave_port import build_wave_port
 
 W, AIR, THICKNESS = 0.02, 0.05, 0.1
 
@@ -69,9 +69,9 @@ def test_without_stretch_the_wave_reflects(plane_wave_channel):
 
 
 def test_pml_layer_on_an_uploaded_air_box():
+    from fieldline_engine.em.fullwave.pml_job import radial_pml_for_model
     from fieldline_engine.errors import InvalidInput
     from fieldline_engine.mesh.tet_model import model_from_mesh_data
-    from fieldline_engine.physics.fullwave.pml_job import radial_pml_for_model
     from fieldline_engine.testing.meshes import box_mesh
 
     model = model_from_mesh_data(box_mesh((0.6, 0.6, 0.6), (4, 4, 4)))

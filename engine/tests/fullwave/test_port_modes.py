@@ -11,12 +11,12 @@ import ngsolve as ng
 import pytest
 from netgen.occ import Cylinder, OCCGeometry, Pnt, Z
 
-from fieldline_engine.physics.constants import ETA0
-from fieldline_engine.physics.fullwave.media import uniform_media
-from fieldline_engine.physics.fullwave.solver import FullwaveSolver
-from fieldline_engine.physics.fullwave.sweep import port_line_impedances
-from fieldline_engine.physics.ports.eigenmode import numeric_mode
-from fieldline_engine.physics.ports.wave_port import build_wave_port
+from fieldline_engine.em.constants import ETA0
+from fieldline_engine.em.fullwave.media import uniform_media
+from fieldline_engine.em.fullwave.solver import FullwaveSolver
+from fieldline_engine.em.fullwave.sweep import port_line_impedances
+from fieldline_engine.em.ports.eigenmode import numeric_mode
+from fieldline_engine.em.ports.wave_port import build_wave_port
 from fieldline_engine.testing.rf_meshes import (
     RG401_EPS_R,
     RG401_INNER,

@@ -9,16 +9,16 @@ import math
 
 import numpy as np
 
-from fieldline_engine.physics.constants import C0
-from fieldline_engine.physics.fullwave.media import uniform_media
-from fieldline_engine.physics.fullwave.pml import RadialPml
-from fieldline_engine.physics.fullwave.scattering import (
+from fieldline_engine.em.constants import C0
+from fieldline_engine.em.fullwave.media import uniform_media
+from fieldline_engine.em.fullwave.pml import RadialPml
+from fieldline_engine.em.fullwave.scattering import (
     far_field,
     plane_wave,
     radar_cross_section,
     scattered_field,
 )
-from fieldline_engine.physics.fullwave.solver import FullwaveSolver
+from fieldline_engine.em.fullwave.solver import FullwaveSolver
 from fieldline_engine.testing.rf_meshes import sphere_scatterer_mesh
 
 MIE_KA1 = 3.6376

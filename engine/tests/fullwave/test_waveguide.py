@@ -9,10 +9,10 @@ import math
 
 import pytest
 
-from fieldline_engine.physics.constants import C0
-from fieldline_engine.physics.fullwave.media import uniform_media
-from fieldline_engine.physics.fullwave.solver import FullwaveSolver
-from fieldline_engine.physics.ports.wave_port import build_wave_port
+from fieldline_engine.em.constants import C0
+from fieldline_engine.em.fullwave.media import uniform_media
+from fieldline_engine.em.fullwave.solver import FullwaveSolver
+from fieldline_engine.em.ports.wave_port import build_wave_port
 from fieldline_engine.testing.rf_meshes import WR90_A, waveguide_mesh
 
 L = 0.1
@@ -71,7 +71,7 @@ def test_transmission_recovers_above_cutoff(wr90):
 
 
 def test_sweep_shared_by_two_processes_matches_one(monkeypatch):
-    from fieldline_engine.physics.fullwave.sweep import run_sweep
+    from fieldline_engine.em.fullwave.sweep import run_sweep
 
     mesh = waveguide_mesh(L, maxh=0.012)
     ports = [build_wave_port(mesh, f"port_{k}", str(k + 1), "TE10") for k in range(2)]

@@ -5,11 +5,11 @@ TE102 8.885173 GHz, TE103 11.130321 GHz."""
 import ngsolve as ng
 import pytest
 
-from fieldline_engine.physics.fullwave.media import uniform_media
-from fieldline_engine.physics.transient.solver import TransientSolver
-from fieldline_engine.physics.transient.sources import VolumeCurrent
-from fieldline_engine.physics.transient.spectrum import resonance_peaks
-from fieldline_engine.physics.transient.waveforms import Waveform
+from fieldline_engine.em.fullwave.media import uniform_media
+from fieldline_engine.em.transient.solver import TransientSolver
+from fieldline_engine.em.transient.sources import VolumeCurrent
+from fieldline_engine.em.transient.spectrum import resonance_peaks
+from fieldline_engine.em.transient.waveforms import Waveform
 from fieldline_engine.testing.rf_meshes import WR90_A, WR90_B, cavity_mesh
 
 D = 50e-3

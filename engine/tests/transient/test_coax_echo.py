@@ -10,12 +10,12 @@ import math
 import numpy as np
 import pytest
 
-from fieldline_engine.physics.constants import C0, ETA0
-from fieldline_engine.physics.fullwave.media import uniform_media
-from fieldline_engine.physics.ports.wave_port import build_wave_port
-from fieldline_engine.physics.transient.solver import TransientSolver
-from fieldline_engine.physics.transient.spectrum import echo_delay
-from fieldline_engine.physics.transient.waveforms import Waveform
+from fieldline_engine.em.constants import C0, ETA0
+from fieldline_engine.em.fullwave.media import uniform_media
+from fieldline_engine.em.ports.wave_port import build_wave_port
+from fieldline_engine.em.transient.solver import TransientSolver
+from fieldline_engine.em.transient.spectrum import echo_delay
+from fieldline_engine.em.transient.waveforms import Waveform
 from fieldline_engine.testing.rf_meshes import RG401_INNER, RG401_OUTER, coax_mesh
 
 L = 0.04

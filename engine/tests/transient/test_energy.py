@@ -7,11 +7,11 @@ import ngsolve as ng
 import numpy as np
 import pytest
 
-from fieldline_engine.physics.constants import EPS0
-from fieldline_engine.physics.fullwave.media import uniform_media
-from fieldline_engine.physics.transient.solver import TransientSolver
-from fieldline_engine.physics.transient.sources import VolumeCurrent
-from fieldline_engine.physics.transient.waveforms import Waveform
+from fieldline_engine.em.constants import EPS0
+from fieldline_engine.em.fullwave.media import uniform_media
+from fieldline_engine.em.transient.solver import TransientSolver
+from fieldline_engine.em.transient.sources import VolumeCurrent
+from fieldline_engine.em.transient.waveforms import Waveform
 from fieldline_engine.testing.rf_meshes import WR90_A, WR90_B, cavity_mesh
 
 D = 50e-3

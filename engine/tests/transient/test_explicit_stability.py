@@ -4,11 +4,11 @@ the real limit: just below it the run stays bounded, just above it blows up."""
 import numpy as np
 import pytest
 
+from fieldline_engine.em.fullwave.media import uniform_media
+from fieldline_engine.em.transient.solver import TransientSolver
+from fieldline_engine.em.transient.sources import VolumeCurrent
+from fieldline_engine.em.transient.waveforms import Waveform
 from fieldline_engine.errors import EngineError
-from fieldline_engine.physics.fullwave.media import uniform_media
-from fieldline_engine.physics.transient.solver import TransientSolver
-from fieldline_engine.physics.transient.sources import VolumeCurrent
-from fieldline_engine.physics.transient.waveforms import Waveform
 from fieldline_engine.testing.rf_meshes import cavity_mesh
 
 

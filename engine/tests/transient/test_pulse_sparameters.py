@@ -11,13 +11,13 @@ import math
 
 import numpy as np
 
-from fieldline_engine.physics.constants import C0
-from fieldline_engine.physics.fullwave.media import uniform_media
-from fieldline_engine.physics.fullwave.solver import FullwaveSolver
-from fieldline_engine.physics.ports.wave_port import build_wave_port
-from fieldline_engine.physics.transient.frequency_response import frequency_response
-from fieldline_engine.physics.transient.solver import TransientSolver
-from fieldline_engine.physics.transient.waveforms import Waveform
+from fieldline_engine.em.constants import C0
+from fieldline_engine.em.fullwave.media import uniform_media
+from fieldline_engine.em.fullwave.solver import FullwaveSolver
+from fieldline_engine.em.ports.wave_port import build_wave_port
+from fieldline_engine.em.transient.frequency_response import frequency_response
+from fieldline_engine.em.transient.solver import TransientSolver
+from fieldline_engine.em.transient.waveforms import Waveform
 from fieldline_engine.testing.rf_meshes import RG401_EPS_R, coax_mesh
 
 L = 0.02

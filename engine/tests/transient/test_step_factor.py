@@ -1,4 +1,4 @@
-"""The step factor (physics/transient/factor.py): CHOLMOD's Cholesky and NGSolve's sparsecholesky are both
+"""The step factor (em/transient/factor.py): CHOLMOD's Cholesky and NGSolve's sparsecholesky are both
 exact on the Newmark matrix of a PEC cavity, zero on the Dirichlet DOFs, and a block of right-hand sides
 gives the same columns as one substitution each; excitations stepped as block columns of one time loop
 give the records of separate runs."""
@@ -6,12 +6,12 @@ give the records of separate runs."""
 import numpy as np
 import pytest
 
-from fieldline_engine.physics.fullwave.media import uniform_media
-from fieldline_engine.physics.ports.wave_port import build_wave_port
-from fieldline_engine.physics.transient import factor
-from fieldline_engine.physics.transient.solver import TransientSolver
-from fieldline_engine.physics.transient.sources import VolumeCurrent
-from fieldline_engine.physics.transient.waveforms import Waveform
+from fieldline_engine.em.fullwave.media import uniform_media
+from fieldline_engine.em.ports.wave_port import build_wave_port
+from fieldline_engine.em.transient import factor
+from fieldline_engine.em.transient.solver import TransientSolver
+from fieldline_engine.em.transient.sources import VolumeCurrent
+from fieldline_engine.em.transient.waveforms import Waveform
 from fieldline_engine.testing.rf_meshes import WR90_A, WR90_B, cavity_mesh, coax_mesh
 
 DT = 2e-12

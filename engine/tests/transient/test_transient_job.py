@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from fieldline_engine.physics.constants import C0, ETA0
-from fieldline_engine.physics.transient.spectrum import echo_delay
+from fieldline_engine.em.constants import C0, ETA0
+from fieldline_engine.em.transient.spectrum import echo_delay
 from fieldline_engine.post.results_binary import MAGIC
 from fieldline_engine.testing.rf_meshes import coax_mesh
 from fieldline_engine.testing.uploaded import mesh_data_from_ngsolve
@@ -222,7 +222,7 @@ def test_te10_port_needs_a_carrier(engine, tmp_path):
 
 def test_phase_convention_of_pulse_transform():
     """The transform convention: a delayed pulse has the phase e^{−jωτ} (e^{+jωt} phasors)."""
-    from fieldline_engine.physics.transient.spectrum import dtft
+    from fieldline_engine.em.transient.spectrum import dtft
 
     t = np.arange(2000) * 1e-12
     pulse = np.exp(-(((t - 0.3e-9) / 30e-12) ** 2))

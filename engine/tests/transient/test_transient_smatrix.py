@@ -13,19 +13,19 @@ import time
 import numpy as np
 import pytest
 
-from fieldline_engine.physics.constants import C0
-from fieldline_engine.physics.fullwave.media import uniform_media
-from fieldline_engine.physics.fullwave.solver import FullwaveSolver
-from fieldline_engine.physics.fullwave.sweep import run_sweep
-from fieldline_engine.physics.ports.wave_port import build_wave_port
-from fieldline_engine.physics.transient.smatrix import (
+from fieldline_engine.em.constants import C0
+from fieldline_engine.em.fullwave.media import uniform_media
+from fieldline_engine.em.fullwave.solver import FullwaveSolver
+from fieldline_engine.em.fullwave.sweep import run_sweep
+from fieldline_engine.em.ports.wave_port import build_wave_port
+from fieldline_engine.em.transient.smatrix import (
     full_matrix_wanted,
     ports_to_excite,
     s_matrix,
     why_no_matrix,
 )
-from fieldline_engine.physics.transient.solver import TransientSolver
-from fieldline_engine.physics.transient.waveforms import Waveform
+from fieldline_engine.em.transient.solver import TransientSolver
+from fieldline_engine.em.transient.waveforms import Waveform
 from fieldline_engine.testing.rf_meshes import coax_mesh
 from fieldline_engine.testing.uploaded import mesh_data_from_ngsolve
 

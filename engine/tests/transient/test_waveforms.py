@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
+from fieldline_engine.em.transient.waveforms import Waveform, waveform_from_config
 from fieldline_engine.errors import InvalidInput
-from fieldline_engine.physics.transient.waveforms import Waveform, waveform_from_config
 
 
 @pytest.mark.parametrize(

@@ -8,12 +8,12 @@ warped frequency f̃ = tan(πfΔt)/(πΔt)) and S11 must vanish; off the carrier
 import cmath
 import math
 
-from fieldline_engine.physics.fullwave.media import uniform_media
-from fieldline_engine.physics.fullwave.solver import FullwaveSolver
-from fieldline_engine.physics.ports.wave_port import build_wave_port
-from fieldline_engine.physics.transient.frequency_response import frequency_response
-from fieldline_engine.physics.transient.solver import TransientSolver
-from fieldline_engine.physics.transient.waveforms import Waveform
+from fieldline_engine.em.fullwave.media import uniform_media
+from fieldline_engine.em.fullwave.solver import FullwaveSolver
+from fieldline_engine.em.ports.wave_port import build_wave_port
+from fieldline_engine.em.transient.frequency_response import frequency_response
+from fieldline_engine.em.transient.solver import TransientSolver
+from fieldline_engine.em.transient.waveforms import Waveform
 from fieldline_engine.testing.rf_meshes import waveguide_mesh
 
 L = 0.03

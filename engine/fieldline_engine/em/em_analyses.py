@@ -1,0 +1,60 @@
+"""The electromagnetic analyses as registered families (core/registry.py).
+
+Transitional: the EM jobs still build their results dicts themselves; they travel as the Solution's
+extras until each job returns named fields (docs/multiphysics.md §4).
+"""
+
+from typing import Any
+
+from fieldline_engine.core.solution import Solution
+from fieldline_engine.em.option_support import check_options
+from fieldline_engine.em.routing import em_solver_for
+from fieldline_engine.mesh.tet_model import TetModel
+from fieldline_engine.protocol import ProgressSpan
+
+
+class EmAnalysis:
+    """Static, conduction and quasi-static fields, or full-wave frequency domain (em/routing.py)."""
+
+    analysis_type = "em"
+
+    def check(self, config: dict[str, Any]) -> list[str]:
+        return check_options(config, em_solver_for(config))
+
+    def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
+        if em_solver_for(config) == "fullwave":
+            from fieldline_engine.em.fullwave.job import solve_fullwave_job
+
+            return Solution(extras=solve_fullwave_job(model, config))
+        from fieldline_engine.em.em_static_job import solve_em_static
+
+        return Solution(extras=solve_em_static(model, config))
+
+
+class EmTimeAnalysis:
+    analysis_type = "em-time"
+
+    def check(self, config: dict[str, Any]) -> list[str]:
+        return check_options(config, "em-time")
+
+    def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
+        from fieldline_engine.em.transient.job import solve_transient_job
+
+        results = solve_transient_job(model, config)
+        # The time-domain panel lists the config fields this run left out next to its own notes.
+        tdi = results.get("time_domain_info")
+        if isinstance(tdi, dict):
+            tdi["notes"] = [*tdi.get("notes", []), *self.check(config)]
+        return Solution(extras=results)
+
+
+class EmEigenAnalysis:
+    analysis_type = "em-eigen"
+
+    def check(self, config: dict[str, Any]) -> list[str]:
+        return check_options(config, "em-eigen")
+
+    def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
+        from fieldline_engine.em.fullwave.eigen_job import solve_eigen_job
+
+        return Solution(extras=solve_eigen_job(model, config))

@@ -1,0 +1,152 @@
+"""Port modes by a 2D eigen solve on the port face itself (cross-sections without a closed form).
+
+The port's filling is homogeneous (one material; see job.port_filling), so the transverse problem
+splits into scalar ones on the face, solved with a surface H1 space on the 3D mesh's port triangles
+(the mode then lives on exactly the discretisation the 3D field sees):
+- TE: −∇²ψ = k_c² ψ, ∂ψ/∂n = 0 on the conductors (ψ ~ H_z), E_t = n × ∇ψ;
+- TM: −∇²φ = k_c² φ, φ = 0 on the conductors (φ ~ E_z), E_t = −∇φ;
+- TEM (two or more conductor loops): ∇²φ = 0, φ = 1 on the inner loop(s), 0 on the outer, E_t = −∇φ.
+β and the wave impedance follow from k_c as for the analytic modes.
+"""
+
+import ngsolve as ng
+import numpy as np
+import scipy.linalg as sla
+
+from fieldline_engine.em.ports.modes import ModeShape
+from fieldline_engine.em.ports.port_face import PortFace, _boundary_loops
+from fieldline_engine.errors import InvalidInput
+
+# Which computed mode a user-facing name selects (index in order of rising cutoff).
+_SELECT = {"TE10": ("TE", 0), "TE20": ("TE", 1), "TM01": ("TM", 0), "TEM": ("TEM", 0)}
+
+
+def numeric_mode(
+    mesh: ng.Mesh,
+    face: PortFace,
+    mode: str,
+    eps_r: complex = 1.0,
+    mu_r: complex = 1.0,
+    order: int = 2,
+    pec: str | None = None,
+) -> ModeShape:
+    family, index = _SELECT[mode]
+    label = face.label
+    fes = ng.H1(mesh, order=order + 1, definedon=mesh.Boundaries(label))
+    loops = _perimeter_loops(mesh, label)
+    u, v = fes.TnT()
+    stiff = ng.BilinearForm(fes)
+    stiff += ng.grad(u).Trace() * ng.grad(v).Trace() * ng.ds(label)
+    mass = ng.BilinearForm(fes)
+    mass += u * v * ng.ds(label)
+    stiff.Assemble()
+    mass.Assemble()
+    gf = ng.GridFunction(fes)
+    n = ng.specialcf.normal(3)
+
+    if family == "TEM":
+        if len(loops) < 2:
+            raise InvalidInput(
+                f"Wave port {label}: a TEM mode needs two conductors; this port face has a single boundary."
+            )
+        outer = max(range(len(loops)), key=lambda i: _extent(mesh, loops[i]))
+        fixed, values = _loop_dofs(mesh, fes, loops, value_of=lambda i: 0.0 if i == outer else 1.0)
+        free = np.setdiff1d(_used_dofs(fes), fixed)
+        a = _dense(stiff.mat)
+        x = np.zeros(fes.ndof)
+        x[fixed] = values
+        x[free] = np.linalg.solve(a[np.ix_(free, free)], -a[np.ix_(free, fixed)] @ values)
+        gf.vec.FV().NumPy()[:] = x
+        shape_cf = -ng.grad(gf).Trace()
+        kc = 0.0
+    else:
+        used = _used_dofs(fes)
+        if family == "TM":
+            fixed, _ = _loop_dofs(mesh, fes, loops, value_of=lambda _i: 0.0)
+            free = np.setdiff1d(used, fixed)
+        else:
+            free = used
+        a = _dense(stiff.mat)[np.ix_(free, free)]
+        b = _dense(mass.mat)[np.ix_(free, free)]
+        lam, vecs = sla.eigh(a, b)
+        keep = np.nonzero(lam > 1e-8 * max(1.0, float(np.max(np.abs(lam)))))[0]
+        if index >= len(keep):
+            raise InvalidInput(
+                f"Wave port {label}: the port face has no {mode} mode on this mesh; refine the port."
+            )
+        pick = keep[index]
+        x = np.zeros(fes.ndof)
+        x[free] = vecs[:, pick]
+        gf.vec.FV().NumPy()[:] = x
+        kc = float(np.sqrt(lam[pick]))
+        shape_cf = ng.Cross(n, ng.grad(gf).Trace()) if family == "TE" else -ng.grad(gf).Trace()
+    shape_cf = shape_cf * _polarity(mesh, label, shape_cf, face)
+    name = {"TE": f"TE (mode {index + 1})", "TM": f"TM (mode {index + 1})", "TEM": "TEM"}[family]
+    return ModeShape(
+        name,
+        family,
+        kc,
+        None,
+        face,
+        note=f"{mode} computed by a 2D eigen solve on the port face ({face.shape} cross-section)",
+        source="2d eigenmode",
+        numeric_cf=shape_cf,
+    )
+
+
+def _dense(mat) -> np.ndarray:
+    rows, cols, vals = mat.COO()
+    n = mat.height
+    out = np.zeros((n, n))
+    np.add.at(out, (np.asarray(rows), np.asarray(cols)), np.asarray(vals))
+    return out
+
+
+def _used_dofs(fes: ng.FESpace) -> np.ndarray:
+    """DOFs that belong to the port face (the surface space numbers all mesh nodes)."""
+    mask = np.zeros(fes.ndof, dtype=bool)
+    for el in fes.Elements(ng.BND):
+        mask[[d for d in el.dofs if d >= 0]] = True
+    return np.nonzero(mask)[0]
+
+
+def _perimeter_loops(mesh: ng.Mesh, label: str) -> list[np.ndarray]:
+    tris = np.array([[v.nr for v in el.vertices] for el in mesh.Elements(ng.BND) if el.mat == label])
+    return _boundary_loops(tris)
+
+
+def _extent(mesh: ng.Mesh, loop: np.ndarray) -> float:
+    pts = np.array([mesh.vertices[int(i)].point for i in loop])
+    return float(np.ptp(pts, axis=0).max())
+
+
+def _loop_dofs(
+    mesh: ng.Mesh, fes: ng.FESpace, loops: list[np.ndarray], value_of
+) -> tuple[np.ndarray, np.ndarray]:
+    """DOFs on the perimeter loops (their vertices and edges) with a value per loop."""
+    edge_of = {}
+    for e in mesh.edges:
+        vs = tuple(sorted(v.nr for v in e.vertices))
+        edge_of[vs] = e.nr
+    dofs: dict[int, float] = {}
+    for i, loop in enumerate(loops):
+        val = value_of(i)
+        for k, vnr in enumerate(loop):
+            for d in fes.GetDofNrs(ng.NodeId(ng.VERTEX, int(vnr))):
+                dofs[d] = val
+            key = tuple(sorted((int(vnr), int(loop[(k + 1) % len(loop)]))))
+            if key in edge_of:
+                for d in fes.GetDofNrs(ng.NodeId(ng.EDGE, edge_of[key])):
+                    dofs[d] = 0.0  # higher-order edge DOFs of a constant trace are 0
+    idx = np.array(sorted(dofs), dtype=np.int64)
+    vertex_vals = np.array([dofs[d] for d in idx])
+    return idx, vertex_vals
+
+
+def _polarity(mesh: ng.Mesh, label: str, cf: ng.CoefficientFunction, face: PortFace) -> float:
+    """Signs the mode so its mean field points along the face's positive in-plane axes (as the
+    analytic modes do), making ports on one straight guide share a polarity."""
+    mean = np.array(ng.Integrate(cf, mesh, ng.BND, definedon=mesh.Boundaries(label)))
+    along_v, along_u = float(mean @ face.v_axis), float(mean @ face.u_axis)
+    ref = along_v if abs(along_v) >= abs(along_u) else along_u
+    return -1.0 if ref < 0 else 1.0

@@ -1,0 +1,161 @@
+"""The time-domain run in the results format: final fields, animation frames over time, time_domain_info.
+
+`time_domain_info` holds the time axis, the scheme, probe signals (E in V/m, H in A/m), port signals
+(voltage V, current A, modal amplitudes), voltage-source signals, the energy over time (J) and the
+broadband frequency response. Signals longer than MAX_SIGNAL_SAMPLES are written every `sample_stride`
+steps (the frequency response always uses every step).
+"""
+
+import math
+from typing import Any
+
+import numpy as np
+
+from fieldline_engine.em.fullwave.fields_output import MAX_ANIMATION_VECTOR_VALUES
+from fieldline_engine.em.transient.frequency_response import frequency_response
+from fieldline_engine.em.transient.schemes import SCHEME_DESCRIPTIONS
+from fieldline_engine.em.transient.solver import Probe, TransientRun, TransientSolver
+from fieldline_engine.mesh.tet_model import TetModel
+from fieldline_engine.post.grid_fields import grid_section
+from fieldline_engine.post.results import dense_scalar, dense_vectors, mesh_section
+from fieldline_engine.em.static_results import SIDE_FILES_KEY
+
+MAX_SIGNAL_SAMPLES = 5001
+
+
+def _series(values: np.ndarray, stride: int) -> list:
+    return np.asarray(values)[::stride].tolist()
+
+
+def time_frames(run: TransientRun) -> dict[str, Any]:
+    """Snapshots at evenly spaced steps (the last one is the final state), like the phase frames."""
+    with_vectors = (
+        len(run.frames_e) * (len(run.frames_e[0]) if run.frames_e else 0) * 3 <= MAX_ANIMATION_VECTOR_VALUES
+    )
+    data = []
+    for e, h in zip(run.frames_e, run.frames_h, strict=True):
+        frame: dict[str, Any] = {
+            "e_magnitudes": np.linalg.norm(e, axis=1).tolist(),
+            "h_magnitudes": np.linalg.norm(h, axis=1).tolist(),
+        }
+        if with_vectors:
+            frame["efields"] = e.tolist()
+            frame["hfields"] = h.tolist()
+        data.append(frame)
+    return {"frames": len(data), "kind": "time", "frame_values": list(run.frame_times), "data": data}
+
+
+def transient_results(
+    model: TetModel,
+    config: dict[str, Any],
+    solver: TransientSolver,
+    run: TransientRun,
+    probes: list[Probe],
+    notes: list[str],
+) -> dict[str, Any]:
+    stride = max(1, math.ceil(len(run.times) / MAX_SIGNAL_SAMPLES))
+    energy_total = run.energy_electric + run.energy_magnetic
+    ports_info = []
+    for p in solver.ports:
+        pid = p.port.port_id
+        entry: dict[str, Any] = {
+            "port_id": pid,
+            "modal_amplitude": _series(run.port_modal[pid], stride),
+            "incident_modal_amplitude": _series(run.port_incident[pid], stride),
+        }
+        if pid in run.port_voltage:
+            entry["voltage"] = _series(run.port_voltage[pid], stride)
+            entry["incident_voltage"] = _series(run.port_incident[pid] * (p.mode_voltage or 0.0), stride)
+        if pid in run.port_current:
+            entry["current"] = _series(run.port_current[pid], stride)
+        ports_info.append(entry)
+    sources_info = [
+        {
+            **g.describe(),
+            "voltage": _series(run.gap_voltage[g.label], stride),
+            "current": _series(run.gap_current[g.label], stride),
+        }
+        for g in solver.gaps
+    ]
+    steps_per_s = run.steps / run.seconds_stepping if run.seconds_stepping > 0 else None
+    info: dict[str, Any] = {
+        "times": _series(run.times, stride),
+        "sample_stride": stride,
+        "time_step": run.time_step,
+        "end_time": run.steps * run.time_step,
+        "steps": run.steps,
+        "scheme": run.scheme,
+        "scheme_description": SCHEME_DESCRIPTIONS[run.scheme],
+        "excitation": {
+            **solver.waveform.describe(),
+            "sources": [s.name for s in solver.sources],
+        },
+        "probes": [
+            {
+                "name": pr.name,
+                "point": [c / model.unit_scale for c in pr.point],
+                "e": _series(run.probe_e[pr.name], stride),
+                "h": _series(run.probe_h[pr.name], stride),
+            }
+            for pr in probes
+        ],
+        "ports": ports_info,
+        "voltage_sources": sources_info,
+        "energy": {
+            "times": run.energy_times.tolist(),
+            "electric": run.energy_electric.tolist(),
+            "magnetic": run.energy_magnetic.tolist(),
+            "total": energy_total.tolist(),
+        },
+        "performance": {
+            "setup_s": run.seconds_setup,
+            "stepping_s": run.seconds_stepping,
+            "steps_per_s": steps_per_s,
+            "dof_steps_per_s": steps_per_s * run.ndof if steps_per_s else None,
+            "excitations_per_step": run.columns,
+            "factor": run.factor,
+        },
+        "units": {"time": "s", "E": "V/m", "H": "A/m", "voltage": "V", "current": "A", "energy": "J"},
+        "notes": list(notes),
+    }
+    if run.stability is not None:
+        info["stability"] = run.stability.describe()
+    response = frequency_response(solver, run, config)
+    if response is not None:
+        info["notes"] += response.pop("notes", [])
+        info["frequency_response"] = response
+    e, h = run.final_e, run.final_h
+    results: dict[str, Any] = {
+        "solver_info": {
+            "elements": model.nt,
+            "matrix_size": solver.ndof,
+            "non_zeros": int(solver.system.K.nze),
+            "frequency": solver.waveform.frequency,
+            "analysis": "em-time",
+            "element_order": solver.order,
+            "time_scheme": run.scheme,
+            "linear_solver": f"direct (sparse Cholesky, {run.factor}), factorized once",
+            "steps": run.steps,
+            "time_step": run.time_step,
+        },
+        **mesh_section(model),
+        "field_magnitudes": {
+            "e_magnitudes": dense_scalar(np.linalg.norm(e, axis=1)),
+            "h_magnitudes": dense_scalar(np.linalg.norm(h, axis=1)),
+        },
+        "efields": dense_vectors(e),
+        "hfields": dense_vectors(h),
+        "time_domain_info": info,
+        "units": {"length": "model", "E": "V/m", "H": "A/m", "time": "s"},
+    }
+    if solver.ports:
+        results["ports"] = [p.describe() for p in solver.ports]
+    if run.frames_e:
+        results["animation"] = time_frames(run)
+    if config.get("gridFieldsEnabled") and run.final_fields:
+        # the final state on the grid, like the vertex fields
+        grid, files = grid_section(solver.mesh, model.vertices, model.unit_scale, config, run.final_fields)
+        results["grid"] = grid
+        if files:
+            results[SIDE_FILES_KEY] = files
+    return results
