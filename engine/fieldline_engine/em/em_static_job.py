@@ -20,10 +20,10 @@ from fieldline_engine.em.materials import (
     reciprocal,
 )
 from fieldline_engine.em.quasistatics import solve_quasistatics
+from fieldline_engine.em.static_results import static_results
 from fieldline_engine.mesh.curving import curve_mesh
 from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
 from fieldline_engine.mesh.tet_model import TetModel
-from fieldline_engine.em.static_results import static_results
 from fieldline_engine.protocol import SILENT, ProgressSpan
 
 

@@ -22,13 +22,13 @@ from fieldline_engine.em.fullwave.impedance import walls_from_config
 from fieldline_engine.em.fullwave.job import fullwave_labels
 from fieldline_engine.em.fullwave.media import media_from_bodies
 from fieldline_engine.em.materials import body_materials
+from fieldline_engine.em.static_results import SIDE_FILES_KEY
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.curving import curve_mesh
 from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.post.grid_fields import grid_section
 from fieldline_engine.post.results import mesh_section
-from fieldline_engine.em.static_results import SIDE_FILES_KEY
 from fieldline_engine.post.vertex_fields import vector_at_vertices
 
 MAX_MODES = 50

@@ -19,13 +19,13 @@ from fieldline_engine.em.fullwave.solver import FullwaveSolver
 from fieldline_engine.em.fullwave.sweep import sweep_frequencies
 from fieldline_engine.em.materials import BodyMaterial, body_materials
 from fieldline_engine.em.ports.wave_port import WavePort, build_wave_port
+from fieldline_engine.em.static_results import SIDE_FILES_KEY
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.curving import curve_mesh
 from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.post.grid_fields import grid_section
 from fieldline_engine.post.results import mesh_section
-from fieldline_engine.em.static_results import SIDE_FILES_KEY
 
 INTERFACE_LABEL = "interface"
 

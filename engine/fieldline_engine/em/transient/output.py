@@ -12,13 +12,13 @@ from typing import Any
 import numpy as np
 
 from fieldline_engine.em.fullwave.fields_output import MAX_ANIMATION_VECTOR_VALUES
+from fieldline_engine.em.static_results import SIDE_FILES_KEY
 from fieldline_engine.em.transient.frequency_response import frequency_response
 from fieldline_engine.em.transient.schemes import SCHEME_DESCRIPTIONS
 from fieldline_engine.em.transient.solver import Probe, TransientRun, TransientSolver
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.post.grid_fields import grid_section
 from fieldline_engine.post.results import dense_scalar, dense_vectors, mesh_section
-from fieldline_engine.em.static_results import SIDE_FILES_KEY
 
 MAX_SIGNAL_SAMPLES = 5001
 
