@@ -308,15 +308,13 @@ def test_curved_geometry_for_an_uploaded_mesh():
     errors = {}
     for curved in (False, True):
         results = solve_em_static(model_from_mesh_data(mesh_data), {**config, "useCurvedGeometry": curved})
-        errors[curved] = abs(results["quantities"]["capacitance_F"] - exact) / exact
-        assert results["solver_info"]["curved_geometry"]["curved"] is curved
-    report(
-        "uploaded spheres C, straight-sided", errors[False], results["solver_info"]["matrix_size"], started
-    )
+        errors[curved] = abs(results.quantities["capacitance_F"] - exact) / exact
+        assert results.solver_info["curved_geometry"]["curved"] is curved
+    report("uploaded spheres C, straight-sided", errors[False], results.solver_info["matrix_size"], started)
     report(
         "uploaded spheres C, reconstructed curved geometry",
         errors[True],
-        results["solver_info"]["matrix_size"],
+        results.solver_info["matrix_size"],
         started,
     )
     assert errors[True] < 0.01 < 0.02 < errors[False]

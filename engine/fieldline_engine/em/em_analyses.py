@@ -1,8 +1,5 @@
-"""The electromagnetic analyses as registered families (core/registry.py).
-
-Transitional: the EM jobs still build their results dicts themselves; they travel as the Solution's
-extras until each job returns named fields (docs/multiphysics.md §4).
-"""
+"""The electromagnetic analyses as registered families (core/registry.py): each returns a Solution with
+the named fields of em/field_catalogue.py and its own results keys as extras."""
 
 from typing import Any
 
@@ -25,10 +22,10 @@ class EmAnalysis:
         if em_solver_for(config) == "fullwave":
             from fieldline_engine.em.fullwave.job import solve_fullwave_job
 
-            return Solution(extras=solve_fullwave_job(model, config))
+            return solve_fullwave_job(model, config)
         from fieldline_engine.em.em_static_job import solve_em_static
 
-        return Solution(extras=solve_em_static(model, config))
+        return solve_em_static(model, config)
 
 
 class EmTimeAnalysis:
@@ -40,12 +37,12 @@ class EmTimeAnalysis:
     def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
         from fieldline_engine.em.transient.job import solve_transient_job
 
-        results = solve_transient_job(model, config)
+        solution = solve_transient_job(model, config)
         # The time-domain panel lists the config fields this run left out next to its own notes.
-        tdi = results.get("time_domain_info")
+        tdi = solution.extras.get("time_domain_info")
         if isinstance(tdi, dict):
             tdi["notes"] = [*tdi.get("notes", []), *self.check(config)]
-        return Solution(extras=results)
+        return solution
 
 
 class EmEigenAnalysis:
@@ -57,4 +54,4 @@ class EmEigenAnalysis:
     def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
         from fieldline_engine.em.fullwave.eigen_job import solve_eigen_job
 
-        return Solution(extras=solve_eigen_job(model, config))
+        return solve_eigen_job(model, config)

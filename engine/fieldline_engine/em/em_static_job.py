@@ -7,6 +7,7 @@ import ngsolve as ng
 
 from fieldline_engine import protocol
 from fieldline_engine.core.h1_scalar import SolverOptions
+from fieldline_engine.core.solution import Solution
 from fieldline_engine.em.boundary_conditions import ResolvedBoundaries, resolve_boundaries
 from fieldline_engine.em.conduction import solve_steady_conduction
 from fieldline_engine.em.electrostatics import solve_electrostatics
@@ -71,7 +72,7 @@ def solve_fields(
     return sol
 
 
-def solve_em_static(model: TetModel, config: dict[str, Any]) -> dict[str, Any]:
+def solve_em_static(model: TetModel, config: dict[str, Any]) -> Solution:
     frequency = float(config.get("frequency", 0.0))
     bnd = resolve_boundaries(model, config)
     protocol.progress(6, "Building mesh")

@@ -13,19 +13,15 @@ import ngsolve as ng
 import numpy as np
 
 from fieldline_engine import protocol
+from fieldline_engine.core.solution import Solution
+from fieldline_engine.em.field_catalogue import em_field, em_solution
 from fieldline_engine.em.field_solution import FieldSolution
 from fieldline_engine.em.fullwave.fields_output import phase_frames
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.post.grid_fields import grid_section
-from fieldline_engine.post.results import dense_scalar, dense_vectors, mesh_section
 from fieldline_engine.post.vertex_fields import scalar_at_vertices, vector_at_vertices
 
 SIDE_FILES_KEY = "_side_files"  # popped by the results writer: {file name: bytes}
-
-
-def _dominant_phase(v: np.ndarray) -> np.ndarray:
-    idx = np.argmax(np.abs(v), axis=1)
-    return np.degrees(np.angle(v[np.arange(len(v)), idx]))
 
 
 def static_results(
@@ -35,7 +31,7 @@ def static_results(
     config: dict[str, Any],
     order: int,
     curving: dict[str, Any],
-) -> dict[str, Any]:
+) -> Solution:
     cplx = sol.complex_valued
     # E, J and H are polynomials of degree order−1 per element: vertex values average the elements'.
     degree = max(1, order - 1)
@@ -77,45 +73,28 @@ def static_results(
     if sol.notes or unconverged:
         solver_info["warnings"] = [*sol.notes, *unconverged]
 
+    fields = [em_field("potential", phi_v), em_field("electric_field", e_v), em_field("magnetic_field", h_v)]
+    if j_v is not None:
+        fields.append(em_field("current_density", j_v))
     results: dict[str, Any] = {
         "solver_info": solver_info,
-        **mesh_section(model),
-        "field_magnitudes": {
-            "e_magnitudes": dense_scalar(np.linalg.norm(e_v, axis=1)),
-            "h_magnitudes": dense_scalar(np.linalg.norm(h_v, axis=1)),
-        },
-        "efields": dense_vectors(e_v.real),
-        "hfields": dense_vectors(h_v.real),
-        "potential": dense_scalar(np.abs(phi_v) if cplx else phi_v),
         "quantities": sol.quantities,
         "units": {"length": "model", "E": "V/m", "H": "A/m", "J": "A/m^2", "potential": "V"},
     }
-    if j_v is not None:
-        results["field_magnitudes"]["j_magnitudes"] = dense_scalar(np.linalg.norm(j_v, axis=1))
-        results["jfields"] = dense_vectors(j_v.real)
-    if cplx:
-        results["complex_fields"] = True
-        results["efields_imag"] = dense_vectors(e_v.imag)
-        results["hfields_imag"] = dense_vectors(h_v.imag)
-        results["field_magnitudes"]["e_phase_deg"] = dense_scalar(_dominant_phase(e_v))
-        results["field_magnitudes"]["h_phase_deg"] = dense_scalar(_dominant_phase(h_v))
-        results["potential_phase_deg"] = dense_scalar(np.degrees(np.angle(phi_v)))
-        if j_v is not None:
-            results["jfields_imag"] = dense_vectors(j_v.imag)
-        if config.get("animate"):
-            frames = int(config.get("animationFrames", 50))
-            protocol.progress(88, f"Phase animation ({frames} frames)")
-            results["animation"] = phase_frames(e_v, h_v, frames)
+    if cplx and config.get("animate"):
+        frames = int(config.get("animationFrames", 50))
+        protocol.progress(88, f"Phase animation ({frames} frames)")
+        results["animation"] = phase_frames(e_v, h_v, frames)
 
     if config.get("gridFieldsEnabled"):
         protocol.progress(90, "Sampling grid fields")
-        fields = {"potential": sol.potential, "e": sol.e_field}
+        sampled = {"potential": sol.potential, "e": sol.e_field}
         if sol.h_field is not None:
-            fields["h"] = sol.h_field
+            sampled["h"] = sol.h_field
         if sol.current_density is not None:
-            fields["j"] = sol.current_density
-        grid, files = grid_section(mesh, model.vertices, model.unit_scale, config, fields)
+            sampled["j"] = sol.current_density
+        grid, files = grid_section(mesh, model.vertices, model.unit_scale, config, sampled)
         results["grid"] = grid
         if files:
             results[SIDE_FILES_KEY] = files
-    return results
+    return em_solution(fields, results)

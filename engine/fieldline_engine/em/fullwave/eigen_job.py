@@ -14,10 +14,12 @@ import ngsolve as ng
 import numpy as np
 
 from fieldline_engine import protocol
+from fieldline_engine.core.solution import Solution
 from fieldline_engine.em.boundary_conditions import resolve_boundaries
 from fieldline_engine.em.constants import C0, ETA0
+from fieldline_engine.em.field_catalogue import em_solution
 from fieldline_engine.em.fullwave.eigen import cavity_modes
-from fieldline_engine.em.fullwave.fields_output import harmonic_field_results
+from fieldline_engine.em.fullwave.fields_output import harmonic_fields
 from fieldline_engine.em.fullwave.impedance import walls_from_config
 from fieldline_engine.em.fullwave.job import fullwave_labels
 from fieldline_engine.em.fullwave.media import media_from_bodies
@@ -28,13 +30,12 @@ from fieldline_engine.mesh.curving import curve_mesh
 from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.post.grid_fields import grid_section
-from fieldline_engine.post.results import mesh_section
 from fieldline_engine.post.vertex_fields import vector_at_vertices
 
 MAX_MODES = 50
 
 
-def solve_eigen_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any]:
+def solve_eigen_job(model: TetModel, config: dict[str, Any]) -> Solution:
     n_modes = int(config.get("eigenNumModes", 6) or 6)
     if not 1 <= n_modes <= MAX_MODES:
         raise InvalidInput(f"eigenNumModes must be between 1 and {MAX_MODES}.")
@@ -62,7 +63,7 @@ def solve_eigen_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any]:
     scale = 1.0 / (float(np.max(np.linalg.norm(np.abs(e_vertices), axis=1))) or 1.0)
     e_cf = gf * scale
     h_cf = (1j * C0 * scale / (omega * ETA0)) * (media.inv_mu_r * ng.curl(gf))
-    fields = harmonic_field_results(
+    fields, field_extras = harmonic_fields(
         mesh,
         model.nv,
         e_cf,
@@ -82,8 +83,7 @@ def solve_eigen_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any]:
             "eigen_solver": "shift-invert Arnoldi (ARPACK) with gradient projection",
             "curved_geometry": curving,
         },
-        **mesh_section(model),
-        **fields,
+        **field_extras,
         "eigenmodes": [
             {
                 "index": i,
@@ -102,4 +102,4 @@ def solve_eigen_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any]:
         results["grid"] = grid
         if files:
             results[SIDE_FILES_KEY] = files
-    return results
+    return em_solution(fields, results, phases=False)

@@ -1,8 +1,9 @@
-"""Time-harmonic fields at the model's vertices in the results format, plus phase animation frames.
+"""Time-harmonic fields at the model's vertices as named fields, plus phase animation frames.
 
-E and H are complex phasors (e^{+jωt}, peak values). `field_magnitudes` hold the phasor magnitudes
-√(|Ex|²+|Ey|²+|Ez|²); `efields`/`hfields` hold the real part (the field at phase 0) and
-`efields_imag`/`hfields_imag` the imaginary part, so E(t) = Re(E)·cos ωt − Im(E)·sin ωt.
+E and H are complex phasors (e^{+jωt}, peak values); em/field_catalogue.py writes the spec's keys from
+them: `field_magnitudes` the phasor magnitudes √(|Ex|²+|Ey|²+|Ez|²), `efields`/`hfields` the real part
+(the field at phase 0), `efields_imag`/`hfields_imag` the imaginary part, so
+E(t) = Re(E)·cos ωt − Im(E)·sin ωt.
 """
 
 from typing import Any
@@ -10,14 +11,15 @@ from typing import Any
 import ngsolve as ng
 import numpy as np
 
-from fieldline_engine.post.results import dense_scalar, dense_vectors
+from fieldline_engine.core.fields import Field
+from fieldline_engine.em.field_catalogue import em_field
 from fieldline_engine.post.vertex_fields import vector_at_vertices
 
 # Frames × vertices above which the per-frame vectors are left out (magnitudes stay).
 MAX_ANIMATION_VECTOR_VALUES = 2_000_000
 
 
-def harmonic_field_results(
+def harmonic_fields(
     mesh: ng.Mesh,
     nv: int,
     e_field: ng.CoefficientFunction,
@@ -25,23 +27,15 @@ def harmonic_field_results(
     animate: bool = False,
     frames: int = 50,
     order: int = 1,
-) -> dict[str, Any]:
-    """`order`: the field's element order; vertex values are the averages of the adjacent elements' values."""
+) -> tuple[list[Field], dict[str, Any]]:
+    """The named phasor fields E and H at the vertices, and the phase animation (when asked) as results
+    keys. `order`: the field's element order; vertex values are the averages of the adjacent elements'."""
     e = vector_at_vertices(mesh, e_field, complex_valued=True, order=order)[:nv]
     h = vector_at_vertices(mesh, h_field, complex_valued=True, order=max(1, order - 1))[:nv]
-    out: dict[str, Any] = {
-        "field_magnitudes": {
-            "e_magnitudes": dense_scalar(np.sqrt(np.sum(np.abs(e) ** 2, axis=1))),
-            "h_magnitudes": dense_scalar(np.sqrt(np.sum(np.abs(h) ** 2, axis=1))),
-        },
-        "efields": dense_vectors(e.real),
-        "hfields": dense_vectors(h.real),
-        "efields_imag": dense_vectors(e.imag),
-        "hfields_imag": dense_vectors(h.imag),
-    }
+    extras: dict[str, Any] = {}
     if animate:
-        out["animation"] = phase_frames(e, h, frames)
-    return out
+        extras["animation"] = phase_frames(e, h, frames)
+    return [em_field("electric_field", e), em_field("magnetic_field", h)], extras
 
 
 def phase_frames(e: np.ndarray, h: np.ndarray, frames: int) -> dict[str, Any]:

@@ -5,12 +5,14 @@ from typing import Any
 import numpy as np
 
 from fieldline_engine import protocol
+from fieldline_engine.core.solution import Solution
 from fieldline_engine.em.boundary_conditions import ResolvedBoundaries, resolve_boundaries
 from fieldline_engine.em.constants import EPS0, MU0
+from fieldline_engine.em.field_catalogue import em_solution
 from fieldline_engine.em.fullwave.air_shell import FARFIELD_LABEL
 from fieldline_engine.em.fullwave.exterior import metal_bodies
 from fieldline_engine.em.fullwave.fast_sweep import DEFAULT_TOLERANCE, run_frequency_sweep
-from fieldline_engine.em.fullwave.fields_output import harmonic_field_results
+from fieldline_engine.em.fullwave.fields_output import harmonic_fields
 from fieldline_engine.em.fullwave.impedance import walls_from_config
 from fieldline_engine.em.fullwave.media import media_from_bodies
 from fieldline_engine.em.fullwave.pml_job import VACUUM, setup_radial_pml
@@ -25,7 +27,6 @@ from fieldline_engine.mesh.curving import curve_mesh
 from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.post.grid_fields import grid_section
-from fieldline_engine.post.results import mesh_section
 
 INTERFACE_LABEL = "interface"
 
@@ -60,7 +61,7 @@ def port_filling(
     return eps.pop(), complex(mu.pop())
 
 
-def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any]:
+def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> Solution:
     bnd = resolve_boundaries(model, config)
     labels, pec = fullwave_labels(model, bnd)
     order = int(config.get("meshOrder", 1))
@@ -124,7 +125,7 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any
             "This full-wave model has no source: add a wave port (useWavePorts with at least one port)."
         )
     h_cf = solver.magnetic_field(e_gf, field_solution.frequency)
-    fields = harmonic_field_results(
+    fields, field_extras = harmonic_fields(
         mesh,
         model.nv,
         e_gf,
@@ -148,8 +149,7 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any
             "curved_geometry": curving,
             "frequency_sweep": sweep_info,
         },
-        **mesh_section(model),
-        **fields,
+        **field_extras,
         "ports": [{**p.describe(k0), **field_solution.port_props[i]} for i, p in enumerate(ports)],
         "units": {"length": "model", "E": "V/m", "H": "A/m", "frequency": "Hz"},
     }
@@ -180,4 +180,4 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any
         results["grid"] = grid
         if files:
             results[SIDE_FILES_KEY] = files
-    return results
+    return em_solution(fields, results, phases=False)

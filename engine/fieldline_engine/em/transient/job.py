@@ -10,7 +10,9 @@ from typing import Any
 import numpy as np
 
 from fieldline_engine import protocol
+from fieldline_engine.core.solution import Solution
 from fieldline_engine.em.boundary_conditions import ResolvedBoundaries, resolve_boundaries
+from fieldline_engine.em.field_catalogue import em_solution
 from fieldline_engine.em.fullwave.job import fullwave_labels, port_filling
 from fieldline_engine.em.materials import body_materials
 from fieldline_engine.em.ports.wave_port import build_wave_port
@@ -52,7 +54,7 @@ def resistive_walls(bnd: ResolvedBoundaries, config: dict[str, Any]) -> list[tup
     return walls
 
 
-def solve_transient_job(model: TetModel, config: dict[str, Any]) -> dict[str, Any]:
+def solve_transient_job(model: TetModel, config: dict[str, Any]) -> Solution:
     grid = time_grid(config)
     order = int(config.get("meshOrder", 1))
     if order not in (1, 2, 3):
@@ -160,7 +162,7 @@ def solve_transient_job(model: TetModel, config: dict[str, Any]) -> dict[str, An
     )
     matrix_runs = port_by_port_runs(solver, run) if extra else {}
     protocol.progress(STEP_END, "Frequency response and results")
-    results = transient_results(model, config, solver, run, probes, notes)
+    fields, results = transient_results(model, config, solver, run, probes, notes)
     if matrix_runs:
         matrix = s_matrix(solver, matrix_runs, config, results["time_domain_info"]["notes"])
         if matrix is not None:
@@ -172,7 +174,7 @@ def solve_transient_job(model: TetModel, config: dict[str, Any]) -> dict[str, An
             }
             results["s_parameters"] = matrix
     results["solver_info"]["curved_geometry"] = curving
-    return results
+    return em_solution(fields, results, phases=False)
 
 
 def port_by_port_runs(solver: TransientSolver, main: TransientRun) -> dict[str, TransientRun]:

@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from fieldline_engine.core.fields import Field
+from fieldline_engine.em.field_catalogue import em_field
 from fieldline_engine.em.fullwave.fields_output import MAX_ANIMATION_VECTOR_VALUES
 from fieldline_engine.em.static_results import SIDE_FILES_KEY
 from fieldline_engine.em.transient.frequency_response import frequency_response
@@ -18,7 +20,6 @@ from fieldline_engine.em.transient.schemes import SCHEME_DESCRIPTIONS
 from fieldline_engine.em.transient.solver import Probe, TransientRun, TransientSolver
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.post.grid_fields import grid_section
-from fieldline_engine.post.results import dense_scalar, dense_vectors, mesh_section
 
 MAX_SIGNAL_SAMPLES = 5001
 
@@ -27,7 +28,8 @@ def _series(values: np.ndarray, stride: int) -> list:
     return np.asarray(values)[::stride].tolist()
 
 
-def time_frames(run: TransientRun) -> dict[str, Any]:
+def time_frames(run: TransientRun) -> tuple[list[Field], dict[str, Any]]:
+    """The final state as named fields, and the rest of the results (time-domain info, frames, grid)."""
     """Snapshots at evenly spaced steps (the last one is the final state), like the phase frames."""
     with_vectors = (
         len(run.frames_e) * (len(run.frames_e[0]) if run.frames_e else 0) * 3 <= MAX_ANIMATION_VECTOR_VALUES
@@ -138,13 +140,6 @@ def transient_results(
             "steps": run.steps,
             "time_step": run.time_step,
         },
-        **mesh_section(model),
-        "field_magnitudes": {
-            "e_magnitudes": dense_scalar(np.linalg.norm(e, axis=1)),
-            "h_magnitudes": dense_scalar(np.linalg.norm(h, axis=1)),
-        },
-        "efields": dense_vectors(e),
-        "hfields": dense_vectors(h),
         "time_domain_info": info,
         "units": {"length": "model", "E": "V/m", "H": "A/m", "time": "s"},
     }
@@ -158,4 +153,4 @@ def transient_results(
         results["grid"] = grid
         if files:
             results[SIDE_FILES_KEY] = files
-    return results
+    return [em_field("electric_field", e), em_field("magnetic_field", h)], results
