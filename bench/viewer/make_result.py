@@ -72,20 +72,34 @@ def main() -> None:
             np.uint32
         ),
         "region_names": ["left", "right"],
-        "field_magnitudes": {
-            "e_magnitudes": np.linalg.norm(e, axis=1),
-            "h_magnitudes": np.linalg.norm(h, axis=1),
+        "fields": {
+            "electric_field": {
+                "label": "Electric field",
+                "unit": "V/m",
+                "kind": "vector",
+                "location": "vertex",
+                "complex": False,
+                "data": e,
+            },
+            "magnetic_field": {
+                "label": "Magnetic field",
+                "unit": "A/m",
+                "kind": "vector",
+                "location": "vertex",
+                "complex": False,
+                "data": h,
+            },
         },
-        "efields": e,
-        "hfields": h,
         "animation": {
             "frames": frames,
-            "kind": "phase",
+            "axis": "phase",
+            "unit": "deg",
             "frame_values": [360.0 * k / frames for k in range(frames)],
+            "fields": ["electric_field", "magnetic_field"],
             "data": [
                 {
-                    "efields": e * np.cos(2 * np.pi * k / frames),
-                    "hfields": h * np.sin(2 * np.pi * k / frames),
+                    "electric_field": e * np.cos(2 * np.pi * k / frames),
+                    "magnetic_field": h * np.sin(2 * np.pi * k / frames),
                 }
                 for k in range(frames)
             ],

@@ -2,6 +2,18 @@ import { z } from 'zod';
 import { MeshBody, Vec3 } from './mesh.ts';
 
 export const LENGTH_UNITS = ['mm', 'cm', 'm', 'in', 'um', 'ft'] as const;
+/** Metres per model length unit (the engine's mesh/units.py); a model without a unit is in metres. */
+export const METRES_PER_UNIT: Record<(typeof LENGTH_UNITS)[number], number> = {
+  m: 1,
+  cm: 1e-2,
+  mm: 1e-3,
+  um: 1e-6,
+  in: 0.0254,
+  ft: 0.3048,
+};
+export function metresPerUnit(unit: string | undefined): number {
+  return METRES_PER_UNIT[(unit ?? 'm').trim().toLowerCase() as keyof typeof METRES_PER_UNIT] ?? 1;
+}
 export const UPLOAD_EXTENSIONS = ['json', 'step', 'stp', 'stl', 'obj', 'zip'] as const;
 
 /** Spec 001 §5, exactly. */

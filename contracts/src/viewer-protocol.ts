@@ -29,24 +29,62 @@ export const ViewerMesh = z.object({
 });
 export type ViewerMesh = z.infer<typeof ViewerMesh>;
 
-/** Fields at vertices (SI units). Vectors are xyz per vertex. */
-export const ViewerFields = z.object({
-  eMagnitude: f32.optional(),
-  hMagnitude: f32.optional(),
-  eVectors: f32.optional(),
-  hVectors: f32.optional(),
-  potential: f32.optional(),
+export const FIELD_KINDS = ['scalar', 'vector', 'tensor'] as const;
+export type FieldKind = (typeof FIELD_KINDS)[number];
+/** Values per entry of each kind; tensors are symmetric, Voigt order xx yy zz xy yz xz. */
+export const FIELD_COMPONENTS: Record<FieldKind, number> = { scalar: 1, vector: 3, tensor: 6 };
+export const FIELD_LOCATIONS = ['vertex', 'cell'] as const;
+export const FRAME_AXES = ['time', 'phase', 'mode', 'frequency'] as const;
+export type FrameAxis = (typeof FRAME_AXES)[number];
+
+/**
+ * One named result field (docs/multiphysics.md §1): SI `unit` as the legend prints it, values per vertex
+ * (or per tetrahedron for `location: cell`), the real part of a phasor with `imag` beside it.
+ * `role: deformation` marks a displacement the viewer can warp the mesh by.
+ */
+export const ViewerField = z.object({
+  label: z.string(),
+  unit: z.string(),
+  kind: z.enum(FIELD_KINDS),
+  location: z.enum(FIELD_LOCATIONS).default('vertex'),
+  role: z.string().optional(),
+  values: f32,
+  imag: f32.optional(),
 });
+export type ViewerField = z.infer<typeof ViewerField>;
+
+/** The result's field catalogue by name, in the order the field selector lists them. */
+export const ViewerFields = z.record(z.string(), ViewerField);
 export type ViewerFields = z.infer<typeof ViewerFields>;
 
-/** Time-domain snapshots or phase frames of a time-harmonic field: one ViewerFields per frame. */
+/**
+ * Animation frames on an axis: time snapshots (s), phase of a time-harmonic field (deg), mode shapes
+ * (values = eigenfrequencies, Hz) or frequency points (Hz). Each frame maps field names to values shaped
+ * like the field's — or, for a vector field, one magnitude per entry when the vectors were too large to keep.
+ */
 export const ViewerAnimation = z.object({
-  frames: z.array(ViewerFields),
-  /** seconds (time domain) or degrees of phase (time-harmonic) per frame */
+  frames: z.array(z.record(z.string(), f32)),
   frameValues: z.array(z.number()).optional(),
-  kind: z.enum(['time', 'phase']).default('time'),
+  /** what the animation controls print per frame, e.g. "mode 3 — 412.6 Hz" */
+  frameLabels: z.array(z.string()).optional(),
+  axis: z.enum(FRAME_AXES).default('time'),
+  unit: z.string().optional(),
 });
 export type ViewerAnimation = z.infer<typeof ViewerAnimation>;
+
+/** What the surface shows of a field (setField): its colour by magnitude or one component, with arrows. */
+export const FIELD_DISPLAYS = ['magnitude', 'arrows', 'component'] as const;
+export const FieldSelection = z.object({
+  name: z.string(),
+  display: z.enum(FIELD_DISPLAYS).default('magnitude'),
+  /** component index for display 'component' (vector: 0–2, tensor: 0–5 in Voigt order) */
+  component: z.number().int().min(0).max(5).optional(),
+});
+export type FieldSelection = z.infer<typeof FieldSelection>;
+
+/** setDeformation: warp the mesh by a `deformation` field × scale (0 or null field = undeformed). */
+export const DeformationSetting = z.object({ field: z.string().nullable(), scale: z.number().min(0) });
+export type DeformationSetting = z.infer<typeof DeformationSetting>;
 
 export const ProblemMarkers = z.object({
   vertices: u32,
@@ -58,13 +96,15 @@ export const ProblemMarkers = z.object({
 /** Functions the parent may call in the viewer via `call-function`. */
 export const VIEWER_FUNCTIONS = [
   'setRenderMode', // (mode: 0 Shell & Wireframe | 1 Wireframe | 2 X-Ray | 3 Solid)
-  'setFieldMode', // (mode: 0 Electric Field | 1 Magnetic Field | 2 Electric Magnitude | 3 Magnetic Magnitude)
+  'setFieldMode', // (mode: 0 Electric Field | 1 Magnetic Field | 2 Electric Magnitude | 3 Magnetic Magnitude) — the spec's alias of setField (SPEC_FIELD_MODES)
+  'setField', // (FieldSelection) — any field of the catalogue
+  'setDeformation', // (DeformationSetting)
   'setVectorScale', // (scale 0.1–5.0)
   'setVectorDensity', // (fraction 0–1)
   'setColorMap', // ('viridis' | 'turbo' | 'coolwarm')
   'setColorRange', // (min: number | null, max: number | null) — null = auto
   'setLogScale', // (on: boolean)
-  'setStreamlines', // ({ enabled, seeds, field: 'E' | 'H' })
+  'setStreamlines', // ({ enabled, seeds, field: a vector field's name; 'E' | 'H' mean electric_field | magnetic_field })
   'zoomToFit',
   'resetView',
   'toggleFullscreen',

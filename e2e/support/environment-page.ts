@@ -29,15 +29,32 @@ export async function recordViewerMessages(frame: Frame, keepPositions = false):
         type?: string;
         name?: string;
         mesh?: { positions?: Float32Array; triangles?: Uint32Array };
-        fields?: { eMagnitude?: Float32Array };
+        args?: unknown[];
+        fields?: Record<string, { label: string; unit: string; kind: string; values: Float32Array; imag?: Float32Array }>;
         problemMarkers?: { faces?: Uint32Array; vertices?: Uint32Array };
       };
+      // |E| per vertex (the peak amplitude of a phasor) from the named field electric_field.
+      const ef = d.fields?.electric_field;
+      let eMagnitude: number[] | undefined;
+      if (ef) {
+        const width = ef.kind === 'vector' ? 3 : 1;
+        eMagnitude = [];
+        for (let i = 0; i < ef.values.length / width; i++) {
+          let sum = 0;
+          for (let c = 0; c < width; c++) sum += ef.values[i * width + c]! ** 2 + (ef.imag?.[i * width + c] ?? 0) ** 2;
+          eMagnitude.push(Math.sqrt(sum));
+        }
+      }
       w.__received.push({
         type: d.type,
         name: d.name,
         vertices: d.mesh?.positions ? d.mesh.positions.length / 3 : undefined,
         positions: keepPositions && d.mesh?.positions ? Array.from(d.mesh.positions) : undefined,
-        eMagnitude: d.fields?.eMagnitude ? Array.from(d.fields.eMagnitude) : undefined,
+        args: d.args,
+        eMagnitude,
+        fields: d.fields
+          ? Object.fromEntries(Object.entries(d.fields).map(([n, f]) => [n, { label: f.label, unit: f.unit, kind: f.kind }]))
+          : undefined,
         problemFaces: d.problemMarkers?.faces ? Array.from(d.problemMarkers.faces) : undefined,
         problemVertices: d.problemMarkers?.vertices ? Array.from(d.problemMarkers.vertices) : undefined,
       });
@@ -51,7 +68,11 @@ export interface ReceivedMessage {
   vertices?: number;
   /** x, y, z per vertex (model units), when recordViewerMessages was asked to keep them */
   positions?: number[];
+  /** |E| per vertex when the message carries the named field electric_field */
   eMagnitude?: number[];
+  /** the named fields a load-mesh carries: label, unit, kind */
+  fields?: Record<string, { label: string; unit: string; kind: string }>;
+  args?: unknown[];
   problemFaces?: number[];
   problemVertices?: number[];
 }

@@ -72,19 +72,17 @@ export async function loadModel(page: Page, model: SyntheticModel, options: { an
           units: 'mm',
         },
         fields: {
-          eMagnitude: f32(model.eMagnitude),
-          hMagnitude: f32(model.hMagnitude),
-          eVectors: f32(model.eVectors),
-          hVectors: f32(model.hVectors),
+          electric_field: { label: 'Electric field', unit: 'V/m', kind: 'vector', values: f32(model.eVectors) },
+          magnetic_field: { label: 'Magnetic field', unit: 'A/m', kind: 'vector', values: f32(model.hVectors) },
         },
         ...(animation
           ? {
               animation: {
-                kind: 'phase',
+                axis: 'phase',
                 frameValues: model.frameValues,
                 frames: model.frames.map((fr) => ({
-                  eVectors: f32(fr.eVectors),
-                  hVectors: f32(fr.hVectors),
+                  electric_field: f32(fr.eVectors),
+                  magnetic_field: f32(fr.hVectors),
                 })),
               },
             }

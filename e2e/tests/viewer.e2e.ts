@@ -223,7 +223,7 @@ describe('viewer page', () => {
     const tooltip = frame.locator('.fl-tooltip');
     await tooltip.waitFor({ state: 'visible' });
     const text = (await tooltip.textContent()) ?? '';
-    expect(text).toMatch(/\|E\| = [\d.]+ k?V\/m/);
+    expect(text).toMatch(/\|Electric field\| = [\d.]+ k?V\/m/);
     expect(text).toContain('mm');
   });
 
@@ -309,7 +309,7 @@ describe('viewer page', () => {
 
     await freshViewer();
     await page.evaluate(
-      ({ positions, triangles, tetrahedra, e, ev }) => {
+      ({ positions, triangles, tetrahedra, ev }) => {
         const iframe = document.getElementById('viewer') as HTMLIFrameElement;
         iframe.contentWindow?.postMessage(
           {
@@ -320,7 +320,9 @@ describe('viewer page', () => {
               tetrahedra: new Uint32Array(tetrahedra),
               units: 'mm',
             },
-            fields: { eMagnitude: new Float32Array(e), eVectors: new Float32Array(ev) },
+            fields: {
+              electric_field: { label: 'Electric field', unit: 'V/m', kind: 'vector', values: new Float32Array(ev) },
+            },
           },
           window.location.origin,
         );
@@ -329,8 +331,7 @@ describe('viewer page', () => {
         positions: Array.from(payload.mesh.positions),
         triangles: Array.from(payload.mesh.triangles),
         tetrahedra: Array.from(payload.mesh.tetrahedra ?? []),
-        e: Array.from(payload.fields?.eMagnitude ?? []),
-        ev: Array.from(payload.fields?.eVectors ?? []),
+        ev: Array.from(payload.fields?.electric_field?.values ?? []),
       },
     );
     const s = await settled(frame);

@@ -10,7 +10,7 @@ from fieldline_engine.testing.meshes import box_mesh
 
 def read_binary(blob: bytes) -> tuple[dict, dict[str, np.ndarray]]:
     assert blob[:4] == b"FLRB"
-    assert int.from_bytes(blob[4:8], "little") == 1
+    assert int.from_bytes(blob[4:8], "little") == 2
     length = int.from_bytes(blob[8:12], "little")
     header = json.loads(blob[12 : 12 + length])
     arrays = {}
@@ -22,42 +22,69 @@ def read_binary(blob: bytes) -> tuple[dict, dict[str, np.ndarray]]:
     return header, arrays
 
 
-def test_round_trip_of_mesh_fields_and_animation():
+def test_round_trip_of_mesh_named_fields_and_frames():
+    from fieldline_engine.core.fields import Field, Frames
+    from fieldline_engine.core.results import results_from_solution
+    from fieldline_engine.core.solution import Solution
+    from fieldline_engine.mesh.tet_model import model_from_mesh_data
+
     mesh = box_mesh((2.0, 1.0, 1.0), (2, 1, 1))
-    nv = len(mesh["vertices"])
+    model = model_from_mesh_data(
+        {**mesh, "tetrahedron_regions": [0] * 6 + [1] * 6, "region_names": ["air", "ptfe"], "units": "mm"}
+    )
+    nv, nt = model.nv, model.nt
     rng = np.random.default_rng(1)
-    e = rng.random((nv, 3))
-    results = {
-        **mesh,
-        "tetrahedron_regions": [0] * 6 + [1] * 6,
-        "region_names": ["air", "ptfe"],
-        "field_magnitudes": {
-            "e_magnitudes": {"format": "dense", "data": np.linalg.norm(e, axis=1).tolist(), "size": nv},
-            "h_magnitudes": {"format": "sparse", "data": {"3": 2.5}, "size": nv},
-        },
-        "efields": {"format": "dense", "data": {str(i): list(v) for i, v in enumerate(e)}, "size": nv},
-        "potential": {"format": "dense", "data": list(range(nv)), "size": nv},
-        "animation": {
-            "frames": 2,
-            "kind": "phase",
-            "frame_values": [0.0, 180.0],
-            "data": [{"e_magnitudes": [1.0] * nv}, {"e_magnitudes": [2.0] * nv, "efields": (-e).tolist()}],
-        },
-    }
+    u = rng.random((nv, 3)) + 1j * rng.random((nv, 3))
+    t = rng.random(nv)
+    stress = rng.random((nt, 6))
+    solution = Solution()
+    solution.add_field(Field("temperature", "Temperature", "K", "scalar", t))
+    solution.add_field(Field("displacement", "Displacement", "m", "vector", u, role="deformation"))
+    solution.add_field(Field("stress", "Stress", "Pa", "tensor", stress, location="cell"))
+    solution.animation = Frames(
+        "mode",
+        [12.5, 30.0],
+        [{"displacement": u.real}, {"displacement": -u.real}],
+        labels=["mode 1", "mode 2"],
+    )
+    results = results_from_solution(model, solution)
     header, arrays = read_binary(encode_results_binary(results, "mm"))
-    assert header["units"] == "mm"
+    assert header["version"] == 2 and header["units"] == "mm"
     assert header["region_names"] == ["air", "ptfe"]
-    assert header["animation"] == {"kind": "phase", "frame_count": 2, "frame_values": [0.0, 180.0]}
+    assert header["fields"] == {
+        "temperature": {
+            "label": "Temperature",
+            "unit": "K",
+            "kind": "scalar",
+            "location": "vertex",
+            "complex": False,
+        },
+        "displacement": {
+            "label": "Displacement",
+            "unit": "m",
+            "kind": "vector",
+            "location": "vertex",
+            "complex": True,
+            "role": "deformation",
+        },
+        "stress": {"label": "Stress", "unit": "Pa", "kind": "tensor", "location": "cell", "complex": False},
+    }
+    assert header["animation"] == {
+        "axis": "mode",
+        "unit": "Hz",
+        "frame_count": 2,
+        "frame_values": [12.5, 30.0],
+        "frame_labels": ["mode 1", "mode 2"],
+        "fields": ["displacement"],
+    }
+    np.testing.assert_allclose(arrays["fields/temperature"], t, rtol=1e-6)
+    np.testing.assert_allclose(arrays["fields/displacement"], u.real, rtol=1e-6)
+    np.testing.assert_allclose(arrays["fields/displacement/imag"], u.imag, rtol=1e-6)
+    assert arrays["fields/stress"].shape == (nt, 6)
+    np.testing.assert_allclose(arrays["frames/1/displacement"], -u.real, rtol=1e-6)
     np.testing.assert_allclose(arrays["vertices"], np.asarray(mesh["vertices"]), rtol=1e-7)
-    np.testing.assert_array_equal(arrays["triangles"], np.asarray(mesh["faces"]))
-    np.testing.assert_array_equal(arrays["tetrahedra"], np.asarray(mesh["tetrahedra"]))
-    np.testing.assert_allclose(arrays["efields"], e, rtol=1e-6)
-    np.testing.assert_allclose(arrays["e_magnitudes"], np.linalg.norm(e, axis=1), rtol=1e-6)
-    assert arrays["h_magnitudes"][3] == 2.5 and arrays["h_magnitudes"].sum() == 2.5
-    np.testing.assert_array_equal(arrays["potential"], np.arange(nv))
-    np.testing.assert_array_equal(arrays["frames/1/e_magnitudes"], np.full(nv, 2.0))
-    np.testing.assert_allclose(arrays["frames/1/efields"], -e, rtol=1e-6)
-    assert "frames/0/efields" not in arrays
+    np.testing.assert_array_equal(arrays["triangles"], model.faces)
+    np.testing.assert_array_equal(arrays["tetrahedra"], model.tetrahedra)
     # Each surface triangle belongs to the body on its side of the box: x < 1 → air, x > 1 → ptfe.
     verts = np.asarray(mesh["vertices"])
     centroid_x = verts[np.asarray(mesh["faces"])].mean(axis=1)[:, 0]
@@ -89,6 +116,8 @@ def test_solve_writes_results_bin_next_to_results_json(engine, tmp_path):
     header, arrays = read_binary((tmp_path / "results.bin").read_bytes())
     assert header["units"] == results["length_unit"] == "cm"
     np.testing.assert_allclose(
-        arrays["e_magnitudes"], results["field_magnitudes"]["e_magnitudes"]["data"], rtol=1e-6
+        np.linalg.norm(arrays["fields/electric_field"], axis=1),
+        results["field_magnitudes"]["e_magnitudes"]["data"],
+        rtol=1e-6,
     )
-    np.testing.assert_allclose(arrays["potential"], results["potential"]["data"], rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(arrays["fields/potential"], results["potential"]["data"], rtol=1e-6, atol=1e-7)

@@ -44,7 +44,9 @@ it('serves results.bin to the job owner only', async () => {
   const header = JSON.parse(bytes.subarray(12, 12 + headerLength).toString('utf8'));
   expect(header.arrays.vertices.shape).toEqual([27, 3]);
   expect(header.arrays.tetrahedra.shape).toEqual([48, 4]);
-  expect(header.arrays.e_magnitudes.shape).toEqual([27]);
+  expect(header.version).toBe(2);
+  expect(header.fields.electric_field).toMatchObject({ unit: 'V/m', kind: 'vector' });
+  expect(header.arrays['fields/electric_field'].shape).toEqual([27, 3]);
 
   const stranger = (await registerTestUser(t.app)).cookie;
   const other = await t.app.inject({

@@ -39,7 +39,7 @@ function transientJob() {
 }
 
 interface Header {
-  animation: { kind: string; frame_count: number; frame_values: number[] } | null;
+  animation: { axis: string; frame_count: number; frame_values: number[] } | null;
   arrays: Record<string, { dtype: string; shape: number[]; offset: number; byte_length: number }>;
 }
 
@@ -53,7 +53,7 @@ function maxOf(bytes: Buffer, header: Header, name: string): number {
   const entry = header.arrays[name];
   if (!entry) throw new Error(`results.bin lacks ${name}`);
   let max = 0;
-  for (let i = 0; i < entry.byte_length; i += 4) max = Math.max(max, bytes.readFloatLE(entry.offset + i));
+  for (let i = 0; i < entry.byte_length; i += 4) max = Math.max(max, Math.abs(bytes.readFloatLE(entry.offset + i)));
   return max;
 }
 
@@ -79,7 +79,7 @@ describe('time-domain job through the API', () => {
     expect(info.probes[0].e).toHaveLength(176);
     expect(info.voltage_sources[0].between.sort()).toEqual(['bottom', 'top']);
     expect(results.animation.frames).toBe(10);
-    expect(results.animation.kind).toBe('time');
+    expect(results.animation.axis).toBe('time');
 
     const res = await t.app.inject({
       method: 'GET',
@@ -89,18 +89,17 @@ describe('time-domain job through the API', () => {
     expect(res.statusCode).toBe(200);
     const bytes = res.rawPayload;
     const header = readHeader(bytes);
-    expect(header.animation?.kind).toBe('time');
+    expect(header.animation?.axis).toBe('time');
     expect(header.animation?.frame_count).toBe(10);
     expect(header.animation?.frame_values[9]).toBeCloseTo(0.7e-9, 15);
     const nv = results.vertices.length;
     for (let k = 0; k < 10; k++) {
-      expect(header.arrays[`frames/${k}/e_magnitudes`]?.shape).toEqual([nv]);
-      expect(header.arrays[`frames/${k}/efields`]?.shape).toEqual([nv, 3]);
-      expect(header.arrays[`frames/${k}/hfields`]?.shape).toEqual([nv, 3]);
+      expect(header.arrays[`frames/${k}/electric_field`]?.shape).toEqual([nv, 3]);
+      expect(header.arrays[`frames/${k}/magnetic_field`]?.shape).toEqual([nv, 3]);
     }
     // The pulse travels: the frames differ (field in flight mid-run, almost nothing left at the end).
-    const mid = maxOf(bytes, header, 'frames/3/e_magnitudes');
-    const last = maxOf(bytes, header, 'frames/9/e_magnitudes');
+    const mid = maxOf(bytes, header, 'frames/3/electric_field');
+    const last = maxOf(bytes, header, 'frames/9/electric_field');
     expect(mid).toBeGreaterThan(10);
     expect(last).toBeLessThan(mid / 10);
 

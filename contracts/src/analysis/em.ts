@@ -103,3 +103,21 @@ export const emKeys = {
   eigenNumModes: z.number().int().min(1).max(50).default(6),
   eigenFieldMode: z.number().int().nonnegative().default(0),
 };
+
+/** EM's named result fields (docs/multiphysics.md §1; the engine's em/field_catalogue.py). */
+export const EM_FIELDS = {
+  potential: { label: 'Electric potential', unit: 'V', kind: 'scalar' },
+  electric_field: { label: 'Electric field', unit: 'V/m', kind: 'vector' },
+  magnetic_field: { label: 'Magnetic field', unit: 'A/m', kind: 'vector' },
+  current_density: { label: 'Current density', unit: 'A/m^2', kind: 'vector' },
+} as const;
+
+/**
+ * The spec's EM result keys (spec 001 §3) per named field: results files written before the catalogue,
+ * and results.bin version 1, carry only these.
+ */
+export const EM_SPEC_KEYS = {
+  electric_field: { vectors: 'efields', imag: 'efields_imag', magnitude: 'e_magnitudes' },
+  magnetic_field: { vectors: 'hfields', imag: 'hfields_imag', magnitude: 'h_magnitudes' },
+  current_density: { vectors: 'jfields', imag: 'jfields_imag', magnitude: 'j_magnitudes' },
+} as const;

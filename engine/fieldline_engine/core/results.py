@@ -10,8 +10,10 @@ from fieldline_engine.core.solution import Solution
 from fieldline_engine.mesh.tet_model import TetModel
 
 
-def _json_array(values: np.ndarray) -> list[Any]:
-    return np.asarray(values, dtype=np.float64).tolist()
+def _json_array(values: np.ndarray) -> np.ndarray:
+    """Arrays stay numpy until written: io.job_files turns them into JSON lists, results.bin reads them
+    as they are."""
+    return np.ascontiguousarray(values, dtype=np.float64)
 
 
 def field_entry(f: Field) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from fieldline_engine.core.fields import Field, FieldSet
+from fieldline_engine.core.fields import Field, FieldSet, Frames
 from fieldline_engine.core.solution import Solution
 from fieldline_engine.post.results import dense_scalar, dense_vectors
 
@@ -68,14 +68,39 @@ def spec_keys(fields: FieldSet, phases: bool = True) -> dict[str, Any]:
     return out
 
 
+# Frames × vertices × 3 above which animation frames carry the vector fields' magnitudes only.
+MAX_ANIMATION_VECTOR_VALUES = 2_000_000
+# Where an EM builder leaves its Frames among its results keys; em_solution moves them to the Solution.
+ANIMATION_KEY = "_frames"
+
+
+def field_frames(
+    axis: str, values: list[float], e_frames: list[np.ndarray], h_frames: list[np.ndarray]
+) -> Frames:
+    """E and H snapshots as frames of the named fields; above MAX_ANIMATION_VECTOR_VALUES each frame holds
+    |E| and |H| per vertex instead of the vectors (a frame entry of one number per vertex)."""
+    count = len(e_frames)
+    with_vectors = count * (len(e_frames[0]) if count else 0) * 3 <= MAX_ANIMATION_VECTOR_VALUES
+
+    def shown(v: np.ndarray) -> np.ndarray:
+        return v if with_vectors else np.linalg.norm(v, axis=1)
+
+    data = [
+        {"electric_field": shown(e), "magnetic_field": shown(h)}
+        for e, h in zip(e_frames, h_frames, strict=True)
+    ]
+    return Frames(axis=axis, values=[float(v) for v in values], frames=data)  # type: ignore[arg-type]
+
+
 def em_solution(fields: list[Field], results: dict[str, Any], phases: bool = True) -> Solution:
     """A Solution from an EM builder's named fields and the rest of its results (solver_info, quantities,
-    side files and the family's own keys); the spec keys are added from the fields."""
+    frames, side files and the family's own keys); the spec keys are added from the fields."""
     extras = dict(results)
     solution = Solution(
         solver_info=extras.pop("solver_info", {}),
         quantities=extras.pop("quantities", {}),
         side_files=extras.pop("_side_files", None) or {},
+        animation=extras.pop(ANIMATION_KEY, None),
     )
     for f in fields:
         solution.add_field(f)

@@ -14,7 +14,7 @@ import numpy as np
 
 from fieldline_engine import protocol
 from fieldline_engine.core.solution import Solution
-from fieldline_engine.em.field_catalogue import em_field, em_solution
+from fieldline_engine.em.field_catalogue import ANIMATION_KEY, em_field, em_solution
 from fieldline_engine.em.field_solution import FieldSolution
 from fieldline_engine.em.fullwave.fields_output import phase_frames
 from fieldline_engine.mesh.tet_model import TetModel
@@ -84,7 +84,7 @@ def static_results(
     if cplx and config.get("animate"):
         frames = int(config.get("animationFrames", 50))
         protocol.progress(88, f"Phase animation ({frames} frames)")
-        results["animation"] = phase_frames(e_v, h_v, frames)
+        results[ANIMATION_KEY] = phase_frames(e_v, h_v, frames)
 
     if config.get("gridFieldsEnabled"):
         protocol.progress(90, "Sampling grid fields")

@@ -5,6 +5,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from fieldline_engine.errors import InvalidInput
 
 
@@ -18,11 +20,18 @@ def read_job(job_dir: Path) -> dict[str, Any]:
     return data
 
 
+def _json_default(value: Any) -> Any:
+    """numpy arrays and scalars inside results (the named fields' data) as plain JSON values."""
+    if isinstance(value, np.ndarray | np.generic):
+        return value.tolist()
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
 def write_json_atomic(path: Path, payload: Any) -> None:
     """Writes via a temporary file and rename, so a reader never sees half a results file."""
     tmp = path.with_suffix(path.suffix + ".tmp")
     with tmp.open("w", encoding="utf-8") as fh:
-        json.dump(payload, fh, separators=(",", ":"), allow_nan=False)
+        json.dump(payload, fh, separators=(",", ":"), allow_nan=False, default=_json_default)
     os.replace(tmp, path)
 
 

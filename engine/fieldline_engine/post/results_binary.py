@@ -3,16 +3,17 @@
 Layout (all integers little-endian; docs/results-binary.md is the reference):
 
     0   4 bytes   magic b"FLRB"
-    4   uint32    format version (1)
+    4   uint32    format version (2)
     8   uint32    header length H in bytes
     12  H bytes   header: UTF-8 JSON, padded with spaces so the first array starts on a 16-byte boundary
     ... arrays    each at the absolute `offset` its header entry gives (a multiple of 16), little-endian
 
 The header's `arrays` maps a name to {dtype, shape, offset, byte_length}. dtypes are float32 and uint32
-(float32 is plenty for display; the JSON keeps float64 for analysis). Names: vertices (nv×3, model
-units), triangles (nf×3, face id = row + 1), tetrahedra (nt×4), tetrahedron_regions (nt),
-triangle_regions (nf), e_magnitudes, h_magnitudes, potential (nv), efields, hfields (nv×3), and per
-animation frame k: frames/k/e_magnitudes, frames/k/h_magnitudes, frames/k/efields, frames/k/hfields.
+(float32 is plenty for display; the JSON keeps float64 for analysis). Geometry: vertices (nv×3, model
+units), triangles (nf×3, face id = row + 1), tetrahedra (nt×4), tetrahedron_regions (nt), triangle_regions
+(nf). Fields by name (docs/multiphysics.md §3): `fields/<name>` (n, n×3 or n×6), `fields/<name>/imag` for
+phasors, and per animation frame k `frames/<k>/<name>`; the header's `fields` holds each field's label,
+unit, kind, location, complex flag and role, and `animation` the frames' axis.
 """
 
 import json
@@ -23,46 +24,8 @@ from typing import Any
 import numpy as np
 
 MAGIC = b"FLRB"
-VERSION = 1
+VERSION = 2
 ALIGN = 16
-FIELD_UNITS = {"E": "V/m", "H": "A/m", "potential": "V"}
-
-
-def _dense_scalar(entry: Any, size: int) -> np.ndarray | None:
-    """The spec's {format: dense|sparse, data, size}, or a plain list, as float32 of length `size`."""
-    if entry is None:
-        return None
-    if isinstance(entry, dict):
-        data = entry.get("data")
-        if isinstance(data, dict):  # sparse: index → value, missing entries are zero
-            out = np.zeros(size, dtype=np.float32)
-            for key, value in data.items():
-                idx = int(key)
-                if 0 <= idx < size:
-                    out[idx] = value
-            return out
-        entry = data
-    arr = np.asarray(entry, dtype=np.float32).reshape(-1)
-    return arr if arr.size == size else None
-
-
-def _dense_vectors(entry: Any, size: int) -> np.ndarray | None:
-    """The spec's {data: index → [x, y, z]} (or a plain n×3 list) as float32 n×3."""
-    if entry is None:
-        return None
-    if isinstance(entry, dict):
-        data = entry.get("data")
-        if isinstance(data, dict):
-            out = np.zeros((size, 3), dtype=np.float32)
-            if data:
-                idx = np.fromiter((int(k) for k in data), dtype=np.int64, count=len(data))
-                vals = np.asarray(list(data.values()), dtype=np.float32).reshape(-1, 3)
-                keep = (idx >= 0) & (idx < size)
-                out[idx[keep]] = vals[keep]
-            return out
-        entry = data
-    arr = np.asarray(entry, dtype=np.float32)
-    return arr.reshape(-1, 3) if arr.size == size * 3 else None
 
 
 def triangle_regions(faces: np.ndarray, tets: np.ndarray, regions: np.ndarray, nv: int) -> np.ndarray:
@@ -92,7 +55,7 @@ def _present(mapping: dict[str, Any], key: str, default: Any) -> Any:
 def binary_arrays(
     results: dict[str, Any], length_unit: str | None = None
 ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """The arrays and the header metadata for a results dict in the spec's shape.
+    """The arrays and the header metadata for a results dict (core/results.py: geometry, `fields`, `animation`).
 
     `length_unit` is the model's unit (mesh_data.units): vertices stay in it, as in results.json.
     """
@@ -115,45 +78,32 @@ def binary_arrays(
             arrays["tetrahedron_regions"] = regions
             arrays["triangle_regions"] = triangle_regions(tris, tets, regions, nv)
 
-    magnitudes = results.get("field_magnitudes") or {}
-    for name, entry in (
-        ("e_magnitudes", magnitudes.get("e_magnitudes")),
-        ("h_magnitudes", magnitudes.get("h_magnitudes")),
-        ("potential", results.get("potential")),
-    ):
-        values = _dense_scalar(entry, nv)
-        if values is not None:
-            arrays[name] = values
-    for name in ("efields", "hfields"):
-        vectors = _dense_vectors(results.get(name), nv)
-        if vectors is not None:
-            arrays[name] = vectors
+    catalogue: dict[str, Any] = {}
+    for name, entry in (results.get("fields") or {}).items():
+        catalogue[name] = {k: v for k, v in entry.items() if k not in ("data", "imag")}
+        arrays[f"fields/{name}"] = np.asarray(entry["data"], dtype=np.float32)
+        if entry.get("imag") is not None:
+            arrays[f"fields/{name}/imag"] = np.asarray(entry["imag"], dtype=np.float32)
 
     meta: dict[str, Any] = {
         "units": length_unit or "m",
         "region_names": list(results.get("region_names") or []),
-        "field_units": FIELD_UNITS,
+        "fields": catalogue,
         "animation": None,
     }
     animation = results.get("animation")
-    if isinstance(animation, dict) and isinstance(animation.get("data"), list) and animation["data"]:
-        count = 0
+    if isinstance(animation, dict) and animation.get("data"):
         for k, frame in enumerate(animation["data"]):
-            if not isinstance(frame, dict):
-                continue
-            for name in ("e_magnitudes", "h_magnitudes"):
-                values = _dense_scalar(frame.get(name), nv)
-                if values is not None:
-                    arrays[f"frames/{k}/{name}"] = values
-            for name in ("efields", "hfields"):
-                vectors = _dense_vectors(frame.get(name), nv)
-                if vectors is not None:
-                    arrays[f"frames/{k}/{name}"] = vectors
-            count = k + 1
+            for name, values in frame.items():
+                arrays[f"frames/{k}/{name}"] = np.asarray(values, dtype=np.float32)
+        count = len(animation["data"])
         meta["animation"] = {
-            "kind": "phase" if animation.get("kind") == "phase" else "time",
+            "axis": animation.get("axis", "time"),
+            "unit": animation.get("unit"),
             "frame_count": count,
             "frame_values": [float(v) for v in animation.get("frame_values") or []][:count],
+            "frame_labels": list(animation.get("frame_labels") or []),
+            "fields": list(animation.get("fields") or []),
         }
     return arrays, meta
 

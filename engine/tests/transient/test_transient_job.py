@@ -99,17 +99,19 @@ def test_coax_pulse_job_with_frames(engine, tmp_path, shorted_coax):
 
     # Animation: 10 frames evenly spaced, the last one is the final state.
     anim = res["animation"]
-    assert anim["frames"] == 10 and anim["kind"] == "time"
+    assert anim["frames"] == 10 and anim["kind"] == anim["axis"] == "time" and anim["unit"] == "s"
     assert np.allclose(anim["frame_values"], np.arange(1, 11) * 0.05e-9)
     nv = len(res["vertices"])
-    assert len(anim["data"][3]["e_magnitudes"]) == nv and len(anim["data"][3]["efields"]) == nv
-    assert np.allclose(anim["data"][-1]["e_magnitudes"], res["field_magnitudes"]["e_magnitudes"]["data"])
-    assert max(max(fr_["e_magnitudes"]) for fr_ in anim["data"]) > 100 * max(anim["data"][-1]["e_magnitudes"])
+    assert np.shape(anim["data"][3]["electric_field"]) == (nv, 3)
+    magnitudes = [np.linalg.norm(fr_["electric_field"], axis=1) for fr_ in anim["data"]]
+    assert np.allclose(magnitudes[-1], res["field_magnitudes"]["e_magnitudes"]["data"])
+    assert max(m.max() for m in magnitudes) > 100 * magnitudes[-1].max()
 
     header = read_bin_header(tmp_path / "results.bin")
-    assert header["animation"]["kind"] == "time" and header["animation"]["frame_count"] == 10
-    assert header["arrays"]["frames/9/efields"]["shape"] == [nv, 3]
-    assert header["arrays"]["frames/0/h_magnitudes"]["shape"] == [nv]
+    assert header["animation"]["axis"] == "time" and header["animation"]["frame_count"] == 10
+    assert header["arrays"]["frames/9/electric_field"]["shape"] == [nv, 3]
+    assert header["arrays"]["frames/0/magnetic_field"]["shape"] == [nv, 3]
+    assert header["fields"]["electric_field"]["unit"] == "V/m"
 
 
 def test_voltage_source_between_face_groups(engine, tmp_path):

@@ -279,8 +279,6 @@ function resultFiles(job: JobRow): StoredFile[] {
   }
 }
 
-const FIELD_KEYS = ['efields', 'hfields', 'jfields', 'efields_imag', 'hfields_imag', 'potential'] as const;
-
 /** What a results file holds, for /api/fea/results/{id}/info: analysis, fields, derived quantities, extras. */
 export function describeResults(results: unknown): Record<string, unknown> | null {
   if (!results || typeof results !== 'object') return null;
@@ -288,7 +286,23 @@ export function describeResults(results: unknown): Record<string, unknown> | nul
   const info = (r.solver_info ?? {}) as Record<string, unknown>;
   const magnitudes = (r.field_magnitudes ?? {}) as Record<string, unknown>;
   const grid = r.grid as { resolution?: unknown } | undefined;
-  const animation = r.animation as { frames?: unknown; kind?: unknown } | undefined;
+  const animation = r.animation as
+    | { frames?: unknown; kind?: unknown; axis?: unknown; unit?: unknown; fields?: unknown }
+    | undefined;
+  // The named-field catalogue (docs/multiphysics.md §1), without its data.
+  const catalogue = (r.fields && typeof r.fields === 'object' ? r.fields : {}) as Record<
+    string,
+    Record<string, unknown>
+  >;
+  const fields = Object.entries(catalogue).map(([name, f]) => ({
+    name,
+    label: f.label ?? name,
+    unit: f.unit ?? null,
+    kind: f.kind ?? null,
+    location: f.location ?? 'vertex',
+    complex: f.complex === true,
+    ...(f.role ? { role: f.role } : {}),
+  }));
   return {
     analysis: info.analysis ?? null,
     frequency: info.frequency ?? null,
@@ -296,11 +310,18 @@ export function describeResults(results: unknown): Record<string, unknown> | nul
     matrix_size: info.matrix_size ?? null,
     vertices: Array.isArray(r.vertices) ? r.vertices.length : 0,
     field_magnitudes: Object.keys(magnitudes),
-    fields: FIELD_KEYS.filter((k) => k in r),
+    fields,
     quantities: Object.keys((r.quantities ?? {}) as Record<string, unknown>),
     complex_fields: r.complex_fields === true,
     grid: grid ? { resolution: grid.resolution ?? null } : null,
-    animation: animation ? { frames: animation.frames ?? null, kind: animation.kind ?? null } : null,
+    animation: animation
+      ? {
+          frames: animation.frames ?? null,
+          axis: animation.axis ?? animation.kind ?? null,
+          unit: animation.unit ?? null,
+          fields: Array.isArray(animation.fields) ? animation.fields : [],
+        }
+      : null,
   };
 }
 

@@ -1,4 +1,14 @@
 // Results → viewer payloads, shared by the environment (parent) and the viewer.
+export {
+  AUTO_DEFORMATION_SHARE,
+  autoDeformationScale,
+  type CatalogueSummary,
+  type FieldSummary,
+  hasSpecFieldModes,
+  largestMagnitude,
+  prettyUnit,
+  summarizeCatalogue,
+} from './field-summary.ts';
 export { viewerMeshFromMeshData } from './mesh-data.ts';
 export {
   type BinaryArrayEntry,

@@ -1,4 +1,13 @@
-import type { ViewerAnimation, ViewerFields, ViewerMesh } from '@fieldline/contracts';
+import {
+  FIELD_COMPONENTS,
+  type FieldKind,
+  FRAME_AXES,
+  type FrameAxis,
+  type ViewerAnimation,
+  type ViewerFields,
+  type ViewerMesh,
+} from '@fieldline/contracts';
+import { catalogueFromSpecKeys } from './field-catalogue.ts';
 import type { ViewerPayload } from './viewer-payload.ts';
 
 /**
@@ -7,7 +16,9 @@ import type { ViewerPayload } from './viewer-payload.ts';
  * Arrays are returned as views on the given buffer (no copy).
  */
 
-export const RESULTS_BINARY_VERSION = 1;
+/** The version the engine writes; version 1 files (EM arrays by the spec's names) are still read. */
+export const RESULTS_BINARY_VERSION = 2;
+const READABLE_VERSIONS = [1, 2];
 
 export interface BinaryArrayEntry {
   dtype: 'float32' | 'uint32';
@@ -16,13 +27,32 @@ export interface BinaryArrayEntry {
   byte_length: number;
 }
 
+export interface BinaryFieldEntry {
+  label: string;
+  unit: string;
+  kind: FieldKind;
+  location: 'vertex' | 'cell';
+  complex: boolean;
+  role?: string;
+}
+
 export interface ResultsBinaryHeader {
   format: string;
   version: number;
   units: string;
   region_names: string[];
-  field_units: Record<string, string>;
-  animation: { kind: 'time' | 'phase'; frame_count: number; frame_values: number[] } | null;
+  /** version 2: the named-field catalogue (arrays `fields/<name>`, `fields/<name>/imag`) */
+  fields?: Record<string, BinaryFieldEntry>;
+  animation: {
+    /** version 2 */
+    axis?: string;
+    unit?: string | null;
+    frame_labels?: string[];
+    /** version 1 */
+    kind?: 'time' | 'phase';
+    frame_count: number;
+    frame_values: number[];
+  } | null;
   arrays: Record<string, BinaryArrayEntry>;
 }
 
@@ -48,7 +78,7 @@ export function readResultsBinaryHeader(input: ArrayBuffer | Uint8Array): Result
   if (magic !== 'FLRB') throw new ResultsBinaryError('Not a Fieldline results file (bad magic).');
   const view = new DataView(buffer);
   const version = view.getUint32(4, true);
-  if (version !== RESULTS_BINARY_VERSION) {
+  if (!READABLE_VERSIONS.includes(version)) {
     throw new ResultsBinaryError(`Unsupported results file version ${version}.`);
   }
   const headerLength = view.getUint32(8, true);
@@ -106,27 +136,54 @@ export function decodeResultsBinary(input: ArrayBuffer | Uint8Array): ViewerPayl
     bodies: bodyList(regionNames, tetrahedronBodies),
     units: header.units || 'm',
   };
-  const fields = compact<ViewerFields>({
-    eMagnitude: f32('e_magnitudes'),
-    hMagnitude: f32('h_magnitudes'),
-    eVectors: f32('efields'),
-    hVectors: f32('hfields'),
-    potential: f32('potential'),
-  });
-  let animation: ViewerAnimation | undefined;
-  if (header.animation && header.animation.frame_count > 0) {
-    const frames: ViewerFields[] = [];
-    for (let k = 0; k < header.animation.frame_count; k++) {
-      frames.push(
-        compact<ViewerFields>({
-          eMagnitude: f32(`frames/${k}/e_magnitudes`),
-          hMagnitude: f32(`frames/${k}/h_magnitudes`),
-          eVectors: f32(`frames/${k}/efields`),
-          hVectors: f32(`frames/${k}/hfields`),
-        }),
-      );
+  const v1 = header.version === 1;
+  const fields: ViewerFields = v1 ? catalogueFromSpecKeys((key) => f32(key)) : {};
+  for (const [name, entry] of Object.entries(header.fields ?? {})) {
+    const values = f32(`fields/${name}`);
+    if (!values) continue;
+    const imag = f32(`fields/${name}/imag`);
+    const count = entry.location === 'cell' ? (mesh.tetrahedra?.length ?? 0) / 4 : positions.length / 3;
+    if (values.length !== count * FIELD_COMPONENTS[entry.kind]) {
+      throw new ResultsBinaryError(`Results file field '${name}' does not match the mesh.`);
     }
-    animation = { frames, kind: header.animation.kind, frameValues: header.animation.frame_values };
+    fields[name] = {
+      label: entry.label,
+      unit: entry.unit,
+      kind: entry.kind,
+      location: entry.location === 'cell' ? 'cell' : 'vertex',
+      ...(entry.role ? { role: entry.role } : {}),
+      values,
+      ...(imag ? { imag } : {}),
+    };
+  }
+  let animation: ViewerAnimation | undefined;
+  const anim = header.animation;
+  if (anim && anim.frame_count > 0) {
+    const frames: Record<string, Float32Array>[] = [];
+    for (let k = 0; k < anim.frame_count; k++) {
+      if (v1) {
+        const legacy = catalogueFromSpecKeys((key) => f32(`frames/${k}/${key}`));
+        frames.push(Object.fromEntries(Object.entries(legacy).map(([name, f]) => [name, f.values])));
+        continue;
+      }
+      const frame: Record<string, Float32Array> = {};
+      for (const name of Object.keys(fields)) {
+        const values = f32(`frames/${k}/${name}`);
+        if (values) frame[name] = values;
+      }
+      frames.push(frame);
+    }
+    const axisName = String(anim.axis ?? anim.kind ?? 'time');
+    const axis: FrameAxis = (FRAME_AXES as readonly string[]).includes(axisName)
+      ? (axisName as FrameAxis)
+      : 'time';
+    animation = {
+      frames,
+      axis,
+      frameValues: anim.frame_values,
+      ...(anim.unit ? { unit: anim.unit } : {}),
+      ...(anim.frame_labels?.length ? { frameLabels: anim.frame_labels } : {}),
+    };
   }
   return {
     header,
@@ -144,10 +201,6 @@ export function bodyList(
   let count = names.length;
   if (tetrahedronBodies) for (const b of tetrahedronBodies) if (b + 1 > count) count = b + 1;
   return Array.from({ length: count }, (_, i) => ({ name: names[i] ?? `body${i}`, visible: true }));
-}
-
-function compact<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 function fromLittleEndian<T extends Float32Array | Uint32Array>(array: T): T {

@@ -1,10 +1,18 @@
-import type { ViewerAnimation, ViewerFields, ViewerMesh } from '@fieldline/contracts';
+import {
+  FRAME_AXES,
+  type FrameAxis,
+  type ViewerAnimation,
+  type ViewerFields,
+  type ViewerMesh,
+} from '@fieldline/contracts';
+import { catalogueFromJson, catalogueFromSpecKeys, flatNumbers } from './field-catalogue.ts';
 import { bodyList } from './results-binary.ts';
 import type { ViewerPayload } from './viewer-payload.ts';
 
 /**
- * Converts a results JSON object (spec 001 §3: solver_info, vertices, faces, tetrahedra,
- * field_magnitudes, efields/hfields, animation; or the multi-body form) into the viewer's payload.
+ * Converts a results JSON object (spec 001 §3: solver_info, vertices, faces, tetrahedra, the named-field
+ * catalogue `fields` — or, in older files, the spec's EM keys field_magnitudes, efields/hfields —,
+ * animation; or the multi-body form) into the viewer's payload.
  * Used for re-uploaded results files and anywhere the binary twin is not available.
  */
 
@@ -53,8 +61,9 @@ function singleBody(results: Json): ViewerPayload {
     bodies: bodyList(names, tetrahedronBodies),
     units: lengthUnit(results),
   };
-  const fields = fieldsOf(results, nv);
-  const animation = animationOf(results.animation, nv);
+  const nt = tetrahedra ? tetrahedra.length / 4 : 0;
+  const fields = fieldsOf(results, nv, nt);
+  const animation = animationOf(results.animation, fields, nv, nt);
   return {
     mesh,
     ...(Object.keys(fields).length > 0 ? { fields } : {}),
@@ -68,33 +77,64 @@ function lengthUnit(results: Json): string {
   return 'm';
 }
 
-function fieldsOf(source: Json, nv: number): ViewerFields {
-  const magnitudes = isObject(source.field_magnitudes) ? source.field_magnitudes : {};
-  const fields: ViewerFields = {};
-  const e = scalarField(magnitudes.e_magnitudes ?? source.e_magnitudes, nv);
-  const h = scalarField(magnitudes.h_magnitudes ?? source.h_magnitudes, nv);
-  const ev = vectorField(source.efields, nv);
-  const hv = vectorField(source.hfields, nv);
-  const potential = scalarField(source.potential, nv);
-  if (e) fields.eMagnitude = e;
-  if (h) fields.hMagnitude = h;
-  if (ev) fields.eVectors = ev;
-  if (hv) fields.hVectors = hv;
-  if (potential) fields.potential = potential;
-  return fields;
+function fieldsOf(source: Json, nv: number, nt: number): ViewerFields {
+  if (isObject(source.fields)) return catalogueFromJson(source.fields, nv, nt);
+  return legacyFields(source, nv);
 }
 
-function animationOf(value: unknown, nv: number): ViewerAnimation | undefined {
+/** A file written before the catalogue: its spec EM keys (magnitudes may sit in field_magnitudes). */
+function legacyFields(source: Json, nv: number): ViewerFields {
+  const magnitudes = isObject(source.field_magnitudes) ? source.field_magnitudes : {};
+  return catalogueFromSpecKeys((key, width) =>
+    width === 3 ? vectorField(source[key], nv) : scalarField(magnitudes[key] ?? source[key], nv),
+  );
+}
+
+function animationOf(
+  value: unknown,
+  fields: ViewerFields,
+  nv: number,
+  nt: number,
+): ViewerAnimation | undefined {
   if (!isObject(value) || !Array.isArray(value.data) || value.data.length === 0) return undefined;
-  const frames = (value.data as unknown[]).map((frame) => (isObject(frame) ? fieldsOf(frame, nv) : {}));
-  const frameValues = Array.isArray(value.frame_values)
-    ? (value.frame_values as unknown[]).map(Number)
+  const frames = (value.data as unknown[]).map((frame) =>
+    isObject(frame) ? frameOf(frame, fields, nv, nt) : {},
+  );
+  const numbers = (v: unknown) => (Array.isArray(v) ? (v as unknown[]).map(Number) : undefined);
+  const frameValues = numbers(value.frame_values);
+  const frameLabels = Array.isArray(value.frame_labels)
+    ? (value.frame_labels as unknown[]).map(String)
     : undefined;
+  const axisName = String(value.axis ?? value.kind ?? 'time');
+  const axis: FrameAxis = (FRAME_AXES as readonly string[]).includes(axisName)
+    ? (axisName as FrameAxis)
+    : 'time';
   return {
     frames,
-    kind: value.kind === 'phase' ? 'phase' : 'time',
+    axis,
+    ...(typeof value.unit === 'string' ? { unit: value.unit } : {}),
     ...(frameValues ? { frameValues } : {}),
+    ...(frameLabels ? { frameLabels } : {}),
   };
+}
+
+/** One frame: catalogue names → values (full, or one magnitude per entry of a vector field), or the
+ * spec's EM keys of older files. */
+function frameOf(frame: Json, fields: ViewerFields, nv: number, nt: number): Record<string, Float32Array> {
+  const out: Record<string, Float32Array> = {};
+  let named = false;
+  for (const [name, field] of Object.entries(fields)) {
+    if (!(name in frame)) continue;
+    named = true;
+    const count = field.location === 'cell' ? nt : nv;
+    const width = field.values.length / Math.max(1, count);
+    const values = flatNumbers(frame[name], count, width) ?? flatNumbers(frame[name], count, 1);
+    if (values) out[name] = values;
+  }
+  if (named) return out;
+  const legacy = legacyFields(frame, nv);
+  for (const [name, field] of Object.entries(legacy)) out[name] = field.values;
+  return out;
 }
 
 /** {format: dense|sparse, data, size} or a plain list → Float32Array(nv); sparse entries default to 0. */
@@ -210,7 +250,6 @@ function mergeMultiBody(results: Json): ViewerPayload {
   const tetrahedra = tetCount > 0 ? new Uint32Array(tetCount) : undefined;
   const tetrahedronBodies = tetCount > 0 ? new Uint32Array(tetCount / 4) : undefined;
   const nvTotal = positions.length / 3;
-  const fieldKeys = ['eMagnitude', 'hMagnitude', 'eVectors', 'hVectors', 'potential'] as const;
   const fields: ViewerFields = {};
   let vOff = 0;
   let tOff = 0;
@@ -233,12 +272,16 @@ function mergeMultiBody(results: Json): ViewerPayload {
       tetrahedronBodies.fill(body, cOff / 4, (cOff + mesh.tetrahedra.length) / 4);
       cOff += mesh.tetrahedra.length;
     }
-    for (const key of fieldKeys) {
-      const src = payload.fields?.[key];
-      if (!src) continue;
-      const width = key.endsWith('Vectors') ? 3 : 1;
-      fields[key] ??= new Float32Array(nvTotal * width);
-      fields[key].set(src, vOff * width);
+    // Vertex fields every body carries are joined; a field some body lacks is left out.
+    for (const [name, src] of Object.entries(payload.fields ?? {})) {
+      if (src.location !== 'vertex' || !parts.every((p) => p.payload.fields?.[name]?.kind === src.kind))
+        continue;
+      const width = src.values.length / nv;
+      if (!fields[name]) {
+        const { imag: _phasorPartsAreNotJoined, ...rest } = src;
+        fields[name] = { ...rest, values: new Float32Array(nvTotal * width) };
+      }
+      fields[name].values.set(src.values, vOff * width);
     }
     vOff += nv;
     tOff += mesh.triangles.length;

@@ -22,7 +22,10 @@ export function payloadTransferables(payload: ViewerPayload): ArrayBuffer[] {
     if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer) buffers.add(value.buffer);
   };
   for (const value of Object.values(payload.mesh)) add(value);
-  for (const value of Object.values(payload.fields ?? {})) add(value);
+  for (const field of Object.values(payload.fields ?? {})) {
+    add(field.values);
+    add(field.imag);
+  }
   for (const frame of payload.animation?.frames ?? []) for (const value of Object.values(frame)) add(value);
   return [...buffers];
 }

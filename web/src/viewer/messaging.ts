@@ -1,4 +1,6 @@
 import {
+  DeformationSetting,
+  FieldSelection,
   ParentToViewerMessage,
   ProblemMarkers,
   type ViewerFunctionName,
@@ -18,6 +20,8 @@ const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 export const FUNCTION_ARGS = {
   setRenderMode: z.tuple([z.number().int().min(0).max(3)]),
   setFieldMode: z.tuple([z.number().int().min(0).max(3)]),
+  setField: z.tuple([FieldSelection]),
+  setDeformation: z.tuple([DeformationSetting]),
   setVectorScale: z.tuple([z.number().min(0.1).max(5)]),
   setVectorDensity: z.tuple([z.number().min(0).max(1)]),
   setColorMap: z.tuple([z.enum(COLOR_MAPS)]),
@@ -27,7 +31,8 @@ export const FUNCTION_ARGS = {
     z.object({
       enabled: z.boolean(),
       seeds: z.number().int().min(1).max(2000).default(150),
-      field: z.enum(['E', 'H']).default('E'),
+      /** a vector field's name; 'E' and 'H' are the spec-era names of electric_field and magnetic_field */
+      field: z.string().min(1).default('E'),
       /** 'volume': random points inside the mesh, stronger field preferred; 'section': on the cut plane */
       seedPlacement: z.enum(['volume', 'section']).default('volume'),
     }),

@@ -1,9 +1,20 @@
-import type { ViewerMesh } from '@fieldline/contracts';
+import {
+  type DeformationSetting,
+  type FieldSelection,
+  metresPerUnit,
+  type ViewerMesh,
+} from '@fieldline/contracts';
 import * as THREE from 'three';
 import { AnimationPlayer } from './animation-player.ts';
 import { type ColorRange, formatTick, safeRange, siPrefix } from './color/color-scale.ts';
 import type { ColorMapName } from './color/colormaps.ts';
-import { type FieldMode, FieldState, type FieldView } from './field-state.ts';
+import {
+  defaultSelection,
+  type FieldMode,
+  FieldState,
+  type FieldView,
+  selectionForMode,
+} from './field-state.ts';
 import {
   extentAlong,
   interpolateAtSlice,
@@ -12,6 +23,7 @@ import {
 } from './geometry/slice.ts';
 import type { FunctionArgs, ViewerCommand } from './messaging.ts';
 import { ArrowsLayer } from './scene/arrows-layer.ts';
+import { DeformationLayer } from './scene/deformation-layer.ts';
 import {
   applyRange,
   type ColorUniforms,
@@ -117,7 +129,10 @@ export class ViewerApp {
   private loadSerial = 0;
 
   private renderMode: 0 | 1 | 2 | 3 = 0;
-  private fieldMode: FieldMode = 0;
+  /** what the surface shows; null until a result with fields is loaded (then its default) */
+  private selection: FieldSelection | null = null;
+  private deformation: DeformationSetting = { field: null, scale: 0 };
+  private readonly deformed: DeformationLayer;
   private vectorScale = 1;
   private vectorDensity = 0.2;
   private colorMap: ColorMapName = 'viridis';
@@ -184,6 +199,8 @@ export class ViewerApp {
     this.view.scene.add(this.root, this.overlays);
     this.arrows = new ArrowsLayer(this.colors);
     this.root.add(this.arrows.group);
+    this.deformed = new DeformationLayer();
+    this.root.add(this.deformed.outline);
     this.legend = new LegendView(container);
     this.badge = this.div('fl-badge');
     this.tooltip = this.div('fl-tooltip');
@@ -257,15 +274,20 @@ export class ViewerApp {
         this.applyRenderMode();
         this.updateArrowSites();
         break;
-      case 'setFieldMode': {
+      case 'setFieldMode':
+      case 'setField': {
         const t0 = performance.now();
-        this.fieldMode = c.args[0] as FieldMode;
+        this.selection = c.name === 'setFieldMode' ? selectionForMode(c.args[0] as FieldMode) : c.args[0];
         this.applyField();
         this.timeUntilRendered(t0, (ms) => {
           this.stats.fieldSwitchMs = ms;
         });
         break;
       }
+      case 'setDeformation':
+        this.deformation = c.args[0];
+        this.applyDeformation();
+        break;
       case 'setVectorScale':
         this.vectorScale = c.args[0];
         this.updateArrows();
@@ -382,6 +404,7 @@ export class ViewerApp {
     this.disposeModel();
     this.fields = new FieldState(undefined, undefined);
     this.current = null;
+    this.deformed.clear();
     this.legend.show(null);
     this.clearProblems();
     this.statusText.textContent = 'No model loaded';
@@ -494,7 +517,11 @@ export class ViewerApp {
       surfaceSites: null,
     };
     this.stats.surfaceTriangles = display.length / 3;
-    this.fields = new FieldState(message.fields, message.animation);
+    this.fields = new FieldState(message.fields, message.animation, nv, mesh.tetrahedra);
+    // Keep the user's choice across results that have that field; otherwise the result's default.
+    if (!this.selection || !this.fields.field(this.selection.name))
+      this.selection = defaultSelection(message.fields);
+    this.deformed.attach(geometry, positions);
     this.frame = 0;
     this.statusText.textContent = display.length === 0 && !mesh.tetrahedra ? 'The model has no surface' : '';
     this.view.setBounds(bounds);
@@ -619,7 +646,7 @@ export class ViewerApp {
   private applyField(): void {
     const m = this.model;
     if (!m) return;
-    const view = this.fields.view(this.fieldMode, this.frame);
+    const view = this.fields.view(this.selection, this.frame);
     this.current = view;
     const hasField = !!view.magnitude;
     if (view.magnitude) {
@@ -628,13 +655,13 @@ export class ViewerApp {
       m.scalar.needsUpdate = true;
     }
     for (const mat of m.materials) mat.uniforms.uUseField!.value = hasField;
-    const auto = this.fields.autoRange(view.field, this.logScale);
+    const auto = this.fields.autoRange(this.selection, this.logScale);
     this.range = safeRange(this.userMin ?? auto.min, this.userMax ?? auto.max, this.logScale);
     applyRange(this.colors, this.range);
     this.legend.show(
       hasField
         ? {
-            title: `${view.label} ${view.field === 'E' ? 'electric' : 'magnetic'}`,
+            title: view.label,
             units: view.units,
             range: this.range,
             map: this.colorMap,
@@ -657,6 +684,7 @@ export class ViewerApp {
     this.frame = frame;
     this.stats.frame = frame;
     this.applyField();
+    if (this.deformation.field) this.applyDeformation();
     if (this.streamlineSettings.enabled) this.tracer.request({ serial: this.loadSerial, frame });
     this.timeUntilRendered(t0, (ms) => {
       this.stats.frameChangeMs = ms;
@@ -668,16 +696,20 @@ export class ViewerApp {
     const anim = this.fields.animation;
     if (anim && anim.frames.length > 0) {
       const value = anim.frameValues?.[this.frame];
-      const label =
-        value === undefined
+      const named = anim.frameLabels?.[this.frame];
+      const label = named
+        ? `  ${named}`
+        : value === undefined
           ? ''
-          : anim.kind === 'phase'
+          : anim.axis === 'phase'
             ? `  φ = ${value.toFixed(0)}°`
-            : `  t = ${formatSeconds(value)}`;
+            : anim.axis === 'time'
+              ? `  t = ${formatSeconds(value)}`
+              : `  f = ${formatHertz(value)}`;
       lines.push(`Frame ${this.frame + 1} / ${anim.frames.length}${label}`);
     }
     if (this.model && this.current && !this.current.magnitude && this.fields.hasFields) {
-      lines.push(`No ${this.current.field === 'E' ? 'electric' : 'magnetic'} field in these results`);
+      lines.push(`No ${this.current.name.replaceAll('_', ' ')} in these results`);
     }
     if (this.viewerMode === 'section') {
       const unit = this.model?.mesh.units ?? '';
@@ -981,8 +1013,7 @@ export class ViewerApp {
   private async traceStreamlines(serial: number): Promise<StreamlineReply | null> {
     const m = this.model;
     if (!m || serial !== this.loadSerial || !m.mesh.tetrahedra) return null;
-    const mode: FieldMode = this.streamlineSettings.field === 'E' ? 2 : 3;
-    const view = this.fields.view(mode, this.frame);
+    const view = this.fields.view({ name: this.streamlineField(), display: 'magnitude' }, this.frame);
     if (!view.vectors || !view.magnitude) return null;
     const plane =
       this.streamlineSettings.seedPlacement === 'section' && this.viewerMode === 'section'
@@ -1023,9 +1054,25 @@ export class ViewerApp {
   private styleStreamlines(): void {
     if (!this.streamlines) return;
     const u = (this.streamlines.material as THREE.ShaderMaterial).uniforms;
-    const sameField = this.current?.field === this.streamlineSettings.field && !!this.current?.magnitude;
+    const sameField = this.current?.name === this.streamlineField() && !!this.current?.magnitude;
     u.uUseField!.value = sameField;
     (u.uColor!.value as THREE.Color).set(0xe6f0ff);
+  }
+
+  /** The vector field streamlines follow: a name, or the spec-era 'E' / 'H'. */
+  private streamlineField(): string {
+    const f = this.streamlineSettings.field;
+    return f === 'E' ? 'electric_field' : f === 'H' ? 'magnetic_field' : f;
+  }
+
+  /** Warps the mesh by the chosen deformation field at the current frame (docs/multiphysics.md §6). */
+  private applyDeformation(): void {
+    const { field, scale } = this.deformation;
+    const displacement = field ? this.fields.vectorsAt(field, this.frame) : null;
+    // Fields are SI (metres), vertices are in the model's unit.
+    const perUnit = metresPerUnit(this.model?.mesh.units);
+    this.deformed.apply(displacement, scale / perUnit);
+    this.view.requestRender();
   }
 
   private removeStreamlines(): void {
@@ -1350,6 +1397,11 @@ function axisName(n: Vec3): string {
   if (n[0] === 0 && n[1] === 1 && n[2] === 0) return 'y';
   if (n[0] === 0 && n[1] === 0 && n[2] === 1) return 'z';
   return `n·(${n.map((v) => v.toFixed(2)).join(', ')})`;
+}
+
+function formatHertz(hz: number): string {
+  const { factor, prefix } = siPrefix(Math.abs(hz));
+  return `${formatTick(hz, factor)} ${prefix}Hz`;
 }
 
 function formatSeconds(s: number): string {

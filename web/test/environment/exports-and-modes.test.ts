@@ -39,7 +39,9 @@ describe('exports', () => {
     expect(vtu).toContain('Name="connectivity" format="ascii">0 1 2 3 1 2 3 4<');
     expect(vtu).toContain('Name="offsets" format="ascii">4 8<');
     expect(vtu).toContain('Name="types" format="ascii">10 10<');
-    expect(vtu).toContain('Name="E_magnitude" NumberOfComponents="1" format="ascii">1 2 3 4 5<');
+    expect(vtu).toContain(
+      'Name="electric_field [V/m]" NumberOfComponents="3" format="ascii">1 0 0 0 2 0 0 0 3 4 0 0 0 0 5<',
+    );
   });
 
   it('downloads exports with the server file name, and reports Download failed: {status}', async () => {
@@ -178,5 +180,41 @@ describe('transient settings', () => {
       { density: [1, 0, 0], boxMin: [0, 0, 0], boxMax: [1, 1, 1], phase: 90 },
     ]);
     expect(() => AnalysisConfig.parse(c)).not.toThrow();
+  });
+});
+
+describe('exports iterate the named fields', () => {
+  it('writes every vertex field with its name, components and unit to CSV and VTU', async () => {
+    const { vertexFieldsCsv } = await import('../../src/environment/results/vertex-csv.ts');
+    const results = {
+      ...completedResults,
+      efields: undefined,
+      field_magnitudes: undefined,
+      fields: {
+        temperature: {
+          label: 'Temperature',
+          unit: 'K',
+          kind: 'scalar',
+          location: 'vertex',
+          data: [1, 2, 3, 4, 5],
+        },
+        stress: {
+          label: 'Stress',
+          unit: 'Pa',
+          kind: 'tensor',
+          location: 'cell',
+          data: [
+            [1, 2, 3, 4, 5, 6],
+            [6, 5, 4, 3, 2, 1],
+          ],
+        },
+      },
+    };
+    const csv = vertexFieldsCsv(results).split('\n');
+    expect(csv[0]).toBe('x,y,z,temperature [K]');
+    expect(csv[1]?.endsWith(',1')).toBe(true);
+    const vtu = resultsToVtu(results);
+    expect(vtu).toContain('Name="temperature [K]" NumberOfComponents="1" format="ascii">1 2 3 4 5<');
+    expect(vtu).toContain('<CellData><DataArray type="Float64" Name="stress [Pa]" NumberOfComponents="6"');
   });
 });

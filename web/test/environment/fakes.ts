@@ -92,6 +92,10 @@ export const completedResults = {
   computation_time: 0.5,
   ...tinyVolume,
   field_magnitudes: { e_magnitudes: { format: 'dense', data: [1, 2, 3, 4, 5], size: 5 } },
-  efields: { format: 'dense', data: { '0': [1, 0, 0], '4': [0, 0, 5] }, size: 5 },
+  efields: {
+    format: 'dense',
+    data: { '0': [1, 0, 0], '1': [0, 2, 0], '2': [0, 0, 3], '3': [4, 0, 0], '4': [0, 0, 5] },
+    size: 5,
+  },
   quantities: { capacitance_F: 2.2e-13, stored_energy_J: 1.1e-13 },
 };

@@ -220,9 +220,13 @@ describe('run analysis (spec 001 §5 checks, §7, §8)', () => {
     expect(submitted.config).toMatchObject({ analysisType: 'em', mode: 'electro', meshingOnly: false });
     expect(submitted.mesh_data.tetrahedra).toHaveLength(2);
     const load = viewerCalls.filter((c) => c.kind === 'load').at(-1)?.payload as {
-      fields: { eMagnitude: Float32Array };
+      fields: { electric_field: { values: Float32Array; unit: string } };
     };
-    expect(Array.from(load.fields.eMagnitude)).toEqual([1, 2, 3, 4, 5]);
+    const e = load.fields.electric_field;
+    expect(e.unit).toBe('V/m');
+    expect(
+      [0, 1, 2, 3, 4].map((i) => Math.hypot(e.values[3 * i]!, e.values[3 * i + 1]!, e.values[3 * i + 2]!)),
+    ).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('reports submission failures with the server text, rewritten for invalid surfaces', async () => {

@@ -95,12 +95,15 @@ describe('viewer payloads', () => {
     expect(mesh.positions).toHaveLength(15);
     expect(mesh.triangles).toHaveLength(18);
     expect(mesh.tetrahedra).toHaveLength(8);
-    expect(Array.from(fields?.eVectors ?? [])).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5]);
+    expect(Array.from(fields?.electric_field?.values ?? [])).toEqual([
+      1, 0, 0, 0, 2, 0, 0, 0, 3, 4, 0, 0, 0, 0, 5,
+    ]);
     const sparse = resultsToViewer({
       ...completedResults,
+      efields: undefined,
       field_magnitudes: { e_magnitudes: { format: 'sparse', data: { '2': 7 }, size: 5 } },
     });
-    expect(Array.from(sparse.fields?.eMagnitude ?? [])).toEqual([0, 0, 7, 0, 0]);
+    expect(Array.from(sparse.fields?.electric_field?.values ?? [])).toEqual([0, 0, 7, 0, 0]);
   });
 
   it('flattens multi-body meshes with a body per triangle', () => {

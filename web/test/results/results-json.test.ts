@@ -53,12 +53,17 @@ describe('results JSON → viewer payload', () => {
     expect(payload.mesh.units).toBe('mm');
     expect(Array.from(payload.mesh.triangles)).toEqual([0, 1, 2, 0, 1, 3, 0, 2, 3, 1, 2, 3]);
     expect(payload.mesh.triangleFaceIds).toBeUndefined(); // triangle i is face i + 1
-    expect(Array.from(payload.fields!.eMagnitude!)).toEqual([1, 2, 3, 4]);
-    expect(Array.from(payload.fields!.hMagnitude!)).toEqual([0, 0, 7.5, 0]);
-    expect(Array.from(payload.fields!.eVectors!)).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -2]);
-    expect(payload.animation?.kind).toBe('phase');
+    // An older file (the spec's EM keys only): the catalogue is built from them.
+    const { electric_field: e, magnetic_field: h } = payload.fields!;
+    expect(e).toMatchObject({ label: 'Electric field', unit: 'V/m', kind: 'vector', location: 'vertex' });
+    expect(Array.from(e!.values)).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -2]);
+    // Only magnitudes of H: a scalar under the field's name.
+    expect(h).toMatchObject({ unit: 'A/m', kind: 'scalar' });
+    expect(Array.from(h!.values)).toEqual([0, 0, 7.5, 0]);
+    expect(payload.animation?.axis).toBe('phase');
     expect(payload.animation?.frameValues).toEqual([0, 180]);
-    expect(Array.from(payload.animation!.frames[1]!.eVectors!.subarray(0, 3))).toEqual([0, 1, 0]);
+    expect(Array.from(payload.animation!.frames[0]!.electric_field!)).toEqual([1, 1, 1, 1]);
+    expect(Array.from(payload.animation!.frames[1]!.electric_field!.subarray(0, 3))).toEqual([0, 1, 0]);
   });
 
   it('unwraps fea_results and keeps face ids when polygons are split', () => {
@@ -109,7 +114,7 @@ describe('results JSON → viewer payload', () => {
     expect(Array.from(mesh.triangleBodies!)).toEqual([0, 0, 0, 0, 1, 1, 1, 1]);
     expect(Array.from(mesh.tetrahedra!)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(Array.from(mesh.tetrahedronBodies!)).toEqual([0, 1]);
-    expect(Array.from(fields!.eMagnitude!)).toEqual([1, 1, 1, 1, 2, 2, 2, 2]);
+    expect(Array.from(fields!.electric_field!.values)).toEqual([1, 1, 1, 1, 2, 2, 2, 2]);
   });
 
   it('refuses results without geometry or with indices past the vertices, with the spec messages', () => {

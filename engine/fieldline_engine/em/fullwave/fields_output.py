@@ -11,12 +11,9 @@ from typing import Any
 import ngsolve as ng
 import numpy as np
 
-from fieldline_engine.core.fields import Field
-from fieldline_engine.em.field_catalogue import em_field
+from fieldline_engine.core.fields import Field, Frames
+from fieldline_engine.em.field_catalogue import ANIMATION_KEY, em_field, field_frames
 from fieldline_engine.post.vertex_fields import vector_at_vertices
-
-# Frames × vertices above which the per-frame vectors are left out (magnitudes stay).
-MAX_ANIMATION_VECTOR_VALUES = 2_000_000
 
 
 def harmonic_fields(
@@ -34,27 +31,13 @@ def harmonic_fields(
     h = vector_at_vertices(mesh, h_field, complex_valued=True, order=max(1, order - 1))[:nv]
     extras: dict[str, Any] = {}
     if animate:
-        extras["animation"] = phase_frames(e, h, frames)
+        extras[ANIMATION_KEY] = phase_frames(e, h, frames)
     return [em_field("electric_field", e), em_field("magnetic_field", h)], extras
 
 
-def phase_frames(e: np.ndarray, h: np.ndarray, frames: int) -> dict[str, Any]:
+def phase_frames(e: np.ndarray, h: np.ndarray, frames: int) -> Frames:
     """Snapshots Re(E·e^{jφ}) over one period, φ = 360°·k/frames."""
     frames = max(1, int(frames))
-    with_vectors = frames * len(e) * 3 <= MAX_ANIMATION_VECTOR_VALUES
-    data = []
-    values = []
-    for k in range(frames):
-        phase = 2 * np.pi * k / frames
-        rot = np.exp(1j * phase)
-        ek, hk = (e * rot).real, (h * rot).real
-        frame: dict[str, Any] = {
-            "e_magnitudes": np.linalg.norm(ek, axis=1).round(9).tolist(),
-            "h_magnitudes": np.linalg.norm(hk, axis=1).round(12).tolist(),
-        }
-        if with_vectors:
-            frame["efields"] = ek.tolist()
-            frame["hfields"] = hk.tolist()
-        data.append(frame)
-        values.append(360.0 * k / frames)
-    return {"frames": frames, "kind": "phase", "frame_values": values, "data": data}
+    phases = [360.0 * k / frames for k in range(frames)]
+    rotations = [np.exp(1j * np.radians(p)) for p in phases]
+    return field_frames("phase", phases, [(e * r).real for r in rotations], [(h * r).real for r in rotations])

@@ -11,9 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from fieldline_engine.core.fields import Field
-from fieldline_engine.em.field_catalogue import em_field
-from fieldline_engine.em.fullwave.fields_output import MAX_ANIMATION_VECTOR_VALUES
+from fieldline_engine.core.fields import Field, Frames
+from fieldline_engine.em.field_catalogue import ANIMATION_KEY, em_field, field_frames
 from fieldline_engine.em.static_results import SIDE_FILES_KEY
 from fieldline_engine.em.transient.frequency_response import frequency_response
 from fieldline_engine.em.transient.schemes import SCHEME_DESCRIPTIONS
@@ -28,23 +27,9 @@ def _series(values: np.ndarray, stride: int) -> list:
     return np.asarray(values)[::stride].tolist()
 
 
-def time_frames(run: TransientRun) -> tuple[list[Field], dict[str, Any]]:
-    """The final state as named fields, and the rest of the results (time-domain info, frames, grid)."""
+def time_frames(run: TransientRun) -> Frames:
     """Snapshots at evenly spaced steps (the last one is the final state), like the phase frames."""
-    with_vectors = (
-        len(run.frames_e) * (len(run.frames_e[0]) if run.frames_e else 0) * 3 <= MAX_ANIMATION_VECTOR_VALUES
-    )
-    data = []
-    for e, h in zip(run.frames_e, run.frames_h, strict=True):
-        frame: dict[str, Any] = {
-            "e_magnitudes": np.linalg.norm(e, axis=1).tolist(),
-            "h_magnitudes": np.linalg.norm(h, axis=1).tolist(),
-        }
-        if with_vectors:
-            frame["efields"] = e.tolist()
-            frame["hfields"] = h.tolist()
-        data.append(frame)
-    return {"frames": len(data), "kind": "time", "frame_values": list(run.frame_times), "data": data}
+    return field_frames("time", list(run.frame_times), run.frames_e, run.frames_h)
 
 
 def transient_results(
@@ -54,7 +39,8 @@ def transient_results(
     run: TransientRun,
     probes: list[Probe],
     notes: list[str],
-) -> dict[str, Any]:
+) -> tuple[list[Field], dict[str, Any]]:
+    """The final state as named fields, and the rest of the results (time-domain info, frames, grid)."""
     stride = max(1, math.ceil(len(run.times) / MAX_SIGNAL_SAMPLES))
     energy_total = run.energy_electric + run.energy_magnetic
     ports_info = []
@@ -146,7 +132,7 @@ def transient_results(
     if solver.ports:
         results["ports"] = [p.describe() for p in solver.ports]
     if run.frames_e:
-        results["animation"] = time_frames(run)
+        results[ANIMATION_KEY] = time_frames(run)
     if config.get("gridFieldsEnabled") and run.final_fields:
         # the final state on the grid, like the vertex fields
         grid, files = grid_section(solver.mesh, model.vertices, model.unit_scale, config, run.final_fields)

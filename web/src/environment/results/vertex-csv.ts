@@ -1,22 +1,16 @@
 import { viewerPayloadFromResultsJson } from '../../results/index.ts';
+import { fieldColumns } from './field-columns.ts';
 
-/** Per-vertex CSV (x, y, z, |E|, Ex, Ey, Ez, |H|, potential) from a results object. */
+/** Per-vertex CSV: x, y, z and every vertex field of the result's catalogue (components, magnitude). */
 export function vertexFieldsCsv(result: Record<string, unknown>): string {
   const vertices = Array.isArray(result.vertices) ? (result.vertices as number[][]) : [];
-  const f = viewerPayloadFromResultsJson(result).fields ?? {};
-  const cols = ['x', 'y', 'z'];
-  if (f.eMagnitude) cols.push('E_magnitude_V_per_m');
-  if (f.eVectors) cols.push('Ex', 'Ey', 'Ez');
-  if (f.hMagnitude) cols.push('H_magnitude_A_per_m');
-  if (f.potential) cols.push('potential_V');
-  const lines = [cols.join(',')];
+  const fields = viewerPayloadFromResultsJson(result).fields ?? {};
+  const columns = Object.entries(fields)
+    .filter(([, field]) => field.location === 'vertex')
+    .flatMap(([name, field]) => fieldColumns(name, field));
+  const lines = [['x', 'y', 'z', ...columns.map((c) => c.name)].join(',')];
   vertices.forEach((v, i) => {
-    const row: number[] = [v[0] ?? 0, v[1] ?? 0, v[2] ?? 0];
-    if (f.eMagnitude) row.push(f.eMagnitude[i] ?? 0);
-    if (f.eVectors) row.push(f.eVectors[3 * i] ?? 0, f.eVectors[3 * i + 1] ?? 0, f.eVectors[3 * i + 2] ?? 0);
-    if (f.hMagnitude) row.push(f.hMagnitude[i] ?? 0);
-    if (f.potential) row.push(f.potential[i] ?? 0);
-    lines.push(row.join(','));
+    lines.push([v[0] ?? 0, v[1] ?? 0, v[2] ?? 0, ...columns.map((c) => c.value(i))].join(','));
   });
   return `${lines.join('\n')}\n`;
 }

@@ -1,3 +1,4 @@
+import { FIELD_COMPONENTS } from '@fieldline/contracts';
 import { viewerPayloadFromResultsJson } from '../../results/index.ts';
 
 const VTK_TETRA = 10;
@@ -11,7 +12,7 @@ function dataArray(name: string, values: ArrayLike<number>, components: number):
 
 /**
  * The results as a VTK unstructured grid (ASCII .vtu) for ParaView: the tetrahedra (or the surface when
- * there are none) with the vertex fields as point data. Coordinates stay in the model's unit.
+ * there are none) with every named field (point or cell data). Coordinates stay in the model's unit.
  */
 export function resultsToVtu(result: Record<string, unknown>): string {
   const { mesh, fields } = viewerPayloadFromResultsJson(result);
@@ -22,18 +23,25 @@ export function resultsToVtu(result: Record<string, unknown>): string {
   const nc = cells.length / width;
   const offsets: number[] = [];
   for (let c = 1; c <= nc; c++) offsets.push(c * width);
+  // Every named field: vertex fields as point data, cell fields (per tetrahedron) as cell data; the
+  // imaginary part of a phasor as its own array; the array name carries the unit.
   const pointData: string[] = [];
-  if (fields?.eMagnitude) pointData.push(dataArray('E_magnitude', fields.eMagnitude, 1));
-  if (fields?.eVectors) pointData.push(dataArray('E', fields.eVectors, 3));
-  if (fields?.hMagnitude) pointData.push(dataArray('H_magnitude', fields.hMagnitude, 1));
-  if (fields?.hVectors) pointData.push(dataArray('H', fields.hVectors, 3));
-  if (fields?.potential) pointData.push(dataArray('potential', fields.potential, 1));
+  const cellData: string[] = [];
+  for (const [name, field] of Object.entries(fields ?? {})) {
+    if (field.location === 'cell' && !mesh.tetrahedra) continue;
+    const target = field.location === 'cell' ? cellData : pointData;
+    const components = FIELD_COMPONENTS[field.kind];
+    const unit = field.unit ? ` [${field.unit}]` : '';
+    target.push(dataArray(`${name}${unit}`, field.values, components));
+    if (field.imag) target.push(dataArray(`${name}_imag${unit}`, field.imag, components));
+  }
   return [
     '<?xml version="1.0"?>',
     '<VTKFile type="UnstructuredGrid" version="0.1" byte_order="LittleEndian">',
     '<UnstructuredGrid>',
     `<Piece NumberOfPoints="${nv}" NumberOfCells="${nc}">`,
     `<PointData>${pointData.join('')}</PointData>`,
+    `<CellData>${cellData.join('')}</CellData>`,
     `<Points>${dataArray('Points', mesh.positions, 3)}</Points>`,
     '<Cells>',
     `<DataArray type="Int64" Name="connectivity" format="ascii">${Array.from(cells).join(' ')}</DataArray>`,

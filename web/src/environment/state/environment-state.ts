@@ -1,4 +1,5 @@
 import type { LENGTH_UNITS, MeshData } from '@fieldline/contracts';
+import type { CatalogueSummary } from '../../results/index.ts';
 import { type AnalysisForm, defaultAnalysisForm } from '../config/analysis-form.ts';
 import type { MeshingOptions } from '../config/to-backend-config.ts';
 import type { ProblemMarkersPayload } from '../meshing/problem-markers.ts';
@@ -68,6 +69,8 @@ export interface EnvironmentState {
   /** the results JSON exactly as received (raw JSON drawer, downloads, re-upload) */
   rawResults: unknown;
   results: ProcessedResults | null;
+  /** the named fields the viewer shows (docs/multiphysics.md §1): what the field controls offer */
+  catalogue: CatalogueSummary | null;
   form: AnalysisForm;
   /** set when a loaded results file's run settings were put back into the form */
   formRestore: FormRestore | null;
@@ -96,6 +99,7 @@ export function initialEnvironmentState(): EnvironmentState {
     analysis: { status: 'idle', progress: 0 },
     rawResults: null,
     results: null,
+    catalogue: null,
     form: defaultAnalysisForm(),
     formRestore: null,
     pickTarget: null,

@@ -1,40 +1,127 @@
-import { ANALYSIS_BOUNDS } from '@fieldline/contracts';
+import { ANALYSIS_BOUNDS, type FieldSelection } from '@fieldline/contracts';
 import { useEffect, useState } from 'react';
-import { useServices } from '../state/EnvironmentContext.tsx';
+import type { CatalogueSummary } from '../../results/index.ts';
+import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { Checkbox, Select, Slider } from '../ui/fields.tsx';
-import { COLOR_MAPS, SURFACE_FIELD_MODES } from './viewer-modes.ts';
+import {
+  componentOptions,
+  type SurfaceOption,
+  streamlineFieldFor,
+  surfaceOptions,
+} from './surface-options.ts';
+import { COLOR_MAPS } from './viewer-modes.ts';
 
 const vs = ANALYSIS_BOUNDS.vectorScale;
 
-/** Surface field display and vector fields (spec 001 §2 right panel). */
+/**
+ * Surface field display, vector fields and the deformed shape (spec 001 §2 right panel). The field list is
+ * the result's catalogue (docs/multiphysics.md §1): EM results offer the spec's four modes first.
+ */
 export function FieldControls() {
+  const catalogue = useEnv((s) => s.catalogue);
+  // a new result starts from its own default field and deformation
+  const key = catalogue ? catalogue.fields.map((f) => f.name).join('|') : 'none';
+  return <FieldControlsFor key={key} catalogue={catalogue} />;
+}
+
+function FieldControlsFor({ catalogue }: { catalogue: CatalogueSummary | null }) {
   const { bridge } = useServices();
-  const [mode, setMode] = useState(0);
+  const options = surfaceOptions(catalogue?.fields ?? null);
+  const [choice, setChoice] = useState(options[0]?.value ?? 'mode:0');
+  const [component, setComponent] = useState(-1);
   const [scale, setScale] = useState(1);
   const [density, setDensity] = useState(0.3);
   const [colorMap, setColorMap] = useState<string>('viridis');
   const [log, setLog] = useState(false);
   const [streamlines, setStreamlines] = useState(false);
-  // the viewer starts with what these controls show (sent once; queued until viewer-ready)
+  const deformation = catalogue?.deformation ?? null;
+  const [deformed, setDeformed] = useState(!!deformation);
+  const [exaggeration, setExaggeration] = useState(deformation?.autoScale ?? 1);
+  const option = options.find((o) => o.value === choice) ?? options[0];
+  const components = option ? componentOptions(option, catalogue?.fields ?? []) : [];
+
+  const show = (o: SurfaceOption | undefined, c: number) => {
+    if (!o) return;
+    if (o.mode !== undefined) bridge.call('setFieldMode', o.mode);
+    else {
+      const selection: FieldSelection =
+        c >= 0 ? { name: o.name, display: 'component', component: c } : { name: o.name, display: o.display };
+      bridge.call('setField', selection);
+    }
+  };
+  // the viewer starts with what these controls show (sent once per result; queued until viewer-ready)
   // biome-ignore lint/correctness/useExhaustiveDependencies: initial values only
   useEffect(() => {
-    bridge.call('setFieldMode', mode);
+    show(option, -1);
     bridge.call('setVectorScale', scale);
     bridge.call('setVectorDensity', density);
     bridge.call('setColorMap', colorMap);
+    bridge.call('setDeformation', {
+      field: deformation && deformed ? deformation.field : null,
+      scale: exaggeration,
+    });
   }, [bridge]);
+
+  const streamlineField = streamlineFieldFor(option, catalogue?.fields ?? null);
   return (
     <div className="viz-group" data-testid="field-controls">
-      <Select<number>
+      <Select<string>
         label="Surface field"
-        value={mode}
-        options={SURFACE_FIELD_MODES}
+        value={choice}
+        options={options}
         testId="field-mode"
         onChange={(v) => {
-          setMode(v);
-          bridge.call('setFieldMode', v);
+          setChoice(v);
+          setComponent(-1);
+          show(
+            options.find((o) => o.value === v),
+            -1,
+          );
+          if (streamlines) {
+            const field = streamlineFieldFor(
+              options.find((o) => o.value === v),
+              catalogue?.fields ?? null,
+            );
+            if (field) bridge.call('setStreamlines', { enabled: true, seeds: 200, field });
+          }
         }}
       />
+      {components.length > 0 && (
+        <Select<number>
+          label="Show"
+          value={component}
+          options={components}
+          testId="field-component"
+          onChange={(c) => {
+            setComponent(c);
+            show(option, c);
+          }}
+        />
+      )}
+      {deformation && (
+        <>
+          <Checkbox
+            label="Deformed shape"
+            checked={deformed}
+            onChange={(on) => {
+              setDeformed(on);
+              bridge.call('setDeformation', { field: on ? deformation.field : null, scale: exaggeration });
+            }}
+          />
+          <Slider
+            label="Exaggeration"
+            min={0}
+            max={Math.max(1, 4 * deformation.autoScale)}
+            step={Math.max(1e-6, deformation.autoScale / 50)}
+            value={exaggeration}
+            display={`× ${formatScale(exaggeration)}`}
+            onChange={(v) => {
+              setExaggeration(v);
+              if (deformed) bridge.call('setDeformation', { field: deformation.field, scale: v });
+            }}
+          />
+        </>
+      )}
       <Slider
         label="Vector scale"
         min={vs.min}
@@ -78,20 +165,24 @@ export function FieldControls() {
               bridge.call('setLogScale', on);
             }}
           />
-          <Checkbox
-            label="Streamlines"
-            checked={streamlines}
-            onChange={(on) => {
-              setStreamlines(on);
-              bridge.call('setStreamlines', {
-                enabled: on,
-                seeds: 200,
-                field: mode === 1 || mode === 3 ? 'H' : 'E',
-              });
-            }}
-          />
+          {streamlineField && (
+            <Checkbox
+              label="Streamlines"
+              checked={streamlines}
+              onChange={(on) => {
+                setStreamlines(on);
+                bridge.call('setStreamlines', { enabled: on, seeds: 200, field: streamlineField });
+              }}
+            />
+          )}
         </div>
       </div>
     </div>
   );
+}
+
+function formatScale(v: number): string {
+  if (v === 0) return '0';
+  if (v >= 1e4 || v < 1e-2) return v.toExponential(1);
+  return Number(v.toPrecision(3)).toString();
 }

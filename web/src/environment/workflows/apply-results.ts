@@ -1,4 +1,4 @@
-import type { ViewerPayload } from '../../results/index.ts';
+import { summarizeCatalogue, type ViewerPayload } from '../../results/index.ts';
 import { isLengthUnit } from '../api/convert-step.ts';
 import { isRecord } from '../api/http.ts';
 import { fromBackendConfig, restoreNotice } from '../config/from-backend-config.ts';
@@ -63,7 +63,9 @@ export function applyResults(
     restoreForm(processed.analysisConfig, options.fromFile, deps);
   try {
     const visible = store.get().bodies.map((b) => b.visible);
-    viewer.loadMesh(options.payload ?? resultsToViewer(active, visible));
+    const payload = options.payload ?? resultsToViewer(active, visible);
+    store.set({ catalogue: summarizeCatalogue(payload) });
+    viewer.loadMesh(payload);
   } catch {
     const error = { title: RESULT_MESSAGES.processingFailed };
     store.set((s) => ({ analysis: { ...s.analysis, error } }));

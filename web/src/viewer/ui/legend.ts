@@ -1,3 +1,4 @@
+import { prettyUnit } from '../../results/field-summary.ts';
 import { type ColorRange, formatTick, normalize, siPrefix, ticks } from '../color/color-scale.ts';
 import { type ColorMapName, colorAt } from '../color/colormaps.ts';
 
@@ -10,12 +11,25 @@ export interface LegendState {
 }
 
 export const LEGEND_WIDTH = 118;
+
+/** Units that take no SI prefix on a legend (a "kK" or "mdeg" reads wrong); their ticks stay unscaled. */
+const UNPREFIXED_UNITS = new Set(['K', '°C', 'deg', '°', 'dB', '']);
+
+export function takesPrefix(units: string): boolean {
+  return !UNPREFIXED_UNITS.has(units);
+}
+
+function unitLabel(prefix: string, units: string): string {
+  return `${takesPrefix(units) ? prefix : ''}${prettyUnit(units)}`;
+}
 export const LEGEND_HEIGHT = 270;
 
 /** Draws the colour legend (title with units, gradient bar, ticks, range mode) at (x, y) in CSS px. */
 export function drawLegend(ctx: CanvasRenderingContext2D, x: number, y: number, state: LegendState): void {
   const { range } = state;
-  const { factor, prefix } = siPrefix(Math.max(Math.abs(range.min), Math.abs(range.max)));
+  const { factor, prefix } = takesPrefix(state.units)
+    ? siPrefix(Math.max(Math.abs(range.min), Math.abs(range.max)))
+    : { factor: 1, prefix: '' };
   const barX = x + 12;
   const barY = y + 44;
   const barW = 16;
@@ -30,7 +44,7 @@ export function drawLegend(ctx: CanvasRenderingContext2D, x: number, y: number, 
   ctx.fillText(state.title, x + 12, y + 10);
   ctx.font = '12px system-ui, -apple-system, "Segoe UI", sans-serif';
   ctx.fillStyle = '#aab4c0';
-  ctx.fillText(`${prefix}${state.units}${range.log ? ' · log' : ''}`, x + 12, y + 26);
+  ctx.fillText(`${unitLabel(prefix, state.units)}${range.log ? ' · log' : ''}`, x + 12, y + 26);
   for (let i = 0; i < barH; i++) {
     const [r, g, b] = colorAt(state.map, 1 - i / (barH - 1));
     ctx.fillStyle = `rgb(${r},${g},${b})`;

@@ -1,0 +1,86 @@
+import * as THREE from 'three';
+
+/**
+ * Warps the surface by a displacement field × scale (the deformed shape of a structural or vibration
+ * result) and shows the undeformed shape's feature edges as a faint outline. The surface's position
+ * attribute is shared with its edges, so both follow; the undeformed positions are kept to restore.
+ */
+export class DeformationLayer {
+  readonly outline: THREE.LineSegments;
+  private geometry: THREE.BufferGeometry | null = null;
+  private base: Float32Array | null = null;
+  private warped: Float32Array | null = null;
+  private outlineBuilt = false;
+
+  constructor() {
+    const material = new THREE.LineBasicMaterial({
+      color: 0x9aa7b6,
+      transparent: true,
+      opacity: 0.55,
+      depthWrite: false,
+    });
+    this.outline = new THREE.LineSegments(new THREE.BufferGeometry(), material);
+    this.outline.visible = false;
+    this.outline.frustumCulled = false;
+    this.outline.renderOrder = 2;
+    this.outline.name = 'undeformed-outline';
+  }
+
+  /** A new model: its surface geometry and undeformed vertex positions (model units). */
+  attach(geometry: THREE.BufferGeometry, positions: Float32Array): void {
+    this.clear();
+    this.geometry = geometry;
+    this.base = positions;
+  }
+
+  clear(): void {
+    this.geometry = null;
+    this.base = null;
+    this.warped = null;
+    this.outline.geometry.dispose();
+    this.outline.geometry = new THREE.BufferGeometry();
+    this.outline.visible = false;
+    this.outlineBuilt = false;
+  }
+
+  /** Current vertex positions (deformed when a deformation is shown). */
+  get positions(): Float32Array | null {
+    return this.warped ?? this.base;
+  }
+
+  /** Shows base + scale·displacement (xyz per vertex); null or scale 0 restores the undeformed shape. */
+  apply(displacement: Float32Array | null, scale: number): void {
+    const geometry = this.geometry;
+    const base = this.base;
+    if (!geometry || !base) return;
+    const position = geometry.getAttribute('position') as THREE.BufferAttribute;
+    if (!displacement || !(scale > 0) || displacement.length !== base.length) {
+      this.warped = null;
+      position.array = base;
+      position.needsUpdate = true;
+      this.outline.visible = false;
+      return;
+    }
+    if (!this.warped) this.warped = new Float32Array(base.length);
+    const out = this.warped;
+    for (let i = 0; i < base.length; i++) out[i] = base[i]! + scale * displacement[i]!;
+    position.array = out;
+    position.needsUpdate = true;
+    geometry.computeBoundingSphere();
+    this.buildOutline();
+    this.outline.visible = true;
+  }
+
+  private buildOutline(): void {
+    if (this.outlineBuilt || !this.geometry || !this.base) return;
+    const undeformed = new THREE.BufferGeometry();
+    undeformed.setAttribute('position', new THREE.BufferAttribute(this.base, 3));
+    const index = this.geometry.getIndex();
+    if (index) undeformed.setIndex(index);
+    // Feature edges only (creases above 30°): an outline, not the whole wireframe.
+    this.outline.geometry.dispose();
+    this.outline.geometry = new THREE.EdgesGeometry(undeformed, 30);
+    undeformed.dispose();
+    this.outlineBuilt = true;
+  }
+}
