@@ -30,7 +30,10 @@ export async function recordViewerMessages(frame: Frame, keepPositions = false):
         name?: string;
         mesh?: { positions?: Float32Array; triangles?: Uint32Array };
         args?: unknown[];
-        fields?: Record<string, { label: string; unit: string; kind: string; values: Float32Array; imag?: Float32Array }>;
+        fields?: Record<
+          string,
+          { label: string; unit: string; kind: string; values: Float32Array; imag?: Float32Array }
+        >;
         problemMarkers?: { faces?: Uint32Array; vertices?: Uint32Array };
       };
       // |E| per vertex (the peak amplitude of a phasor) from the named field electric_field.
@@ -41,7 +44,8 @@ export async function recordViewerMessages(frame: Frame, keepPositions = false):
         eMagnitude = [];
         for (let i = 0; i < ef.values.length / width; i++) {
           let sum = 0;
-          for (let c = 0; c < width; c++) sum += ef.values[i * width + c]! ** 2 + (ef.imag?.[i * width + c] ?? 0) ** 2;
+          for (let c = 0; c < width; c++)
+            sum += ef.values[i * width + c]! ** 2 + (ef.imag?.[i * width + c] ?? 0) ** 2;
           eMagnitude.push(Math.sqrt(sum));
         }
       }
@@ -53,7 +57,9 @@ export async function recordViewerMessages(frame: Frame, keepPositions = false):
         args: d.args,
         eMagnitude,
         fields: d.fields
-          ? Object.fromEntries(Object.entries(d.fields).map(([n, f]) => [n, { label: f.label, unit: f.unit, kind: f.kind }]))
+          ? Object.fromEntries(
+              Object.entries(d.fields).map(([n, f]) => [n, { label: f.label, unit: f.unit, kind: f.kind }]),
+            )
           : undefined,
         problemFaces: d.problemMarkers?.faces ? Array.from(d.problemMarkers.faces) : undefined,
         problemVertices: d.problemMarkers?.vertices ? Array.from(d.problemMarkers.vertices) : undefined,

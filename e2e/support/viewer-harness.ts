@@ -72,8 +72,18 @@ export async function loadModel(page: Page, model: SyntheticModel, options: { an
           units: 'mm',
         },
         fields: {
-          electric_field: { label: 'Electric field', unit: 'V/m', kind: 'vector', values: f32(model.eVectors) },
-          magnetic_field: { label: 'Magnetic field', unit: 'A/m', kind: 'vector', values: f32(model.hVectors) },
+          electric_field: {
+            label: 'Electric field',
+            unit: 'V/m',
+            kind: 'vector',
+            values: f32(model.eVectors),
+          },
+          magnetic_field: {
+            label: 'Magnetic field',
+            unit: 'A/m',
+            kind: 'vector',
+            values: f32(model.hVectors),
+          },
         },
         ...(animation
           ? {

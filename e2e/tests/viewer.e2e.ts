@@ -321,7 +321,12 @@ describe('viewer page', () => {
               units: 'mm',
             },
             fields: {
-              electric_field: { label: 'Electric field', unit: 'V/m', kind: 'vector', values: new Float32Array(ev) },
+              electric_field: {
+                label: 'Electric field',
+                unit: 'V/m',
+                kind: 'vector',
+                values: new Float32Array(ev),
+              },
             },
           },
           window.location.origin,

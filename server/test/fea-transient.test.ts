@@ -53,7 +53,8 @@ function maxOf(bytes: Buffer, header: Header, name: string): number {
   const entry = header.arrays[name];
   if (!entry) throw new Error(`results.bin lacks ${name}`);
   let max = 0;
-  for (let i = 0; i < entry.byte_length; i += 4) max = Math.max(max, Math.abs(bytes.readFloatLE(entry.offset + i)));
+  for (let i = 0; i < entry.byte_length; i += 4)
+    max = Math.max(max, Math.abs(bytes.readFloatLE(entry.offset + i)));
   return max;
 }
 
