@@ -41,6 +41,8 @@ window.addEventListener('message', (event: MessageEvent) => {
 });
 
 // Read by the benchmark and the browser tests (same origin only).
-Object.assign(window, { fieldlineViewer: { stats: () => app?.statsSnapshot, app } });
+Object.assign(window, {
+  fieldlineViewer: { stats: () => app?.statsSnapshot, shown: (i?: number) => app?.shown(i), app },
+});
 
 postToParent({ type: 'viewer-ready' });

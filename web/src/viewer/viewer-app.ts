@@ -1349,6 +1349,28 @@ export class ViewerApp {
     return canvas.toDataURL('image/png');
   }
 
+  /**
+   * What the viewer shows, for the browser tests and the benchmark: the coloured field and its legend, the
+   * deformation, and the drawn position of vertex `i` (model units; deformed when a deformation is shown).
+   */
+  shown(i = 0): {
+    field: string | null;
+    legend: { title: string; units: string; min: number; max: number } | null;
+    deformation: DeformationSetting;
+    position: [number, number, number] | null;
+  } {
+    const legend = this.legend.current;
+    const p = this.deformed.positions;
+    return {
+      field: this.current?.name || null,
+      legend: legend
+        ? { title: legend.title, units: legend.units, min: legend.range.min, max: legend.range.max }
+        : null,
+      deformation: this.deformation,
+      position: p && 3 * i + 2 < p.length ? [p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!] : null,
+    };
+  }
+
   get statsSnapshot(): ViewerStats {
     return {
       ...this.stats,
