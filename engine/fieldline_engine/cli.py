@@ -1,6 +1,7 @@
 """Command line: python -m fieldline_engine <command> [--job DIR]."""
 
 import argparse
+import os
 import sys
 import traceback
 from collections.abc import Callable
@@ -23,7 +24,14 @@ def _health(_job: Path | None) -> dict[str, Any]:
 def _solve(job: Path | None) -> dict[str, Any]:
     from fieldline_engine.commands.solve import run_solve
 
-    return run_solve(_require_job(job))
+    job_dir = _require_job(job)
+    if os.environ.get("FIELDLINE_TEST_HOOKS") == "1":
+        # Test seams load only when the server's ENGINE_TEST_HOOKS is on; production never imports them.
+        from fieldline_engine.io.job_files import read_job
+        from fieldline_engine.testing.hooks import apply_test_hooks
+
+        apply_test_hooks(read_job(job_dir))
+    return run_solve(job_dir)
 
 
 def _mesh(job: Path | None) -> dict[str, Any]:

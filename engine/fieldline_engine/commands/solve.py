@@ -14,14 +14,12 @@ from fieldline_engine.mesh.tet_model import model_from_mesh_data
 from fieldline_engine.post.results_binary import write_results_binary
 from fieldline_engine.post.touchstone import write_network_exports
 from fieldline_engine.protocol import ProgressSpan
-from fieldline_engine.testing.hooks import apply_test_hooks
 
 
 def run_solve(job_dir: Path) -> dict[str, Any]:
     started = time.perf_counter()
     _limit_threads()
     job = read_job(job_dir)
-    apply_test_hooks(job)
     config: dict[str, Any] = job.get("config") or {}
     if config.get("verbose"):
         protocol.start_journal()

@@ -4,7 +4,6 @@ Honoured only when the server sets FIELDLINE_TEST_HOOKS=1 (its ENGINE_TEST_HOOKS
 production) and the job input carries `test_hooks`. The real solve still runs afterwards.
 """
 
-import os
 import time
 from typing import Any
 
@@ -12,8 +11,7 @@ from fieldline_engine import protocol
 
 
 def apply_test_hooks(job: dict[str, Any]) -> None:
-    if os.environ.get("FIELDLINE_TEST_HOOKS") != "1":
-        return
+    """Called by the CLI only when FIELDLINE_TEST_HOOKS=1 (cli.py)."""
     hooks = job.get("test_hooks")
     if not isinstance(hooks, dict):
         return
