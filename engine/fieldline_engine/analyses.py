@@ -2,7 +2,9 @@
 
 from fieldline_engine.core.registry import register
 from fieldline_engine.em.em_analyses import EmAnalysis, EmEigenAnalysis, EmTimeAnalysis
+from fieldline_engine.structural.analysis import StructuralAnalysis
 
 register(EmAnalysis())
 register(EmTimeAnalysis())
 register(EmEigenAnalysis())
+register(StructuralAnalysis())

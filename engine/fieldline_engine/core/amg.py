@@ -1,4 +1,5 @@
-"""Smoothed-aggregation AMG (pyamg) as a preconditioner for NGSolve's CG on real first-order H1 systems.
+"""Smoothed-aggregation AMG (pyamg) as a preconditioner for NGSolve's CG on real first-order systems
+(H1 scalar problems, and elasticity with its rigid-body modes as the near-null space).
 
 For order 1 there is no BDDC wirebasket to exploit, and pyamg's smoothed aggregation beats NGSolve's
 h1amg on these Laplace-type systems (bench/em-static: ~3× less solve time at 1e5 DOFs). The matrix goes
@@ -19,7 +20,10 @@ def available() -> bool:
 
 
 class SmoothedAggregation(ng.BaseMatrix):
-    def __init__(self, mat: ng.BaseMatrix, freedofs: ng.BitArray):
+    """`near_null` (n × k, all DOFs): the modes the operator nearly annihilates — the six rigid-body motions
+    for elasticity — so aggregation keeps them; None for Laplace-type systems (constants)."""
+
+    def __init__(self, mat: ng.BaseMatrix, freedofs: ng.BitArray, near_null: np.ndarray | None = None):
         import pyamg
 
         super().__init__()
@@ -28,7 +32,8 @@ class SmoothedAggregation(ng.BaseMatrix):
         full = sp.csr_matrix((np.asarray(vals), (np.asarray(rows), np.asarray(cols))), shape=(self.n, self.n))
         self.free = np.nonzero(np.array(freedofs, dtype=bool))[0]
         restricted = full[self.free][:, self.free].tocsr()
-        self.cycle = pyamg.smoothed_aggregation_solver(restricted).aspreconditioner(cycle="V")
+        kwargs = {} if near_null is None else {"B": np.ascontiguousarray(near_null[self.free])}
+        self.cycle = pyamg.smoothed_aggregation_solver(restricted, **kwargs).aspreconditioner(cycle="V")
 
     def Mult(self, x: ng.BaseVector, y: ng.BaseVector) -> None:  # noqa: N802 - NGSolve's interface
         out = y.FV().NumPy()

@@ -69,6 +69,7 @@ class LinearSolver:
         max_iterations: int,
         kind: str = "h1",
         progress: Callable[[float, str], None] | None = None,
+        near_null: Any = None,
     ):
         self.a = a
         self.fes = fes
@@ -81,9 +82,10 @@ class LinearSolver:
         self._pre_matrix: ng.BaseMatrix | None = None
         self._inverse: Any = None
         self._freedofs: ng.BitArray | None = None
+        self._near_null = near_null  # (ndof × k) modes AMG must keep, for kind "elasticity"
         self._use_pyamg = (
             self.method == "cg-amg"
-            and kind == "h1"
+            and kind in ("h1", "elasticity")
             and fes.globalorder == 1
             and not fes.is_complex
             and amg.available()
@@ -105,7 +107,7 @@ class LinearSolver:
             self.report.method = "direct (sparse Cholesky)"
         else:
             if self._use_pyamg:
-                self._pre_matrix = amg.SmoothedAggregation(self.a.mat, freedofs)
+                self._pre_matrix = amg.SmoothedAggregation(self.a.mat, freedofs, self._near_null)
             self.report.method = "preconditioned CG" + (
                 " (COCG, complex symmetric)" if self.fes.is_complex else ""
             )
@@ -166,6 +168,8 @@ def _preconditioner_for(method: str, kind: str, fes: ng.FESpace) -> tuple[str, d
     if kind == "hcurl":
         # Lowest-order Nédélec has only wirebasket DOFs, so BDDC would be a direct solve.
         return ("hcurlamg", {}) if method == "cg-amg" and order <= 1 else ("bddc", {})
-    if method == "cg-amg":
+    if method == "cg-amg" and kind == "h1":
         return ("h1amg", {}) if order == 1 else ("bddc", {"coarsetype": "h1amg"})
+    if method == "cg-amg":  # elasticity of order ≥ 2: BDDC, its wirebasket solved by AMG
+        return "bddc", {"coarsetype": "h1amg"}
     return "bddc", {}

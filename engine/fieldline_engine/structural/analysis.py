@@ -1,0 +1,56 @@
+"""`analysisType: "structural"` — linear static structural analysis as a registered family."""
+
+from typing import Any
+
+from fieldline_engine.core.h1_scalar import SolverOptions
+from fieldline_engine.core.solution import Solution
+from fieldline_engine.errors import InvalidInput
+from fieldline_engine.mesh.curving import curve_mesh
+from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
+from fieldline_engine.mesh.tet_model import TetModel
+from fieldline_engine.protocol import ProgressSpan
+from fieldline_engine.structural.results import structural_solution
+from fieldline_engine.structural.rigid_modes import require_no_rigid_motion
+from fieldline_engine.structural.setup import structural_materials, structural_setup
+from fieldline_engine.structural.static import solve_static
+
+# Config keys that mean nothing to a static structural run; named in solver_info.warnings when set.
+NOT_USED = ("frequency", "useWavePorts", "useRadialPML", "calculateSParameters", "transient", "animate")
+
+
+def element_order(config: dict[str, Any]) -> int:
+    order = int(config.get("meshOrder", 2))
+    if order not in (1, 2, 3):
+        raise InvalidInput("Element order must be 1, 2 or 3.")
+    return order
+
+
+class StructuralAnalysis:
+    analysis_type = "structural"
+
+    def check(self, config: dict[str, Any]) -> list[str]:
+        ignored = [k for k in NOT_USED if config.get(k)]
+        if not ignored:
+            return []
+        return [f"A static structural run does not use {', '.join(ignored)}; they were left out."]
+
+    def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
+        materials = structural_materials(model, config)
+        setup = structural_setup(model, config)
+        require_no_rigid_motion(model, setup)
+        order = element_order(config)
+        progress(0.05, "Building mesh")
+        mesh = build_ngsolve_mesh(model, setup.face_labels)
+        curving = curve_mesh(mesh, model, config, order)
+        sol = solve_static(
+            mesh, setup, materials, order, SolverOptions.from_config(config), progress.sub(0.1, 0.85)
+        )
+        progress(0.9, "Stresses at the vertices")
+        solution = structural_solution(model, mesh, setup, materials, sol, order)
+        solution.solver_info["curved_geometry"] = curving
+        if order == 1:
+            solution.warnings.append(
+                "First-order tetrahedra are too stiff in bending (shear locking): displacements and stresses "
+                "of thin or bending parts come out low. Use element order 2 for accurate results."
+            )
+        return solution

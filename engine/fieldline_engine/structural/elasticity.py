@@ -1,0 +1,68 @@
+"""Isotropic linear elasticity on NGSolve: the displacement space, stiffness and mass, strain and stress.
+
+σ = λ tr(ε) I + 2μ ε, ε = sym ∇u, with the Lamé parameters of each body's Young's modulus E and
+Poisson's ratio ν: μ = E / 2(1+ν), λ = Eν / (1+ν)(1−2ν). The operator is shared by the static analysis
+and by vibration (modal and harmonic), which adds the consistent mass ∫ ρ u·v.
+"""
+
+from dataclasses import dataclass
+
+import ngsolve as ng
+
+from fieldline_engine.core.materials import MaterialTable
+
+# Voigt order of the stress tensor in the results (docs/multiphysics.md §1): xx yy zz xy yz xz.
+VOIGT = ((0, 0), (1, 1), (2, 2), (0, 1), (1, 2), (0, 2))
+
+
+@dataclass
+class ComponentDirichlet:
+    """Boundary labels (regex alternatives) whose x, y or z displacement is prescribed."""
+
+    x: list[str]
+    y: list[str]
+    z: list[str]
+
+    def flags(self) -> dict[str, str]:
+        out = {}
+        for axis, labels in (("x", self.x), ("y", self.y), ("z", self.z)):
+            if labels:
+                out[f"dirichlet{axis}"] = "|".join(sorted(set(labels)))
+        return out
+
+
+class Elasticity:
+    def __init__(self, mesh: ng.Mesh, materials: MaterialTable, order: int, fixed: ComponentDirichlet):
+        self.mesh = mesh
+        self.order = order
+        self.fes = ng.VectorH1(mesh, order=order, **fixed.flags())
+        E = materials.coefficient(mesh, "youngsModulus")
+        nu = materials.coefficient(mesh, "poissonRatio")
+        self.rho = materials.coefficient(mesh, "density")
+        self.mu = E / (2 * (1 + nu))
+        self.lam = E * nu / ((1 + nu) * (1 - 2 * nu))
+
+    @staticmethod
+    def strain(u: ng.CoefficientFunction) -> ng.CoefficientFunction:
+        return ng.Sym(ng.Grad(u))
+
+    def stress(self, u: ng.CoefficientFunction) -> ng.CoefficientFunction:
+        eps = self.strain(u)
+        return 2 * self.mu * eps + self.lam * ng.Trace(eps) * ng.Id(3)
+
+    def stiffness(self) -> ng.BilinearForm:
+        u, v = self.fes.TnT()
+        a = ng.BilinearForm(self.fes, symmetric=True)
+        a += ng.InnerProduct(self.stress(u), self.strain(v)) * ng.dx
+        return a
+
+    def mass(self) -> ng.BilinearForm:
+        u, v = self.fes.TnT()
+        m = ng.BilinearForm(self.fes, symmetric=True)
+        m += self.rho * u * v * ng.dx
+        return m
+
+    def voigt_stress(self, u: ng.CoefficientFunction) -> ng.CoefficientFunction:
+        """The stress as six components (xx yy zz xy yz xz), for sampling at vertices."""
+        s = self.stress(u)
+        return ng.CF(tuple(s[i, j] for i, j in VOIGT))

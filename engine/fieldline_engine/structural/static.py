@@ -1,0 +1,174 @@
+"""The static solve: K u = f with prescribed displacements, and the reactions at the supports.
+
+Loads: a force load is a uniform traction F/A over its faces (A their area); a pressure p acts as the
+traction −p n (n the outward normal: positive pressure pushes into the body); gravity is the body force
+ρ g. Reactions come from the residual of the unconstrained system, r = K u − f, weighted by the function
+that is 1 on a support's constrained component: exact for the discrete solution, so the reactions balance
+the applied loads to the solver's accuracy.
+"""
+
+from dataclasses import dataclass, field
+
+import ngsolve as ng
+import numpy as np
+
+from fieldline_engine.core.h1_scalar import SolverOptions
+from fieldline_engine.core.linear_solve import LinearSolver, SolveReport
+from fieldline_engine.core.materials import MaterialTable
+from fieldline_engine.limits import parallel
+from fieldline_engine.protocol import SILENT, ProgressSpan
+from fieldline_engine.structural.elasticity import ComponentDirichlet, Elasticity
+from fieldline_engine.structural.setup import StructuralSetup
+
+
+@dataclass
+class StaticSolution:
+    elasticity: Elasticity
+    displacement: ng.GridFunction
+    report: SolveReport
+    non_zeros: int
+    reactions: dict[str, np.ndarray] = field(default_factory=dict)  # support label → [Rx, Ry, Rz] (N)
+    applied: np.ndarray = field(default_factory=lambda: np.zeros(3))  # total applied load (N)
+    strain_energy: float = 0.0
+
+
+def component_dirichlet(setup: StructuralSetup) -> ComponentDirichlet:
+    axes: list[list[str]] = [[], [], []]
+    for s in setup.supports:
+        for k, v in enumerate(s.values):
+            if v is not None:
+                axes[k].append(s.label)
+    return ComponentDirichlet(*axes)
+
+
+def applied_load(mesh: ng.Mesh, setup: StructuralSetup, elasticity: Elasticity, v: ng.CoefficientFunction):
+    """The load linear form f(v) and the total applied force (N)."""
+    f = ng.LinearForm(elasticity.fes)
+    total = np.zeros(3)
+    n = ng.specialcf.normal(3)
+    for load in setup.forces:
+        area = ng.Integrate(ng.CF(1.0) * ng.ds(load.label), mesh)
+        traction = ng.CF(tuple(c / area for c in load.force))
+        f += traction * v * ng.ds(load.label)
+        total += np.asarray(load.force)
+    for load in setup.pressures:
+        f += -load.pressure * n * v * ng.ds(load.label)
+        total += -load.pressure * np.array([ng.Integrate(n[k] * ng.ds(load.label), mesh) for k in range(3)])
+    if any(setup.gravity):
+        g = ng.CF(setup.gravity)
+        f += elasticity.rho * g * v * ng.dx
+        mass = ng.Integrate(elasticity.rho * ng.dx, mesh)
+        total += mass * np.asarray(setup.gravity)
+    return f, total
+
+
+def solve_static(
+    mesh: ng.Mesh,
+    setup: StructuralSetup,
+    materials: MaterialTable,
+    order: int,
+    options: SolverOptions,
+    progress: ProgressSpan = SILENT,
+) -> StaticSolution:
+    elasticity = Elasticity(mesh, materials, order, component_dirichlet(setup))
+    fes = elasticity.fes
+    u, v = fes.TnT()
+    a = elasticity.stiffness()
+    near_null = _rigid_modes_at_dofs(mesh, fes) if order == 1 else None
+    solver = LinearSolver(
+        a,
+        fes,
+        options.choice,
+        options.tolerance,
+        options.max_iterations,
+        kind="elasticity",
+        progress=lambda frac, msg: progress(0.3 + 0.6 * frac, msg),
+        near_null=near_null,
+    )
+    f, total = applied_load(mesh, setup, elasticity, v)
+    progress(0.0, f"Assembling the elasticity system ({fes.ndof} DOFs)")
+    with parallel(fes.ndof):
+        a.Assemble()
+        f.Assemble()
+    progress(0.25, "Factorizing" if solver.method == "direct" else "Preconditioner ready")
+    freedofs = fes.FreeDofs()
+    solver.prepare(freedofs)
+
+    gfu = ng.GridFunction(fes)
+    _set_prescribed(gfu, setup, mesh)
+    rhs = gfu.vec.CreateVector()
+    rhs.data = f.vec - a.mat * gfu.vec
+    solver.solve(rhs, gfu, "Solving the elasticity system")
+
+    residual = gfu.vec.CreateVector()
+    residual.data = a.mat * gfu.vec - f.vec
+    r = residual.FV().NumPy()
+    reactions = _reactions(gfu, setup, mesh, r)
+    energy = 0.5 * float(ng.InnerProduct(gfu.vec, (a.mat * gfu.vec).Evaluate()))
+    return StaticSolution(
+        elasticity=elasticity,
+        displacement=gfu,
+        report=solver.report,
+        non_zeros=int(a.mat.nze),
+        reactions=reactions,
+        applied=total,
+        strain_energy=energy,
+    )
+
+
+def _set_prescribed(gfu: ng.GridFunction, setup: StructuralSetup, mesh: ng.Mesh) -> None:
+    """Prescribed non-zero displacements on their supports' constrained components."""
+    for support in setup.supports:
+        for k, value in enumerate(support.values):
+            if value:
+                scratch = ng.GridFunction(gfu.space)
+                scratch.components[k].Set(ng.CF(value), ng.BND, definedon=mesh.Boundaries(support.label))
+                dofs = _component_dofs(gfu.space, mesh, support.label, k)
+                gfu.vec.FV().NumPy()[dofs] = scratch.vec.FV().NumPy()[dofs]
+
+
+def _component_dofs(fes: ng.FESpace, mesh: ng.Mesh, label: str, component: int) -> np.ndarray:
+    """DOFs of one displacement component on a boundary region (VectorH1 stores component blocks)."""
+    on_region = np.nonzero(np.array(fes.GetDofs(mesh.Boundaries(label)), dtype=bool))[0]
+    block = fes.ndof // 3
+    return on_region[(on_region >= component * block) & (on_region < (component + 1) * block)]
+
+
+def _reactions(
+    gfu: ng.GridFunction, setup: StructuralSetup, mesh: ng.Mesh, r: np.ndarray
+) -> dict[str, np.ndarray]:
+    """Force each support exerts on the body (N). A DOF on the edge between two supports belongs to the
+    first one, so no reaction is counted twice."""
+    fes = gfu.space
+    claimed = np.zeros(fes.ndof, dtype=bool)
+    out: dict[str, np.ndarray] = {}
+    for support in setup.supports:
+        force = np.zeros(3)
+        for k, value in enumerate(support.values):
+            if value is None:
+                continue
+            dofs = _component_dofs(fes, mesh, support.label, k)
+            dofs = dofs[~claimed[dofs]]
+            claimed[dofs] = True
+            unit = ng.GridFunction(fes)
+            unit.components[k].Set(ng.CF(1.0), ng.BND, definedon=mesh.Boundaries(support.label))
+            weights = unit.vec.FV().NumPy()[dofs]
+            # r = K u − f is the force the body needs from outside at constrained DOFs: the reaction.
+            force[k] = float(np.sum(r[dofs] * weights))
+        out[support.label] = force
+    return out
+
+
+def _rigid_modes_at_dofs(mesh: ng.Mesh, fes: ng.FESpace) -> np.ndarray:
+    """The six rigid-body motions as DOF vectors of a first-order VectorH1 (blocks x, y, z of vertex DOFs):
+    the near-null space smoothed-aggregation AMG keeps for elasticity."""
+    from fieldline_engine.structural.rigid_modes import rigid_motions
+
+    points = np.asarray(mesh.ngmesh.Coordinates())
+    size = float(np.linalg.norm(points.max(axis=0) - points.min(axis=0))) or 1.0
+    modes = rigid_motions(points, points.mean(axis=0), size)  # (nv, 3, 6)
+    nv = len(points)
+    out = np.zeros((fes.ndof, 6))
+    for k in range(3):
+        out[k * nv : (k + 1) * nv] = modes[:, k, :]
+    return out

@@ -1,0 +1,90 @@
+"""The structural analysis as a job: results in the named-field shape, bad input refused with the face or
+the free motions named."""
+
+import json
+
+import pytest
+
+from fieldline_engine.errors import InvalidInput
+from fieldline_engine.mesh.tet_model import model_from_mesh_data
+from fieldline_engine.protocol import SILENT
+from fieldline_engine.structural.analysis import StructuralAnalysis
+from fieldline_engine.testing.meshes import box_mesh, faces_on_plane
+
+MESH = box_mesh((0.2, 0.02, 0.02), (10, 1, 1))
+LEFT, RIGHT = faces_on_plane(MESH, 0, 0.0), faces_on_plane(MESH, 0, 0.2)
+BOTTOM = faces_on_plane(MESH, 2, 0.0)
+
+
+def refusal(config) -> str:
+    with pytest.raises(InvalidInput) as err:
+        StructuralAnalysis().solve(
+            model_from_mesh_data(MESH), {"analysisType": "structural", **config}, SILENT
+        )
+    print(f"refusal: {err.value.message}")
+    return err.value.message
+
+
+def test_an_under_supported_model_is_refused_naming_its_free_motions():
+    # Only u_z held on the bottom: the bar can slide in x and y and spin about z.
+    message = refusal(
+        {
+            "displacementConditions": [{"faces": BOTTOM, "displacement": [None, None, 0]}],
+            "forceLoads": [{"faces": RIGHT, "force": [0, 0, -10]}],
+        }
+    )
+    assert "can still translate along x and y and rotate about z; add supports" in message
+    # Nothing but a symmetry plane x = 0: free in y, z and about x.
+    message = refusal(
+        {
+            "displacementConditions": [{"faces": LEFT, "displacement": [0, None, None]}],
+            "forceLoads": [{"faces": RIGHT, "force": [1, 0, 0]}],
+        }
+    )
+    assert "translate along y and z and rotate about x" in message
+
+
+def test_loads_and_supports_on_the_same_face_or_on_no_face_are_refused():
+    message = refusal(
+        {"fixedSupports": [{"faces": LEFT}], "forceLoads": [{"faces": [LEFT[0], *RIGHT], "force": [0, 0, 1]}]}
+    )
+    assert message == f"Face {LEFT[0]} is used by both Fixed support 1 and Force load 1."
+    assert refusal(
+        {"fixedSupports": [{"faces": LEFT}], "forceLoads": [{"faces": [], "force": [0, 0, 1]}]}
+    ) == ("Force load 1 has no faces. Pick at least one face.")
+    assert "no loads" in refusal({"fixedSupports": [{"faces": LEFT}]})
+    assert "poissonRatio must be above −1 and below 0.5" in refusal(
+        {"poissonRatio": 0.5, "fixedSupports": [{"faces": LEFT}], "gravity": [0, 0, -9.81]}
+    )
+
+
+def test_job_writes_named_fields_quantities_and_a_safety_factor(engine, tmp_path):
+    config = {
+        "analysisType": "structural",
+        "meshOrder": 2,
+        "bodyMaterials": [{"region": 0, "youngsModulus": 70e9, "poissonRatio": 0.33, "yieldStrength": 276e6}],
+        "fixedSupports": [{"faces": LEFT, "name": "wall"}],
+        "forceLoads": [{"faces": RIGHT, "force": [0, 0, -500]}],
+    }
+    (tmp_path / "job.json").write_text(json.dumps({"mesh_data": MESH, "config": config}))
+    assert engine("solve", tmp_path)[-1]["event"] == "done"
+    res = json.loads((tmp_path / "results.json").read_text())
+    assert list(res["fields"]) == [
+        "displacement",
+        "von_mises",
+        "principal_stress_max",
+        "principal_stress_min",
+        "stress",
+    ]
+    assert res["fields"]["displacement"]["role"] == "deformation"
+    assert res["fields"]["stress"]["kind"] == "tensor" and res["fields"]["von_mises"]["unit"] == "Pa"
+    q = res["quantities"]
+    assert q["reactions"][0]["support"] == "wall"
+    assert q["reactions"][0]["reaction_N"][2] == pytest.approx(500, rel=1e-6)
+    assert q["safety_factor"] == pytest.approx(276e6 / q["max_von_mises_Pa"])
+    assert q["max_displacement_location"][0] == pytest.approx(0.2)
+    assert res["solver_info"]["analysis"] == "structural" and res["solver_info"]["element_order"] == 2
+    print(
+        f"job: max |u| {q['max_displacement_m']:.3e} m, max σ_vm {q['max_von_mises_Pa'] / 1e6:.1f} MPa, "
+        f"safety factor {q['safety_factor']:.2f}"
+    )
