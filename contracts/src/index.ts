@@ -4,5 +4,6 @@ export * from './billing.ts';
 export * from './errors.ts';
 export * from './fea.ts';
 export * from './geometry.ts';
+export * from './materials/library.ts';
 export * from './mesh.ts';
 export * from './viewer-protocol.ts';

@@ -76,3 +76,28 @@ gmsh.finalize()
   execFileSync(join(REPO_ROOT, '.venv/bin/python'), ['-c', script, path], { stdio: 'pipe' });
   return path;
 }
+
+/**
+ * An L-bracket as STEP, in mm: a 60 × 30 × 6 base plate with two Ø8 bolt holes at (15, 15) and (45, 15),
+ * and a 6 mm upright at x = 54–60 rising to z = 36.
+ */
+export function writeBracketStep(dir: string): string {
+  const path = join(dir, 'bracket.step');
+  const script = `
+import gmsh, sys
+gmsh.initialize(); gmsh.option.setNumber('General.Terminal', 0)
+gmsh.option.setString('Geometry.OCCTargetUnit', 'MM')
+gmsh.model.add('bracket')
+occ = gmsh.model.occ
+base = occ.addBox(0, 0, 0, 60, 30, 6)
+upright = occ.addBox(54, 0, 0, 6, 30, 36)
+holes = [occ.addCylinder(x, 15, -1, 0, 0, 8, 4) for x in (15, 45)]
+body, _ = occ.fuse([(3, base)], [(3, upright)])
+occ.cut(body, [(3, h) for h in holes])
+occ.synchronize()
+gmsh.write(sys.argv[1])
+gmsh.finalize()
+`;
+  execFileSync(join(REPO_ROOT, '.venv/bin/python'), ['-c', script, path], { stdio: 'pipe' });
+  return path;
+}

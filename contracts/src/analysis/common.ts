@@ -19,7 +19,13 @@ export const ANALYSIS_TYPES = [
 ] as const;
 export type AnalysisType = (typeof ANALYSIS_TYPES)[number];
 /** The types whose engine family has landed; the others are refused with a 400 naming these. */
-export const AVAILABLE_ANALYSIS_TYPES: readonly AnalysisType[] = ['em', 'em-time', 'em-eigen', 'tetra-only'];
+export const AVAILABLE_ANALYSIS_TYPES: readonly AnalysisType[] = [
+  'em',
+  'em-time',
+  'em-eigen',
+  'structural',
+  'tetra-only',
+];
 /** The form's Transient switch on a steady family selects its time-domain twin (spec 001 §3: em → em-time). */
 export const TRANSIENT_TWINS: Partial<Record<AnalysisType, AnalysisType>> = {
   em: 'em-time',

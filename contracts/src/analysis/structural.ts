@@ -1,5 +1,40 @@
+import { z } from 'zod';
+import { faceList } from './common.ts';
+
 /**
- * Structural keys (docs/multiphysics.md §5; its issue names them). Added with the structural family's solver;
- * until then the family's analysis types are refused (common.ts AVAILABLE_ANALYSIS_TYPES).
+ * Structural keys (docs/structural.md): linear static elasticity. Forces in N, pressures in Pa (positive
+ * pushes into the body), displacements in m, gravity in m/s². Per-body E, ν, ρ and yield strength come from
+ * `bodyMaterials` (library material and overrides); these are the defaults for bodies without them.
  */
-export const structuralKeys = {};
+export const STRUCTURAL_DEFAULTS = {
+  youngsModulus: 200e9,
+  poissonRatio: 0.3,
+  /** linear tetrahedra lock in bending: the structural form starts at order 2 */
+  meshOrder: 2,
+} as const;
+
+const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+const vector = z.tuple([finite, finite, finite]);
+const optionalComponent = finite.nullable();
+
+export const FixedSupport = z.object({ faces: faceList, name: z.string().optional() });
+/** null components are free: a symmetry plane is 0 on its normal component only. */
+export const DisplacementCondition = z.object({
+  faces: faceList,
+  displacement: z.tuple([optionalComponent, optionalComponent, optionalComponent]),
+  name: z.string().optional(),
+});
+/** A total force (N) spread over the faces by area. */
+export const ForceLoad = z.object({ faces: faceList, force: vector, name: z.string().optional() });
+export const PressureLoad = z.object({ faces: faceList, pressure: finite, name: z.string().optional() });
+
+export const structuralKeys = {
+  youngsModulus: z.number().positive().default(STRUCTURAL_DEFAULTS.youngsModulus),
+  poissonRatio: z.number().gt(-1).lt(0.5).default(STRUCTURAL_DEFAULTS.poissonRatio),
+  yieldStrength: z.number().positive().optional(),
+  fixedSupports: z.array(FixedSupport).default([]),
+  displacementConditions: z.array(DisplacementCondition).default([]),
+  forceLoads: z.array(ForceLoad).default([]),
+  pressureLoads: z.array(PressureLoad).default([]),
+  gravity: vector.default([0, 0, 0]),
+};

@@ -72,8 +72,9 @@ def structural_solution(
             **sol.report.as_info(),
         }
     )
-    out.add_field(Field("displacement", "Displacement", "m", "vector", u, role="deformation"))
+    # von Mises first: what the viewer shows by default, on the deformed shape.
     out.add_field(Field("von_mises", "Von Mises stress", "Pa", "scalar", vm))
+    out.add_field(Field("displacement", "Displacement", "m", "vector", u, role="deformation"))
     out.add_field(Field("principal_stress_max", "Maximum principal stress", "Pa", "scalar", principal[:, 2]))
     out.add_field(Field("principal_stress_min", "Minimum principal stress", "Pa", "scalar", principal[:, 0]))
     out.add_field(Field("stress", "Stress", "Pa", "tensor", stress))

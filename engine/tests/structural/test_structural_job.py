@@ -70,8 +70,8 @@ def test_job_writes_named_fields_quantities_and_a_safety_factor(engine, tmp_path
     assert engine("solve", tmp_path)[-1]["event"] == "done"
     res = json.loads((tmp_path / "results.json").read_text())
     assert list(res["fields"]) == [
-        "displacement",
         "von_mises",
+        "displacement",
         "principal_stress_max",
         "principal_stress_min",
         "stress",

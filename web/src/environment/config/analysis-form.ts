@@ -7,6 +7,9 @@ import {
   type TIME_SCHEMES,
   type WAVE_PORT_MODES,
 } from '@fieldline/contracts';
+import type { MaterialProperty } from './common/body-materials.ts';
+import type { PhysicsFamily } from './families.ts';
+import { defaultStructuralForm, type StructuralFormFields } from './structural/structural-form.ts';
 
 export type WavePortMode = (typeof WAVE_PORT_MODES)[number];
 export type SParamMethod = (typeof S_PARAM_METHODS)[number];
@@ -73,7 +76,10 @@ export interface AnisotropicRow {
 /** The configuration form's state (spec 001 §2 groups). */
 export type Formulation = 'auto' | 'fullwave';
 
-export interface AnalysisForm {
+/** The form of every family: the shared and EM fields here, each other family's fields from its folder. */
+export interface AnalysisForm extends StructuralFormFields {
+  /** the physics chooser: which family's groups the form shows and runs */
+  physics: PhysicsFamily;
   /** em: static / frequency domain (transient turns it into em-time); em-eigen: cavity eigenmodes */
   analysisType: 'em' | 'em-eigen';
   /** auto: the engine picks static, quasi-static or full-wave; fullwave forces Maxwell (mode "fullwave") */
@@ -93,6 +99,8 @@ export interface AnalysisForm {
   anisotropicMaterials: AnisotropicRow[];
   /** body (region) index → materials-library id */
   bodyMaterials: Record<number, string>;
+  /** body index → properties typed over the library material's (structural, thermal) */
+  bodyOverrides: Record<number, Partial<Record<MaterialProperty, string>>>;
   dirichletNodes: DirichletNodeRow[];
   dirichletFaceGroups: DirichletFaceGroupRow[];
   neumann: NeumannRow[];
@@ -150,6 +158,8 @@ export const rowKey = (): string => `row-${Date.now().toString(36)}-${(keyCounte
 /** Spec 001 §9 defaults. */
 export function defaultAnalysisForm(): AnalysisForm {
   return {
+    physics: 'em',
+    ...defaultStructuralForm(),
     analysisType: 'em',
     formulation: 'auto',
     eigenNumModes: '6',
@@ -166,6 +176,7 @@ export function defaultAnalysisForm(): AnalysisForm {
     useAnisotropicMaterials: false,
     anisotropicMaterials: [],
     bodyMaterials: {},
+    bodyOverrides: {},
     dirichletNodes: [],
     dirichletFaceGroups: [],
     neumann: [],

@@ -24,7 +24,9 @@ import {
   type VolumeCurrentRow,
   type WavePortRow,
 } from './analysis-form.ts';
+import { familyOf } from './families.ts';
 import { MATERIALS_LIBRARY } from './materials-library.ts';
+import { structuralFromBackend } from './structural/structural-form.ts';
 
 const b = ANALYSIS_BOUNDS;
 
@@ -55,7 +57,9 @@ export function fromBackendConfig(config: unknown): RestoredForm {
   const r = new Reader(config, reset);
 
   const analysisType = config.analysisType;
+  form.physics = familyOf(String(analysisType ?? 'em'));
   if (analysisType === 'em-eigen') form.analysisType = 'em-eigen';
+  else if (form.physics === 'structural') Object.assign(form, structuralFromBackend(config));
   else if (analysisType !== undefined && analysisType !== 'em' && analysisType !== 'em-time')
     reset.push('analysisType');
   form.formulation = config.mode === 'fullwave' ? 'fullwave' : 'auto';

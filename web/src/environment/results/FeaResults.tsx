@@ -7,6 +7,7 @@ import { runAnalysis } from '../workflows/run-analysis.ts';
 import { Downloads } from './Downloads.tsx';
 import { Eigenmodes } from './Eigenmodes.tsx';
 import { formatHz, formatSI, type Quantity } from './quantities.ts';
+import { Reactions } from './Reactions.tsx';
 import { RunSettings } from './RunSettings.tsx';
 import { SolverNotes } from './SolverNotes.tsx';
 import { SParameterPlot } from './SParameterPlot.tsx';
@@ -113,6 +114,7 @@ export function FeaResults() {
           </tbody>
         </table>
       )}
+      <Reactions result={results.active} />
       <KeyValueTable rows={solverRows} className="solver" testId="solver-info" />
       <RunSettings config={results.analysisConfig} />
       <SolverNotes info={results.solverInfo} />

@@ -20,7 +20,14 @@ const UNIT_SUFFIXES: [RegExp, string][] = [
   [/_V$/, 'V'],
   [/_Hz$/, 'Hz'],
   [/_s$/, 's'],
+  [/_Pa$/, 'Pa'],
+  [/_N$/, 'N'],
+  [/_K$/, 'K'],
+  [/_m$/, 'm'],
 ];
+/** Quantities a dedicated panel shows (the structural reaction table). */
+const SHOWN_ELSEWHERE = new Set(['applied_load_N', 'total_reaction_N', 'reaction_balance_error']);
+
 const PREFERRED_ORDER = [
   'capacitance',
   'resistance',
@@ -28,10 +35,13 @@ const PREFERRED_ORDER = [
   'inductance',
   'impedance',
   'stored_energy',
+  'max_von_mises',
+  'safety_factor',
+  'max_displacement',
 ];
 
 function labelOf(key: string): string {
-  const base = key.replace(/_(F|J|C|ohm|Ohm|H|S|W|A|V|Hz|s)$/, '').replace(/_/g, ' ');
+  const base = key.replace(/_(F|J|C|ohm|Ohm|H|S|W|A|V|Hz|s|Pa|N|K|m)$/, '').replace(/_/g, ' ');
   return base.charAt(0).toUpperCase() + base.slice(1);
 }
 function unitOf(key: string): string {
@@ -54,6 +64,7 @@ export function extractQuantities(result: Record<string, unknown>): Quantity[] {
   };
   const out: Quantity[] = [];
   for (const [key, value] of Object.entries(source)) {
+    if (SHOWN_ELSEWHERE.has(key)) continue;
     if (typeof value === 'number' || (Array.isArray(value) && value.every((x) => typeof x === 'number'))) {
       out.push({ key, label: labelOf(key), value, unit: unitOf(key) });
     } else if (isNumberMap(value)) {

@@ -21,7 +21,9 @@ export function runSettingsSummary(config: Record<string, unknown>): RunSettingR
   const portsOn = config.useWavePorts === true && ports.length > 0;
 
   rows.push(['Analysis', analysisLabel(type, timeDomain, config.mode, frequency)]);
-  if (timeDomain) {
+  if (type === 'structural') {
+    rows.push(...structuralRows(config));
+  } else if (timeDomain) {
     const dt = num(config.timeStep);
     const end = num(config.endTime);
     const pulse = typeof config.pulseShape === 'string' ? config.pulseShape.replace('_', ' ') : 'gaussian';
@@ -44,6 +46,7 @@ export function runSettingsSummary(config: Record<string, unknown>): RunSettingR
 
 function analysisLabel(type: unknown, timeDomain: boolean, mode: unknown, frequency: number): string {
   if (type === 'em-eigen') return 'Eigenmodes (em-eigen)';
+  if (type === 'structural') return 'Linear static (structural)';
   if (timeDomain) return 'Time domain (em-time)';
   if (mode === 'fullwave') return 'Full-wave (em, forced)';
   if (type === 'em') return frequency === 0 ? 'Static (em, DC)' : 'Frequency domain (em)';
@@ -90,4 +93,23 @@ function solverText(config: Record<string, unknown>): string {
   const solver = typeof config.linearSolver === 'string' ? config.linearSolver : 'auto';
   const tol = num(config.tolerance);
   return tol !== undefined && solver !== 'direct' ? `${solver}, tolerance ${numberText(tol)}` : solver;
+}
+
+/** Supports and loads of a structural run: how many, on how many faces. */
+function structuralRows(config: Record<string, unknown>): RunSettingRow[] {
+  const faces = (items: Record<string, unknown>[]) =>
+    items.reduce((n, c) => n + (Array.isArray(c.faces) ? c.faces.length : 0), 0);
+  const supports = [...list(config.fixedSupports), ...list(config.displacementConditions)];
+  const forces = list(config.forceLoads);
+  const pressures = list(config.pressureLoads);
+  const rows: RunSettingRow[] = [
+    ['Supports', `${supports.length} on ${faces(supports)} faces`],
+    [
+      'Loads',
+      `${forces.length} force, ${pressures.length} pressure on ${faces([...forces, ...pressures])} faces`,
+    ],
+  ];
+  const g = Array.isArray(config.gravity) ? (config.gravity as unknown[]).map((x) => num(x) ?? 0) : [];
+  if (g.some((x) => x !== 0)) rows.push(['Gravity', `[${g.join(', ')}] m/s²`]);
+  return rows;
 }

@@ -1,3 +1,4 @@
+import { familyAvailable } from '../config/families.ts';
 import { Progress } from '../meshing/SurfaceMeshCard.tsx';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { ErrorBox, Notice } from '../ui/Messages.tsx';
@@ -8,13 +9,16 @@ export function RunBar() {
   const { deps, jobs } = useServices();
   const analysis = useEnv((s) => s.analysis);
   const busy = analysis.status === 'submitting' || analysis.status === 'running';
+  const physics = useEnv((s) => s.form.physics);
+  const runnable = familyAvailable(physics);
   return (
     <div className="run-bar" data-testid="run-bar">
       <div className="actions">
         <button
           type="button"
           className="primary run"
-          disabled={busy}
+          disabled={busy || !runnable}
+          title={runnable ? undefined : 'This physics cannot run yet: its solver is coming.'}
           data-testid="run-analysis"
           onClick={() => void runAnalysis(deps, jobs.start('analysis'))}
         >

@@ -85,7 +85,13 @@ export interface FormRestore {
 }
 
 export interface PickTarget {
-  list: 'dirichletFaceGroups' | 'neumann' | 'impedance' | 'wavePorts';
+  list:
+    | 'dirichletFaceGroups'
+    | 'neumann'
+    | 'impedance'
+    | 'wavePorts'
+    | 'structuralSupports'
+    | 'structuralLoads';
   key: string;
 }
 

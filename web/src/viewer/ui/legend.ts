@@ -39,9 +39,15 @@ export function drawLegend(ctx: CanvasRenderingContext2D, x: number, y: number, 
   roundRect(ctx, x, y, LEGEND_WIDTH, LEGEND_HEIGHT, 8);
   ctx.fill();
   ctx.fillStyle = '#e8edf3';
-  ctx.font = '600 13px system-ui, -apple-system, "Segoe UI", sans-serif';
   ctx.textBaseline = 'top';
-  ctx.fillText(state.title, x + 12, y + 10);
+  // Long field names ("Maximum principal stress") shrink to fit the box rather than spill out of it.
+  let size = 13;
+  ctx.font = `600 ${size}px system-ui, -apple-system, "Segoe UI", sans-serif`;
+  while (size > 9 && ctx.measureText(state.title).width > LEGEND_WIDTH - 20) {
+    size -= 1;
+    ctx.font = `600 ${size}px system-ui, -apple-system, "Segoe UI", sans-serif`;
+  }
+  ctx.fillText(state.title, x + 12, y + 10, LEGEND_WIDTH - 20);
   ctx.font = '12px system-ui, -apple-system, "Segoe UI", sans-serif';
   ctx.fillStyle = '#aab4c0';
   ctx.fillText(`${unitLabel(prefix, state.units)}${range.log ? ' · log' : ''}`, x + 12, y + 26);

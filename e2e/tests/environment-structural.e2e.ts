@@ -1,0 +1,143 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.ts';
+import {
+  openEnvironment,
+  pickFace,
+  recordViewerMessages,
+  signUp,
+  viewerFrame,
+} from '../support/environment-page.ts';
+import { writeBracketStep } from '../support/geometry-files.ts';
+import { type RunningServer, startServer } from '../support/server.ts';
+import { settled } from '../support/viewer-harness.ts';
+
+/**
+ * Issue 16's user path: choose Structural, upload a STEP bracket, pick its bolt holes as fixed supports and
+ * a face for a 500 N load, run, and see the deformed shape coloured by von Mises (legend in MPa) and the
+ * reaction forces.
+ */
+
+/** Screenshots for a person to look at (not compared). */
+const OUT = resolve(import.meta.dirname, '..', 'out');
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+type Mesh = { vertices: number[][]; faces: number[][] };
+type Shown = {
+  field: string | null;
+  legend: { title: string; units: string; min: number; max: number } | null;
+  deformation: { field: string | null; scale: number };
+};
+
+/** 1-based ids of the faces whose every vertex passes `test`. */
+function facesWhere(mesh: Mesh, test: (v: number[]) => boolean): number[] {
+  const ids: number[] = [];
+  mesh.faces.forEach((f, i) => {
+    if (f.every((k) => test(mesh.vertices[k] ?? []))) ids.push(i + 1);
+  });
+  return ids;
+}
+
+describe('structural analysis from the environment', () => {
+  it('bracket: bolt holes fixed, 500 N on the upright, deformed shape by von Mises in MPa, reactions', async () => {
+    const page: Page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
+    await openEnvironment(page, server.origin);
+    await signUp(page);
+    const frame = await viewerFrame(page);
+    await recordViewerMessages(frame);
+    let volume: Mesh | null = null;
+    page.on('response', async (res) => {
+      if (!res.url().includes('/api/fea/status/')) return;
+      const body = (await res.json().catch(() => null)) as {
+        status?: string;
+        results?: Mesh & { tetrahedra?: unknown };
+      } | null;
+      if (body?.status === 'completed' && body.results?.tetrahedra && !volume) volume = body.results;
+    });
+
+    await page.setInputFiles('[data-testid=file-input]', writeBracketStep(server.dataDir));
+    await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
+    await page.click('[data-testid=generate-volume-mesh]');
+    await page.waitForSelector('[data-testid=config-form]', { timeout: 180_000 });
+    await expect.poll(() => volume !== null).toBe(true);
+    const mesh = volume as unknown as Mesh;
+
+    await page.click('[data-testid=physics-structural]');
+    await page.click('[data-testid=group-order] .section-head');
+    expect(await page.inputValue('[data-testid=mesh-order]')).toBe('2');
+
+    // Bolt holes: one click on each hole picks its whole cylindrical CAD face.
+    const hole = (x: number) =>
+      facesWhere(mesh, (v) => Math.abs(Math.hypot((v[0] ?? 0) - x, (v[1] ?? 0) - 15) - 4) < 0.05);
+    const holes = [...hole(15), ...hole(45)].sort((a, b) => a - b);
+    expect(hole(15).length).toBeGreaterThan(0);
+    await page.click('[data-testid=add-support]');
+    await page.click('[data-testid=support-0] button.pick');
+    await pickFace(frame, hole(15)[0]!);
+    await pickFace(frame, hole(45)[0]!);
+    await expect
+      .poll(async () =>
+        (await page.inputValue('[data-testid=support-0-faces]'))
+          .split(', ')
+          .map(Number)
+          .sort((a, b) => a - b),
+      )
+      .toEqual(holes);
+    await page.click('[data-testid=support-0] button.pick');
+
+    // 500 N down on the top of the upright (z = 36 mm).
+    const top = facesWhere(mesh, (v) => Math.abs((v[2] ?? 0) - 36) < 1e-6);
+    await page.click('[data-testid=add-load]');
+    await page.click('[data-testid=load-0] button.pick');
+    await pickFace(frame, top[0]!);
+    await expect.poll(() => page.inputValue('[data-testid=load-0-faces]')).not.toBe('');
+    await page.click('[data-testid=load-0] button.pick');
+    expect(await page.inputValue('[data-testid=load-0-fz]')).toBe('-500');
+
+    await page.click('[data-testid=run-analysis]');
+    await page.waitForSelector('[data-testid=reactions]', { timeout: 240_000 });
+    expect(await page.textContent('[data-testid=status-chip]')).toBe('FEA: completed');
+
+    // The supports hold the 500 N: their z reaction is +500 N.
+    const reaction = await page.textContent('[data-testid=reactions] tbody tr:first-child td:nth-child(4)');
+    console.log(`bracket: support reaction Fz shown as ${reaction}`);
+    expect(reaction).toMatch(/^500(\.0+)? N$/);
+
+    // The viewer shows von Mises on the deformed shape, its legend in MPa.
+    await settled(frame);
+    const shown = () =>
+      frame.evaluate(() =>
+        (window as unknown as { fieldlineViewer: { shown: () => Shown } }).fieldlineViewer.shown(),
+      );
+    await expect.poll(async () => (await shown()).legend?.title).toBe('Von Mises stress');
+    const s = await shown();
+    expect(s.legend?.units).toBe('Pa');
+    expect(s.legend?.max).toBeGreaterThan(1e6); // MPa range: the legend prints MPa
+    expect(s.legend?.max).toBeLessThan(1e9);
+    expect(s.deformation.field).toBe('displacement');
+    expect(s.deformation.scale).toBeGreaterThan(1);
+    const options = await page.$$eval('[data-testid=field-mode] option', (els) =>
+      els.map((e) => e.textContent),
+    );
+    expect(options[0]).toBe('Von Mises stress (Pa)');
+    console.log(
+      `bracket: max von Mises ${(s.legend!.max / 1e6).toFixed(1)} MPa, exaggeration ×${s.deformation.scale.toFixed(0)}`,
+    );
+    mkdirSync(OUT, { recursive: true });
+    await page.screenshot({ path: join(OUT, 'structural-bracket.png') });
+    await page.context().close();
+  });
+});
