@@ -3,8 +3,11 @@
 from fieldline_engine.core.registry import register
 from fieldline_engine.em.em_analyses import EmAnalysis, EmEigenAnalysis, EmTimeAnalysis
 from fieldline_engine.structural.analysis import StructuralAnalysis
+from fieldline_engine.thermal.analysis import ThermalAnalysis, ThermalTimeAnalysis
 
 register(EmAnalysis())
 register(EmTimeAnalysis())
 register(EmEigenAnalysis())
 register(StructuralAnalysis())
+register(ThermalAnalysis())
+register(ThermalTimeAnalysis())

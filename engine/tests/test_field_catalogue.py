@@ -31,7 +31,13 @@ def test_resistor_bar_current_density_is_sigma_v_over_l(engine, tmp_path):
     }
     results = _run(engine, tmp_path, mesh, config)
     fields = results["fields"]
-    assert list(fields) == ["potential", "electric_field", "magnetic_field", "current_density"]
+    assert list(fields) == [
+        "potential",
+        "electric_field",
+        "magnetic_field",
+        "current_density",
+        "joule_heat_density",
+    ]
     j = fields["current_density"]
     assert (j["unit"], j["kind"], j["location"], j["complex"]) == ("A/m^2", "vector", "vertex", False)
     assert fields["potential"]["unit"] == "V"
@@ -71,3 +77,33 @@ def test_quasistatic_fields_are_phasors_with_an_imaginary_part(engine, tmp_path)
     e = results["fields"]["electric_field"]
     assert e["complex"] is True and len(e["imag"]) == len(e["data"]) == len(results["vertices"])
     assert results["complex_fields"] is True and "efields_imag" in results
+
+
+def test_dc_conduction_writes_the_joule_heat_density_per_tetrahedron(engine, tmp_path):
+    """σ|E|² per tetrahedron integrates to the dissipated power V²/R = σ V² A / L."""
+    mesh = box_mesh((L, W, H), (8, 2, 2))
+    config = {
+        "analysisType": "em",
+        "defaultConductivity": SIGMA,
+        "dirichletFaceConditions": [
+            {"faces": faces_on_plane(mesh, 0, 0.0), "voltage": VOLTS},
+            {"faces": faces_on_plane(mesh, 0, L), "voltage": 0.0},
+        ],
+    }
+    results = _run(engine, tmp_path, mesh, config)
+    q = results["fields"]["joule_heat_density"]
+    assert (q["unit"], q["location"], q["kind"]) == ("W/m^3", "cell", "scalar")
+    assert len(q["data"]) == len(results["tetrahedra"])
+    power = float(np.sum(np.asarray(q["data"]) * _tet_volumes(results)))
+    exact = SIGMA * VOLTS**2 * W * H / L
+    print(
+        f"Joule power from the cell field {power:.6e} W vs σV²A/L {exact:.6e} W: {abs(power / exact - 1):.1e}"
+    )
+    assert abs(power / exact - 1) < 1e-9
+
+
+def _tet_volumes(results) -> np.ndarray:
+    v = np.asarray(results["vertices"])[np.asarray(results["tetrahedra"])]
+    return (
+        np.abs(np.einsum("ij,ij->i", np.cross(v[:, 1] - v[:, 0], v[:, 2] - v[:, 0]), v[:, 3] - v[:, 0])) / 6
+    )

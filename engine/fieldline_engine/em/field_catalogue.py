@@ -19,7 +19,10 @@ EM_FIELDS: dict[str, tuple[str, str, str]] = {
     "electric_field": ("Electric field", "V/m", "vector"),
     "magnetic_field": ("Magnetic field", "A/m", "vector"),
     "current_density": ("Current density", "A/m^2", "vector"),
+    # per tetrahedron: the element's mean of σ|E|² = J·E (DC); the heat source Joule heating hands to thermal
+    "joule_heat_density": ("Joule heat density", "W/m^3", "scalar"),
 }
+CELL_FIELDS = {"joule_heat_density"}
 
 # field name → (vectors key, magnitudes key, imaginary-part key, dominant-phase key)
 _SPEC_VECTOR_KEYS = {
@@ -31,7 +34,8 @@ _SPEC_VECTOR_KEYS = {
 
 def em_field(name: str, values: np.ndarray) -> Field:
     label, unit, kind = EM_FIELDS[name]
-    return Field(name=name, label=label, unit=unit, kind=kind, values=np.asarray(values))  # type: ignore[arg-type]
+    location = "cell" if name in CELL_FIELDS else "vertex"
+    return Field(name=name, label=label, unit=unit, kind=kind, values=np.asarray(values), location=location)  # type: ignore[arg-type]
 
 
 def _dominant_phase(v: np.ndarray) -> np.ndarray:

@@ -54,6 +54,19 @@ def build_ngsolve_mesh(model: TetModel, face_labels: np.ndarray | None = None) -
     return ng.Mesh(m)
 
 
+def element_order(model: TetModel) -> np.ndarray:
+    """For each volume element of the NGSolve mesh (in its numbering), the model's tetrahedron index:
+    build_ngsolve_mesh adds the tetrahedra body by body."""
+    return np.concatenate([np.nonzero(model.regions == r)[0] for r in range(len(model.region_names))])
+
+
+def per_tetrahedron(model: TetModel, element_values: np.ndarray) -> np.ndarray:
+    """Values per NGSolve volume element → per model tetrahedron (results' cell fields)."""
+    out = np.zeros(model.nt, dtype=np.asarray(element_values).dtype)
+    out[element_order(model)] = element_values
+    return out
+
+
 def outer_boundary(mesh: ng.Mesh) -> ng.Region:
     """The boundary faces with a body on one side only (interfaces between bodies excluded)."""
     ngmesh = mesh.ngmesh

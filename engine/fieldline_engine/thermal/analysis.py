@@ -1,0 +1,138 @@
+"""`analysisType: "thermal"` (steady) and `"thermal-time"` (transient) as registered families."""
+
+from typing import Any
+
+from fieldline_engine.core.h1_scalar import SolverOptions
+from fieldline_engine.core.solution import Solution
+from fieldline_engine.errors import InvalidInput
+from fieldline_engine.mesh.curving import curve_mesh
+from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
+from fieldline_engine.mesh.tet_model import TetModel
+from fieldline_engine.protocol import ProgressSpan
+from fieldline_engine.thermal.heat import HeatProblem
+from fieldline_engine.thermal.joule import conduction_solution, joule_source
+from fieldline_engine.thermal.results import thermal_solution
+from fieldline_engine.thermal.setup import (
+    DEFAULT_INITIAL_TEMPERATURE,
+    thermal_materials,
+    thermal_setup,
+    time_stepping,
+)
+from fieldline_engine.thermal.solve import solve_steady, solve_transient
+
+NOT_USED = ("frequency", "useWavePorts", "useRadialPML", "calculateSParameters", "impedanceConditions")
+UNDETERMINED = (
+    "The temperature of this steady model is undetermined: heat can leave nowhere. Add a fixed temperature, "
+    "convection or radiation on some faces (faces without a condition are insulated)."
+)
+
+
+def element_order(config: dict[str, Any]) -> int:
+    order = int(config.get("meshOrder", 1))
+    if order not in (1, 2, 3):
+        raise InvalidInput("Element order must be 1, 2 or 3.")
+    return order
+
+
+def probe_points(model: TetModel, config: dict[str, Any]) -> dict[str, tuple[float, float, float]]:
+    """Probe points (model units in the config) in metres, by name."""
+    out: dict[str, tuple[float, float, float]] = {}
+    for k, p in enumerate(config.get("probePoints") or []):
+        name, point = (
+            (p.get("name") or f"P{k + 1}", p.get("point")) if isinstance(p, dict) else (f"P{k + 1}", p)
+        )
+        if not isinstance(point, list | tuple) or len(point) != 3:
+            raise InvalidInput(f"Probe {name}: a point needs three coordinates [x, y, z].")
+        out[name] = tuple(float(c) * model.unit_scale for c in point)  # type: ignore[assignment]
+    return out
+
+
+class ThermalAnalysis:
+    analysis_type = "thermal"
+    transient = False
+
+    def check(self, config: dict[str, Any]) -> list[str]:
+        ignored = [k for k in NOT_USED if config.get(k)]
+        return [f"A thermal run does not use {', '.join(ignored)}; they were left out."] if ignored else []
+
+    def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
+        materials = thermal_materials(model, config)
+        setup = thermal_setup(model, config)
+        stepping = time_stepping(config) if self.transient else None
+        if not self.transient and not setup.determined:
+            raise InvalidInput(UNDETERMINED)
+        order = element_order(config)
+        conduction = (
+            conduction_solution(model, config, progress.sub(0.0, 0.3)) if setup.joule_heating else None
+        )
+        progress(0.3 if conduction else 0.05, "Building mesh")
+        mesh = build_ngsolve_mesh(model, setup.face_labels)
+        curving = curve_mesh(mesh, model, config, order)
+        problem = HeatProblem(
+            mesh, materials, setup, order, joule_source(mesh, model, conduction) if conduction else None
+        )
+        options = SolverOptions.from_config(config)
+        span = progress.sub(0.35, 0.9)
+        if stepping is None:
+            run = solve_steady(
+                problem, options, float(config.get("initialTemperature", DEFAULT_INITIAL_TEMPERATURE)), span
+            )
+        else:
+            frames = int(config.get("animationFrames", 50))
+            run = solve_transient(
+                problem, stepping, options, frames, probe_points(model, config), model.nv, span
+            )
+        solution = thermal_solution(model, problem, run, order)
+        solution.solver_info["curved_geometry"] = curving
+        if stepping is not None:
+            solution.solver_info.update(
+                time_scheme=stepping.scheme, time_step=stepping.time_step, steps=stepping.steps
+            )
+            solution.extras["thermal_history"] = {
+                "times": run.times,
+                "scheme": stepping.scheme,
+                "initial_temperature": stepping.initial,
+                "probes": [
+                    {
+                        "name": name,
+                        "point": [c / model.unit_scale for c in point],
+                        "temperature": run.probes[name],
+                    }
+                    for name, point in probe_points(model, config).items()
+                ],
+                "units": {"time": "s", "temperature": "K"},
+            }
+        elif config.get("probePoints"):
+            solution.quantities["probes"] = [
+                {
+                    "name": name,
+                    "point": [c / model.unit_scale for c in point],
+                    "temperature_K": _probe(run, mesh, point),
+                }
+                for name, point in probe_points(model, config).items()
+            ]
+        if conduction is not None:
+            _add_conduction(solution, conduction)
+        return solution
+
+
+class ThermalTimeAnalysis(ThermalAnalysis):
+    analysis_type = "thermal-time"
+    transient = True
+
+
+def _probe(run, mesh, point) -> float:
+    try:
+        return float(run.temperature(mesh(*point)))
+    except Exception as exc:  # NGSolve raises when the point is outside every element
+        raise InvalidInput(f"Probe point {list(point)} m is outside the model.") from exc
+
+
+def _add_conduction(solution: Solution, conduction: Solution) -> None:
+    """Joule heating: the conduction run's fields and figures (resistance, power) join the thermal ones."""
+    for f in conduction.fields:
+        if f.name not in solution.fields:
+            solution.add_field(f)
+    for key, value in conduction.quantities.items():
+        solution.quantities.setdefault(key, value)
+    solution.solver_info["conduction"] = {k: v for k, v in conduction.solver_info.items() if k != "systems"}
