@@ -101,3 +101,20 @@ gmsh.finalize()
   execFileSync(join(REPO_ROOT, '.venv/bin/python'), ['-c', script, path], { stdio: 'pipe' });
   return path;
 }
+
+/** A copper bus bar 100 × 10 × 3 mm along x, as STEP. */
+export function writeBusBarStep(dir: string): string {
+  const path = join(dir, 'busbar.step');
+  const script = `
+import gmsh, sys
+gmsh.initialize(); gmsh.option.setNumber('General.Terminal', 0)
+gmsh.option.setString('Geometry.OCCTargetUnit', 'MM')
+gmsh.model.add('busbar')
+gmsh.model.occ.addBox(0, 0, 0, 100, 10, 3)
+gmsh.model.occ.synchronize()
+gmsh.write(sys.argv[1])
+gmsh.finalize()
+`;
+  execFileSync(join(REPO_ROOT, '.venv/bin/python'), ['-c', script, path], { stdio: 'pipe' });
+  return path;
+}

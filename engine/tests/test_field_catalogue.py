@@ -32,9 +32,9 @@ def test_resistor_bar_current_density_is_sigma_v_over_l(engine, tmp_path):
     results = _run(engine, tmp_path, mesh, config)
     fields = results["fields"]
     assert list(fields) == [
-        "potential",
         "electric_field",
         "magnetic_field",
+        "potential",
         "current_density",
         "joule_heat_density",
     ]

@@ -136,14 +136,6 @@ describe('electrostatic capacitor through the API', () => {
     // The named fields, as the results file's catalogue lists them (docs/multiphysics.md §1).
     expect(described.contents.fields).toEqual([
       {
-        name: 'potential',
-        label: 'Electric potential',
-        unit: 'V',
-        kind: 'scalar',
-        location: 'vertex',
-        complex: false,
-      },
-      {
         name: 'electric_field',
         label: 'Electric field',
         unit: 'V/m',
@@ -156,6 +148,14 @@ describe('electrostatic capacitor through the API', () => {
         label: 'Magnetic field',
         unit: 'A/m',
         kind: 'vector',
+        location: 'vertex',
+        complex: false,
+      },
+      {
+        name: 'potential',
+        label: 'Electric potential',
+        unit: 'V',
+        kind: 'scalar',
         location: 'vertex',
         complex: false,
       },

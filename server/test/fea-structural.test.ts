@@ -66,10 +66,10 @@ describe('structural analysis through the API', () => {
     expect(body.status).toBe('failed');
     expect(body.error).toContain('can still translate along x and y and rotate about z');
 
-    const thermal = await submit({ analysisType: 'thermal' });
-    expect(thermal.statusCode).toBe(400);
-    expect(thermal.json().message).toMatch(
-      /^Analysis type 'thermal' is not available yet\. Available analysis types: em, em-time, em-eigen, structural/,
+    const modal = await submit({ analysisType: 'modal' });
+    expect(modal.statusCode).toBe(400);
+    expect(modal.json().message).toMatch(
+      /^Analysis type 'modal' is not available yet\. Available analysis types: em, em-time, em-eigen, thermal, thermal-time, structural\.$/,
     );
     const bad = await submit({ analysisType: 'structural', poissonRatio: 0.5 });
     expect(bad.statusCode).toBe(400);

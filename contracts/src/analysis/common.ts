@@ -23,6 +23,8 @@ export const AVAILABLE_ANALYSIS_TYPES: readonly AnalysisType[] = [
   'em',
   'em-time',
   'em-eigen',
+  'thermal',
+  'thermal-time',
   'structural',
   'tetra-only',
 ];

@@ -82,7 +82,8 @@ def static_results(
     if sol.notes or unconverged:
         solver_info["warnings"] = [*sol.notes, *unconverged]
 
-    fields = [em_field("potential", phi_v), em_field("electric_field", e_v), em_field("magnetic_field", h_v)]
+    # The catalogue's order is the viewer's: the spec's first field mode (Electric Field) leads.
+    fields = [em_field("electric_field", e_v), em_field("magnetic_field", h_v), em_field("potential", phi_v)]
     if j_v is not None:
         fields.append(em_field("current_density", j_v))
         if not cplx:

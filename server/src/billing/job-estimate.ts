@@ -23,7 +23,18 @@ const em: Estimate = (tets, order, config) => {
 // Three displacement components per node: about three times a scalar problem's unknowns.
 const structural: Estimate = (tets, order) => 6e-3 * tets * order ** 3;
 
+// A scalar unknown per node; a transient run repeats a cheap solve per step (one factorisation).
+const thermal: Estimate = (tets, order, config) => {
+  const steps =
+    config.analysisType === 'thermal-time' || config.transient
+      ? Math.min(1e5, Math.ceil(config.endTime / config.timeStep))
+      : 1;
+  return 2e-3 * tets * order ** 3 * (1 + steps / 20);
+};
+
 const ESTIMATES: Record<string, Estimate> = {
+  thermal,
+  'thermal-time': thermal,
   em,
   'em-time': em,
   'em-eigen': em,

@@ -75,8 +75,6 @@ export function catalogueFromSpecKeys(
   read: (key: string, width: 1 | 3) => Float32Array | undefined,
 ): ViewerFields {
   const out: ViewerFields = {};
-  const potential = read('potential', 1);
-  if (potential) out.potential = emField('potential', potential);
   for (const [name, keys] of Object.entries(EM_SPEC_KEYS) as [
     keyof typeof EM_SPEC_KEYS,
     (typeof EM_SPEC_KEYS)[keyof typeof EM_SPEC_KEYS],
@@ -89,5 +87,8 @@ export function catalogueFromSpecKeys(
       if (magnitude) out[name] = { ...emField(name, magnitude), kind: 'scalar' };
     }
   }
+  // After the vector fields: the spec's mode 0 (Electric Field) leads, as in the engine's catalogue.
+  const potential = read('potential', 1);
+  if (potential) out.potential = emField('potential', potential);
   return out;
 }

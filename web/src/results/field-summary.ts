@@ -79,9 +79,10 @@ export function autoDeformationScale(
   return (AUTO_DEFORMATION_SHARE * diagonal) / maxDisplacement;
 }
 
-/** The spec's four surface field modes apply when the result has the EM fields they name. */
+/** The spec's four surface field modes lead the selector when the result leads with a field they name
+ * (an EM result); a thermal result that carries the conduction fields too leads with its temperature. */
 export function hasSpecFieldModes(fields: FieldSummary[]): boolean {
-  return SPEC_FIELD_MODES.some((m) => fields.some((f) => f.name === m.name));
+  return SPEC_FIELD_MODES.some((m) => m.name === fields[0]?.name);
 }
 
 /** Units as people write them: A/m^2 → A/m², W/m^2 → W/m². */

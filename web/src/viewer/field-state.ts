@@ -34,12 +34,10 @@ export interface FieldView {
 const TENSOR_COMPONENTS = ['xx', 'yy', 'zz', 'xy', 'yz', 'xz'];
 const VECTOR_COMPONENTS = ['x', 'y', 'z'];
 
-/** The selection the viewer starts with: the spec's first mode for EM results, else the first field. */
+/** The selection the viewer starts with: the catalogue's first field (the result orders its fields; an EM
+ * result leads with the electric field, the spec's mode 0), vectors with arrows. */
 export function defaultSelection(fields: ViewerFields | undefined): FieldSelection | null {
-  const names = Object.keys(fields ?? {});
-  const first = SPEC_FIELD_MODES.find((m) => names.includes(m.name));
-  if (first) return { name: first.name, display: first.display };
-  const name = names[0];
+  const name = Object.keys(fields ?? {})[0];
   if (!name) return null;
   return { name, display: fields?.[name]?.kind === 'vector' ? 'arrows' : 'magnitude' };
 }

@@ -9,6 +9,7 @@ import {
 } from '../../src/environment/config/analysis-form.ts';
 import { fromBackendConfig, restoreNotice } from '../../src/environment/config/from-backend-config.ts';
 import { newStructuralRows } from '../../src/environment/config/structural/structural-form.ts';
+import { newThermalRows } from '../../src/environment/config/thermal/thermal-form.ts';
 import { toBackendConfig } from '../../src/environment/config/to-backend-config.ts';
 import { FeaResults } from '../../src/environment/results/FeaResults.tsx';
 import { runSettingsSummary } from '../../src/environment/results/run-settings.ts';
@@ -115,6 +116,14 @@ const bodies = [
 
 const STRUCTURAL_KEYS: (keyof AnalysisForm)[] = [
   'physics',
+  'thermalConditions',
+  'heatSources',
+  'jouleHeating',
+  'thermalTransient',
+  'thermalTimeStep',
+  'thermalEndTime',
+  'thermalScheme',
+  'initialTemperature',
   'structuralSupports',
   'structuralLoads',
   'gravityOn',
@@ -187,6 +196,69 @@ describe('the structural form', () => {
         { bodies },
       ),
     ).toEqual(backend);
+  });
+});
+
+describe('the thermal form', () => {
+  it('sends conditions, sources, Joule heating with its terminals and the transient, and reads them back', () => {
+    const form: AnalysisForm = {
+      ...defaultAnalysisForm(),
+      physics: 'thermal',
+      bodyMaterials: { 0: 'copper' },
+      thermalConditions: [
+        { ...newThermalRows.condition(0, 'temperature'), name: 'base', faces: '1, 2', value: '350' },
+        {
+          ...newThermalRows.condition(1, 'convection'),
+          name: 'air',
+          faces: '3',
+          value: '12',
+          ambient: '300',
+        },
+        { ...newThermalRows.condition(2, 'radiation'), name: 'sky', faces: '4', value: '0.8', ambient: '0' },
+        { ...newThermalRows.condition(3, 'flux'), name: 'sun', faces: '5', value: '800' },
+      ],
+      heatSources: [{ ...newThermalRows.source(), region: '1', kind: 'density', value: '1e5' }],
+      jouleHeating: true,
+      dirichletFaceGroups: [
+        { ...newRows.dirichletFaceGroup(0), faces: '6', voltage: '0' },
+        { ...newRows.dirichletFaceGroup(1), faces: '7', voltage: '0.5' },
+      ],
+      thermalTransient: true,
+      thermalTimeStep: '0.5',
+      thermalEndTime: '60',
+      thermalScheme: 'implicit',
+      initialTemperature: '300',
+      probes: [{ ...newRows.probe(0), name: 'tip', point: ['1', '2', '3'] }],
+    };
+    const backend = toBackendConfig(form, { bodies });
+    expect(AnalysisConfig.safeParse(backend).success).toBe(true);
+    expect(backend).toMatchObject({
+      analysisType: 'thermal-time',
+      transient: false,
+      temperatureConditions: [{ faces: [1, 2], temperature: 350, name: 'base' }],
+      convectionConditions: [{ faces: [3], coefficient: 12, ambientTemperature: 300, name: 'air' }],
+      radiationConditions: [{ faces: [4], emissivity: 0.8, ambientTemperature: 0, name: 'sky' }],
+      neumannConditions: [{ faces: [5], flux: 800 }],
+      heatSources: [{ region: 1, powerDensity: 1e5 }],
+      jouleHeating: true,
+      dirichletFaceConditions: [
+        { faces: [6], voltage: 0 },
+        { faces: [7], voltage: 0.5 },
+      ],
+      timeStep: 0.5,
+      endTime: 60,
+      timeScheme: 'implicit',
+      initialTemperature: 300,
+      probePoints: [{ name: 'tip', point: [1, 2, 3] }],
+    });
+    expect(backend.bodyMaterials?.[0]).toMatchObject({
+      material: 'copper',
+      thermalConductivity: 401,
+      conductivity: 5.8e7,
+    });
+    const { form: back } = fromBackendConfig(JSON.parse(JSON.stringify(backend)));
+    expect(back.physics).toBe('thermal');
+    expect(toBackendConfig(back, { bodies })).toEqual(backend);
   });
 });
 

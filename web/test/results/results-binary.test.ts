@@ -70,7 +70,7 @@ json.dump({"mesh_data": mesh, "config": config}, open("job.json", "w"))
     expect(mesh.triangleBodies?.length).toBe(json.faces.length);
 
     // results.bin carries the named fields; the spec's keys in results.json are written from the same.
-    expect(Object.keys(fields!)).toEqual(['potential', 'electric_field', 'magnetic_field']);
+    expect(Object.keys(fields!)).toEqual(['electric_field', 'magnetic_field', 'potential']);
     expect(fields!.electric_field).toMatchObject({ label: 'Electric field', unit: 'V/m', kind: 'vector' });
     const ev3 = fields!.electric_field!.values;
     const magnitude = (i: number) => Math.hypot(ev3[3 * i]!, ev3[3 * i + 1]!, ev3[3 * i + 2]!);
@@ -175,7 +175,7 @@ describe('results.bin version 1', () => {
       'frames/0/e_magnitudes': { dtype: 'float32', shape: [4], data: [9, 9, 9, 9] },
     });
     const { fields, animation } = decodeResultsBinary(blob);
-    expect(Object.keys(fields!)).toEqual(['potential', 'electric_field', 'magnetic_field']);
+    expect(Object.keys(fields!)).toEqual(['electric_field', 'magnetic_field', 'potential']);
     expect(fields!.electric_field).toMatchObject({ unit: 'V/m', kind: 'vector' });
     expect(fields!.magnetic_field).toMatchObject({ unit: 'A/m', kind: 'scalar' });
     expect(Array.from(fields!.potential!.values)).toEqual([0, 1, 2, 3]);

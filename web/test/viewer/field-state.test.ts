@@ -96,11 +96,26 @@ describe('FieldState over the named-field catalogue', () => {
     expect(selectionForMode(0)).toEqual({ name: 'electric_field', display: 'arrows' });
     expect(selectionForMode(3)).toEqual({ name: 'magnetic_field', display: 'magnitude' });
     const e = field({ kind: 'vector', values: f32([1, 0, 0]) });
-    expect(defaultSelection({ potential: temperature, electric_field: e })).toEqual({
+    // the catalogue's order decides: an EM result leads with its electric field (the spec's mode 0)
+    expect(defaultSelection({ electric_field: e, potential: temperature })).toEqual({
       name: 'electric_field',
       display: 'arrows',
     });
+    expect(defaultSelection({ temperature, electric_field: e })).toEqual({
+      name: 'temperature',
+      display: 'magnitude',
+    });
     expect(defaultSelection({ temperature })).toEqual({ name: 'temperature', display: 'magnitude' });
     expect(defaultSelection({})).toBeNull();
+  });
+});
+
+describe('legend ticks', () => {
+  it('print as many decimals as the spacing needs, and °C beside kelvin', async () => {
+    const { tickLabel } = await import('../../src/viewer/ui/legend.ts');
+    expect(tickLabel(360.07, 1, 'K', 0.002)).toBe('360.070 (86.920)');
+    expect(tickLabel(300, 1, 'K', 20)).toBe('300 (26.9)');
+    expect(tickLabel(2.5e6, 1e6, 'Pa', 0.5e6)).toBe('2.5');
+    expect(tickLabel(40e6, 1e6, 'Pa', 10e6)).toBe('40');
   });
 });

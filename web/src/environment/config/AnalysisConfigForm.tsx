@@ -11,6 +11,7 @@ import { TransientGroup } from './groups/TransientGroup.tsx';
 import { WavePortsGroup } from './groups/WavePortsGroup.tsx';
 import { ComingSoon, PhysicsChooser } from './PhysicsChooser.tsx';
 import { StructuralGroups } from './structural/StructuralGroups.tsx';
+import { ThermalGroups } from './thermal/ThermalGroups.tsx';
 import { useForm } from './use-form.ts';
 
 /** The analysis configuration form (spec 001 §2 groups), shown once a volume mesh exists: the physics
@@ -24,6 +25,8 @@ export function AnalysisConfigForm() {
         <ComingSoon family={form.physics} />
       ) : form.physics === 'structural' ? (
         <StructuralGroups />
+      ) : form.physics === 'thermal' ? (
+        <ThermalGroups />
       ) : (
         <ElectromagneticGroups />
       )}

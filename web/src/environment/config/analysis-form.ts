@@ -10,6 +10,7 @@ import {
 import type { MaterialProperty } from './common/body-materials.ts';
 import type { PhysicsFamily } from './families.ts';
 import { defaultStructuralForm, type StructuralFormFields } from './structural/structural-form.ts';
+import { defaultThermalForm, type ThermalFormFields } from './thermal/thermal-form.ts';
 
 export type WavePortMode = (typeof WAVE_PORT_MODES)[number];
 export type SParamMethod = (typeof S_PARAM_METHODS)[number];
@@ -77,7 +78,7 @@ export interface AnisotropicRow {
 export type Formulation = 'auto' | 'fullwave';
 
 /** The form of every family: the shared and EM fields here, each other family's fields from its folder. */
-export interface AnalysisForm extends StructuralFormFields {
+export interface AnalysisForm extends StructuralFormFields, ThermalFormFields {
   /** the physics chooser: which family's groups the form shows and runs */
   physics: PhysicsFamily;
   /** em: static / frequency domain (transient turns it into em-time); em-eigen: cavity eigenmodes */
@@ -160,6 +161,7 @@ export function defaultAnalysisForm(): AnalysisForm {
   return {
     physics: 'em',
     ...defaultStructuralForm(),
+    ...defaultThermalForm(),
     analysisType: 'em',
     formulation: 'auto',
     eigenNumModes: '6',

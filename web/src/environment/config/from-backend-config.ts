@@ -27,6 +27,7 @@ import {
 import { familyOf } from './families.ts';
 import { MATERIALS_LIBRARY } from './materials-library.ts';
 import { structuralFromBackend } from './structural/structural-form.ts';
+import { thermalFromBackend } from './thermal/thermal-form.ts';
 
 const b = ANALYSIS_BOUNDS;
 
@@ -60,6 +61,7 @@ export function fromBackendConfig(config: unknown): RestoredForm {
   form.physics = familyOf(String(analysisType ?? 'em'));
   if (analysisType === 'em-eigen') form.analysisType = 'em-eigen';
   else if (form.physics === 'structural') Object.assign(form, structuralFromBackend(config));
+  else if (form.physics === 'thermal') Object.assign(form, thermalFromBackend(config));
   else if (analysisType !== undefined && analysisType !== 'em' && analysisType !== 'em-time')
     reset.push('analysisType');
   form.formulation = config.mode === 'fullwave' ? 'fullwave' : 'auto';
@@ -80,7 +82,8 @@ export function fromBackendConfig(config: unknown): RestoredForm {
   r.text('heatCapacity', form, 'heatCapacity', positive);
   form.useAnisotropicMaterials = r.bool('useAnisotropicMaterials', false);
   form.anisotropicMaterials = r.rows('anisotropicMaterials', anisotropicRow);
-  form.bodyMaterials = bodyMaterials(config.bodyMaterials, reset);
+  // Another family restored its own materials (library name + its properties) above.
+  if (form.physics === 'em') form.bodyMaterials = bodyMaterials(config.bodyMaterials, reset);
 
   form.dirichletNodes = dirichletNodes(config.dirichletConditions, reset);
   form.dirichletFaceGroups = r.rows('dirichletFaceConditions', dirichletFaceGroup);

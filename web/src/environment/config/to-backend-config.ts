@@ -4,12 +4,20 @@ import { parseFaceList } from './face-list.ts';
 import { materialById } from './materials-library.ts';
 import { clamp, numberOr, parseInteger, parseNumber, positiveOr } from './numbers.ts';
 import { structuralToBackend } from './structural/structural-form.ts';
+import { thermalToBackend } from './thermal/thermal-form.ts';
 
 const d = ANALYSIS_DEFAULTS;
 const b = ANALYSIS_BOUNDS;
 
 export type JobPurpose = 'analysis' | 'meshing';
-export type BackendAnalysisType = 'em' | 'em-time' | 'em-eigen' | 'structural' | 'tetra-only';
+export type BackendAnalysisType =
+  | 'em'
+  | 'em-time'
+  | 'em-eigen'
+  | 'thermal'
+  | 'thermal-time'
+  | 'structural'
+  | 'tetra-only';
 
 /** A body of the model that can carry a material (multi-body models). */
 export interface BodyRef {
@@ -45,6 +53,7 @@ export interface MeshingOptions {
 export function modeForAnalysisType(analysisType: string): string {
   if (analysisType === 'tetra-only') return 'tetra-only';
   if (analysisType === 'structural') return 'structural';
+  if (analysisType.startsWith('thermal')) return analysisType;
   if (analysisType.includes('time')) return 'electro-time';
   if (analysisType === 'em-eigen') return 'electro-eigen';
   return 'electro';
@@ -53,6 +62,7 @@ export function modeForAnalysisType(analysisType: string): string {
 export function analysisTypeFor(form: AnalysisForm, purpose: JobPurpose): BackendAnalysisType {
   if (purpose === 'meshing') return 'tetra-only';
   if (form.physics === 'structural') return 'structural';
+  if (form.physics === 'thermal') return form.thermalTransient ? 'thermal-time' : 'thermal';
   return form.transient ? 'em-time' : form.analysisType;
 }
 
@@ -247,6 +257,8 @@ export function toBackendConfig(
   };
   if (purpose === 'meshing' && options.meshing) Object.assign(config, meshingKeys(options.meshing));
   if (analysisType === 'structural') Object.assign(config, structuralToBackend(form, options.bodies ?? []));
+  if (form.physics === 'thermal' && purpose === 'analysis')
+    Object.assign(config, thermalToBackend(form, options.bodies ?? []));
   if (analysisType === 'em-eigen') {
     config.eigenNumModes = clamp(positiveInt(form.eigenNumModes, 6), 1, 50);
     config.eigenFieldMode = Math.max(0, parseInteger(form.eigenFieldMode) ?? 0);

@@ -6,6 +6,7 @@ import { showResultBody } from '../workflows/apply-results.ts';
 import { runAnalysis } from '../workflows/run-analysis.ts';
 import { Downloads } from './Downloads.tsx';
 import { Eigenmodes } from './Eigenmodes.tsx';
+import { HeatFlows } from './HeatFlows.tsx';
 import { formatHz, formatSI, type Quantity } from './quantities.ts';
 import { Reactions } from './Reactions.tsx';
 import { RunSettings } from './RunSettings.tsx';
@@ -14,9 +15,13 @@ import { SParameterPlot } from './SParameterPlot.tsx';
 import { SParameterTable } from './SParameterTable.tsx';
 import { portImpedanceText } from './s-parameters.ts';
 import { sweepSummary } from './sweep-summary.ts';
+import { ThermalHistory } from './ThermalHistory.tsx';
 import { TimeDomain } from './TimeDomain.tsx';
 
 function quantityText(q: Quantity): string {
+  // Temperatures: kelvin as computed and °C beside, never an SI-prefixed "kK".
+  if (typeof q.value === 'number' && q.unit === 'K')
+    return `${q.value.toFixed(2)} K (${(q.value - 273.15).toFixed(2)} °C)`;
   if (typeof q.value === 'number') return formatSI(q.value, q.unit);
   if (Array.isArray(q.value)) return q.value.map((v) => formatSI(v, q.unit)).join(', ');
   return '';
@@ -115,11 +120,13 @@ export function FeaResults() {
         </table>
       )}
       <Reactions result={results.active} />
+      <HeatFlows result={results.active} />
       <KeyValueTable rows={solverRows} className="solver" testId="solver-info" />
       <RunSettings config={results.analysisConfig} />
       <SolverNotes info={results.solverInfo} />
       <Eigenmodes result={results.active} />
       <TimeDomain result={results.active} />
+      <ThermalHistory result={results.active} />
       {results.sParameters && (
         <>
           <h4>S-parameters</h4>

@@ -26,7 +26,13 @@ const UNIT_SUFFIXES: [RegExp, string][] = [
   [/_m$/, 'm'],
 ];
 /** Quantities a dedicated panel shows (the structural reaction table). */
-const SHOWN_ELSEWHERE = new Set(['applied_load_N', 'total_reaction_N', 'reaction_balance_error']);
+const SHOWN_ELSEWHERE = new Set([
+  'applied_load_N',
+  'total_reaction_N',
+  'reaction_balance_error',
+  'source_power_W',
+  'energy_balance_error',
+]);
 
 const PREFERRED_ORDER = [
   'capacitance',
@@ -35,6 +41,8 @@ const PREFERRED_ORDER = [
   'inductance',
   'impedance',
   'stored_energy',
+  'max_temperature',
+  'min_temperature',
   'max_von_mises',
   'safety_factor',
   'max_displacement',

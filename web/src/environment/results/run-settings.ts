@@ -23,6 +23,8 @@ export function runSettingsSummary(config: Record<string, unknown>): RunSettingR
   rows.push(['Analysis', analysisLabel(type, timeDomain, config.mode, frequency)]);
   if (type === 'structural') {
     rows.push(...structuralRows(config));
+  } else if (type === 'thermal' || type === 'thermal-time') {
+    rows.push(...thermalRows(config));
   } else if (timeDomain) {
     const dt = num(config.timeStep);
     const end = num(config.endTime);
@@ -47,6 +49,8 @@ export function runSettingsSummary(config: Record<string, unknown>): RunSettingR
 function analysisLabel(type: unknown, timeDomain: boolean, mode: unknown, frequency: number): string {
   if (type === 'em-eigen') return 'Eigenmodes (em-eigen)';
   if (type === 'structural') return 'Linear static (structural)';
+  if (type === 'thermal') return 'Steady heat conduction (thermal)';
+  if (type === 'thermal-time') return 'Transient heat conduction (thermal-time)';
   if (timeDomain) return 'Time domain (em-time)';
   if (mode === 'fullwave') return 'Full-wave (em, forced)';
   if (type === 'em') return frequency === 0 ? 'Static (em, DC)' : 'Frequency domain (em)';
@@ -111,5 +115,31 @@ function structuralRows(config: Record<string, unknown>): RunSettingRow[] {
   ];
   const g = Array.isArray(config.gravity) ? (config.gravity as unknown[]).map((x) => num(x) ?? 0) : [];
   if (g.some((x) => x !== 0)) rows.push(['Gravity', `[${g.join(', ')}] m/s²`]);
+  return rows;
+}
+
+/** The conditions, Joule heating and time stepping of a thermal run. */
+function thermalRows(config: Record<string, unknown>): RunSettingRow[] {
+  const kinds: [string, string][] = [
+    ['temperatureConditions', 'fixed T'],
+    ['neumannConditions', 'heat flux'],
+    ['convectionConditions', 'convection'],
+    ['radiationConditions', 'radiation'],
+  ];
+  const parts = kinds
+    .filter(([k]) => list(config[k]).length > 0)
+    .map(([k, label]) => `${list(config[k]).length} ${label}`);
+  const rows: RunSettingRow[] = [['Conditions', parts.length ? parts.join(', ') : 'none (insulated)']];
+  if (config.jouleHeating === true)
+    rows.push(['Joule heating', `on, ${list(config.dirichletFaceConditions).length} terminals`]);
+  if (config.analysisType === 'thermal-time') {
+    const dt = num(config.timeStep);
+    const end = num(config.endTime);
+    if (dt && end)
+      rows.push([
+        'Time',
+        `Δt ${formatSI(dt, 's')} to ${formatSI(end, 's')} (${String(config.timeScheme ?? 'newmark')})`,
+      ]);
+  }
   return rows;
 }

@@ -91,7 +91,8 @@ export interface PickTarget {
     | 'impedance'
     | 'wavePorts'
     | 'structuralSupports'
-    | 'structuralLoads';
+    | 'structuralLoads'
+    | 'thermalConditions';
   key: string;
 }
 

@@ -19,9 +19,28 @@ export function takesPrefix(units: string): boolean {
   return !UNPREFIXED_UNITS.has(units);
 }
 
+/** Kelvin legends show degrees Celsius beside every tick: engineers read both. */
+const WITH_CELSIUS = 'K';
+
 function unitLabel(prefix: string, units: string): string {
+  if (units === WITH_CELSIUS) return 'K (°C)';
   return `${takesPrefix(units) ? prefix : ''}${prettyUnit(units)}`;
 }
+
+/**
+ * A tick label with as many decimals as the tick spacing needs: a narrow range far from zero (360.07 to
+ * 360.08 K) must not print the same "360" at every tick.
+ */
+export function tickLabel(value: number, factor: number, units: string, step: number): string {
+  const spacing = Math.abs(step / factor);
+  // Ticks are round (1, 2 or 5 × 10ᵏ): the spacing's first significant decimal is enough.
+  const decimals = spacing > 0 && spacing < 1 ? Math.min(6, Math.ceil(-Math.log10(spacing) - 1e-9)) : 0;
+  const text = (v: number) =>
+    decimals > 0 && Math.abs(v) < 1e4 ? v.toFixed(decimals) : formatTick(v * factor, factor);
+  const main = text(value / factor);
+  return units === WITH_CELSIUS ? `${main} (${text(value - 273.15)})` : main;
+}
+
 export const LEGEND_HEIGHT = 270;
 
 /** Draws the colour legend (title with units, gradient bar, ticks, range mode) at (x, y) in CSS px. */
@@ -63,13 +82,19 @@ export function drawLegend(ctx: CanvasRenderingContext2D, x: number, y: number, 
   ctx.textBaseline = 'middle';
   ctx.fillStyle = '#dfe5ec';
   const values = ticks(range, 5);
+  const step = values.length > 1 ? Math.abs((values[1] ?? 0) - (values[0] ?? 0)) : 0;
   let lastY = Number.POSITIVE_INFINITY;
   for (const v of values) {
     const ty = barY + (1 - normalize(v, range)) * (barH - 1);
     if (Math.abs(ty - lastY) < 13) continue;
     lastY = ty;
     ctx.fillRect(barX + barW, Math.round(ty), 5, 1);
-    ctx.fillText(formatTick(v, factor), barX + barW + 8, ty);
+    ctx.fillText(
+      tickLabel(v, factor, state.units, step),
+      barX + barW + 8,
+      ty,
+      x + LEGEND_WIDTH - barX - barW - 12,
+    );
   }
   ctx.fillStyle = '#8d98a6';
   ctx.font = '10px system-ui, -apple-system, "Segoe UI", sans-serif';

@@ -5,6 +5,7 @@ import type { BodyRef } from '../to-backend-config.ts';
 
 /** The non-EM properties a family's materials group shows per body (SI). */
 export type MaterialProperty =
+  | 'conductivity'
   | 'density'
   | 'youngsModulus'
   | 'poissonRatio'
@@ -14,6 +15,7 @@ export type MaterialProperty =
   | 'emissivity';
 
 export const PROPERTY_LABELS: Record<MaterialProperty, { label: string; unit: string }> = {
+  conductivity: { label: 'Electrical conductivity', unit: 'S/m' },
   density: { label: 'Density', unit: 'kg/m³' },
   youngsModulus: { label: "Young's modulus", unit: 'Pa' },
   poissonRatio: { label: "Poisson's ratio", unit: '' },
