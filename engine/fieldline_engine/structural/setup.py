@@ -111,7 +111,8 @@ def _vector(value: Any, what: str, allow_null: bool = False) -> tuple:
     return tuple(out)
 
 
-def structural_setup(model: TetModel, config: dict[str, Any]) -> StructuralSetup:
+def structural_setup(model: TetModel, config: dict[str, Any], static: bool = True) -> StructuralSetup:
+    """`static`: a static run needs supports and loads; vibration (free–free modal allowed) checks its own."""
     lab = FaceLabeller(model)
     setup = StructuralSetup(face_labels=lab.labels)
     for k, cond in enumerate(config.get("fixedSupports") or []):
@@ -144,6 +145,12 @@ def structural_setup(model: TetModel, config: dict[str, Any]) -> StructuralSetup
         setup.pressures.append(PressureLoad(label, load.get("name") or what, pressure))
     if config.get("gravity") is not None:
         setup.gravity = _vector(config.get("gravity"), "gravity")
+    if static:
+        require_supports_and_loads(setup)
+    return setup
+
+
+def require_supports_and_loads(setup: StructuralSetup) -> None:
     if not setup.supports:
         raise InvalidInput(
             "The model has no supports: add a fixed support or a displacement condition on some faces, "
@@ -153,7 +160,6 @@ def structural_setup(model: TetModel, config: dict[str, Any]) -> StructuralSetup
         raise InvalidInput(
             "The model has no loads: add a force, a pressure, gravity or a non-zero displacement condition."
         )
-    return setup
 
 
 def _prescribes_motion(setup: StructuralSetup) -> bool:

@@ -1,0 +1,249 @@
+"""`analysisType: "modal"` and `"harmonic"` as registered families (docs/vibration.md)."""
+
+import math
+from typing import Any
+
+import numpy as np
+
+from fieldline_engine.core.fields import Field, Frames
+from fieldline_engine.core.solution import Solution
+from fieldline_engine.errors import InvalidInput
+from fieldline_engine.mesh.curving import curve_mesh
+from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
+from fieldline_engine.mesh.tet_model import TetModel
+from fieldline_engine.protocol import ProgressSpan
+from fieldline_engine.structural.analysis import element_order
+from fieldline_engine.structural.rigid_modes import free_rigid_motions
+from fieldline_engine.structural.setup import structural_materials, structural_setup
+from fieldline_engine.structural.static import applied_load
+from fieldline_engine.vibration.harmonic import by_modes, direct, probe_rows
+from fieldline_engine.vibration.modal import ModalResult, solve_modes
+
+DEFAULT_MODES = 6
+DEFAULT_DAMPING = 0.02
+
+
+def _vertex_shape(modal_vector: np.ndarray, nv: int) -> np.ndarray:
+    block = len(modal_vector) // 3
+    return np.stack([modal_vector[k * block : k * block + nv] for k in range(3)], axis=1)
+
+
+def _normalised(shape: np.ndarray) -> np.ndarray:
+    peak = float(np.max(np.linalg.norm(np.abs(shape), axis=1))) or 1.0
+    return shape / peak
+
+
+def _modal(model: TetModel, config: dict[str, Any], progress: ProgressSpan, count: int):
+    materials = structural_materials(model, config)
+    setup = structural_setup(model, config, static=False)
+    translations, axes = free_rigid_motions(model, setup)
+    order = element_order(config)
+    mesh = build_ngsolve_mesh(model, setup.face_labels)
+    curving = curve_mesh(mesh, model, config, order)
+    min_f = config.get("modalMinFrequency")
+    min_f = float(min_f) if min_f not in (None, 0, "") else None
+    if min_f is not None and min_f < 0:
+        raise InvalidInput("modalMinFrequency must be 0 Hz or above.")
+    modal = solve_modes(
+        mesh, setup, materials, order, count, len(translations) + len(axes), min_f, progress.sub(0.05, 0.8)
+    )
+    return materials, setup, mesh, modal, order, curving
+
+
+def modes_table(model: TetModel, modal: ModalResult) -> list[dict[str, Any]]:
+    frequencies = modal.frequencies
+    out = []
+    cumulative = np.zeros(3)
+    total = np.maximum(modal.total_mass, 1e-300)
+    for i in range(len(frequencies)):
+        rigid = i < modal.rigid
+        mass = modal.effective_mass[i]
+        if not rigid:
+            cumulative = cumulative + mass / total
+        out.append(
+            {
+                "mode": i + 1 - modal.rigid if not rigid else None,
+                "frequency": float(frequencies[i]),
+                "rigid_body": rigid,
+                "shape": _normalised(_vertex_shape(modal.vectors[:, i], model.nv)).tolist(),
+                "participation_factor": [float(x) for x in modal.participation[i]],
+                "effective_mass": [float(x) for x in mass],
+                "effective_mass_fraction_cumulative": [float(x) for x in cumulative] if not rigid else None,
+                "residual": float(modal.residuals[i]),
+            }
+        )
+    return out
+
+
+class ModalAnalysis:
+    analysis_type = "modal"
+
+    def check(self, config: dict[str, Any]) -> list[str]:
+        loads = [k for k in ("forceLoads", "pressureLoads") if config.get(k)]
+        return [f"A modal analysis has no loads: {', '.join(loads)} were left out."] if loads else []
+
+    def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
+        count = int(config.get("modalNumModes", DEFAULT_MODES))
+        _materials, _setup, _mesh, modal, order, curving = _modal(model, config, progress, count)
+        progress(0.85, "Mode shapes and effective masses")
+        table = modes_table(model, modal)
+        elastic = [m for m in table if not m["rigid_body"]]
+        solution = Solution(
+            solver_info={
+                "matrix_size": int(modal.elasticity.fes.ndof),
+                "non_zeros": modal.non_zeros,
+                "analysis": "modal",
+                "element_order": order,
+                "eigen_solver": "shift-and-invert Lanczos (ARPACK), sparse Cholesky factor",
+                "eigen_iterations": modal.iterations,
+                "max_residual": float(np.max(modal.residuals)),
+                "curved_geometry": curving,
+            }
+        )
+        first = elastic[0] if elastic else table[0]
+        solution.add_field(
+            Field(
+                "displacement",
+                "Displacement (mode shape)",
+                "m",
+                "vector",
+                np.asarray(first["shape"]),
+                role="deformation",
+            )
+        )
+        solution.animation = Frames(
+            axis="mode",
+            values=[m["frequency"] for m in elastic],
+            frames=[{"displacement": np.asarray(m["shape"])} for m in elastic],
+            labels=[f"mode {m['mode']} — {m['frequency']:.4g} Hz" for m in elastic],
+        )
+        solution.extras["modes"] = table
+        fractions = elastic[-1]["effective_mass_fraction_cumulative"] if elastic else [0, 0, 0]
+        solution.quantities = {
+            "first_frequency_Hz": first["frequency"],
+            "modes_found": len(elastic),
+            "rigid_body_modes": modal.rigid,
+            "total_mass_kg": float(modal.total_mass[0]),
+            "effective_mass_fraction": {"x": fractions[0], "y": fractions[1], "z": fractions[2]},
+        }
+        return solution
+
+
+class HarmonicAnalysis:
+    analysis_type = "harmonic"
+
+    def check(self, config: dict[str, Any]) -> list[str]:
+        return []
+
+    def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
+        f_min = float(config.get("harmonicFreqMin", 0) or 0)
+        f_max = float(config.get("harmonicFreqMax", 0) or 0)
+        points = int(config.get("harmonicNumPoints", 101))
+        if not 0 <= f_min < f_max:
+            raise InvalidInput("harmonicFreqMin must be below harmonicFreqMax (Hz, from 0 up).")
+        if not 2 <= points <= 2001:
+            raise InvalidInput("harmonicNumPoints must be between 2 and 2001.")
+        damping = float(config.get("dampingRatio", DEFAULT_DAMPING))
+        if not 0 < damping < 1:
+            raise InvalidInput("dampingRatio must be above 0 and below 1.")
+        method = str(config.get("harmonicMethod") or "modal")
+        # Enough modes to cover the band with margin (the superposition converges with them).
+        count = int(config.get("modalNumModes", 20))
+        materials, setup, mesh, modal, order, curving = _modal(model, config, progress.sub(0, 0.5), count)
+        if not (setup.forces or setup.pressures or any(setup.gravity)):
+            raise InvalidInput("A harmonic analysis needs a load: add a force or a pressure (amplitudes).")
+        if modal.rigid:
+            raise InvalidInput(
+                "A harmonic analysis needs supports: a free–free model has rigid-body modes that a harmonic load "
+                "would drive without bound at 0 Hz."
+            )
+        f_form, _total = applied_load(mesh, setup, modal.elasticity, modal.elasticity.fes.TestFunction())
+        f_form.Assemble()
+        force = f_form.vec.FV().NumPy().copy()
+        force[~np.isin(np.arange(len(force)), modal.free)] = 0.0
+        probes = _probes(model, config)
+        rows = probe_rows(modal.elasticity.fes, probes)
+        frequencies = np.linspace(f_min, f_max, points)
+        field_f = float(config.get("harmonicFieldFrequency") or modal.frequencies[modal.rigid])
+        if method == "full":
+            w1 = 2 * math.pi * modal.frequencies[0]
+            response = direct(
+                modal, force, frequencies, 2 * damping * w1, 0.0, rows, field_f, progress.sub(0.5, 0.9)
+            )
+        else:
+            response = by_modes(modal, force, frequencies, damping, rows, field_f)
+        shape = _vertex_shape(response.field, model.nv)
+        solution = Solution(
+            solver_info={
+                "matrix_size": int(modal.elasticity.fes.ndof),
+                "non_zeros": modal.non_zeros,
+                "analysis": "harmonic",
+                "element_order": order,
+                "method": response.method,
+                "modes_used": len(modal.eigenvalues),
+                "highest_mode_Hz": float(modal.frequencies[-1]),
+                "curved_geometry": curving,
+            }
+        )
+        solution.add_field(
+            Field(
+                "displacement", f"Displacement at {field_f:.4g} Hz", "m", "vector", shape, role="deformation"
+            )
+        )
+        if modal.frequencies[-1] < 1.5 * f_max and method != "full":
+            solution.warnings.append(
+                f"The highest mode used is {modal.frequencies[-1]:.4g} Hz, below 1.5 × the band's top "
+                f"({f_max:.4g} Hz): ask for more modes (modalNumModes) for an accurate response near the top."
+            )
+        solution.extras["harmonic_response"] = _response_entry(model, probes, response)
+        peak = (
+            max((np.max(np.linalg.norm(np.abs(v), axis=1)), name) for name, v in response.probes.items())
+            if probes
+            else None
+        )
+        solution.quantities = {
+            "first_frequency_Hz": float(modal.frequencies[0]),
+            "field_frequency_Hz": field_f,
+        }
+        if peak:
+            values = response.probes[peak[1]]
+            i = int(np.argmax(np.linalg.norm(np.abs(values), axis=1)))
+            solution.quantities.update(
+                peak_frequency_Hz=float(frequencies[i]), peak_displacement_m=float(peak[0])
+            )
+        return solution
+
+
+def _probes(model: TetModel, config: dict[str, Any]) -> dict[str, tuple[float, float, float]]:
+    out: dict[str, tuple[float, float, float]] = {}
+    for k, p in enumerate(config.get("probePoints") or []):
+        name, point = (
+            (p.get("name") or f"P{k + 1}", p.get("point")) if isinstance(p, dict) else (f"P{k + 1}", p)
+        )
+        if not isinstance(point, list | tuple) or len(point) != 3:
+            raise InvalidInput(f"Probe {name}: a point needs three coordinates [x, y, z].")
+        out[name] = tuple(float(c) * model.unit_scale for c in point)  # type: ignore[assignment]
+    return out
+
+
+def _response_entry(model: TetModel, probes, response) -> dict[str, Any]:
+    w = 2 * math.pi * response.frequencies
+
+    def series(u: np.ndarray) -> dict[str, Any]:
+        return {"amplitude": np.abs(u).tolist(), "phase_deg": np.degrees(np.angle(u)).tolist()}
+
+    return {
+        "frequencies": response.frequencies.tolist(),
+        "method": response.method,
+        "probes": [
+            {
+                "name": name,
+                "point": [c / model.unit_scale for c in probes[name]],
+                "displacement": series(u),
+                "velocity": series(u * (1j * w)[:, None]),
+                "acceleration": series(u * (-(w**2))[:, None]),
+            }
+            for name, u in response.probes.items()
+        ],
+        "units": {"frequency": "Hz", "displacement": "m", "velocity": "m/s", "acceleration": "m/s^2"},
+    }
