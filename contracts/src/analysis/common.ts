@@ -26,6 +26,8 @@ export const AVAILABLE_ANALYSIS_TYPES: readonly AnalysisType[] = [
   'thermal',
   'thermal-time',
   'structural',
+  'modal',
+  'harmonic',
   'tetra-only',
 ];
 /** The form's Transient switch on a steady family selects its time-domain twin (spec 001 §3: em → em-time). */

@@ -15,13 +15,23 @@ export class AnimationPlayer {
   private playingNow = false;
   private fpsValue = DEFAULT_FPS;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Mode-shape animation: playing oscillates the current frame instead of stepping through frames. */
+  private oscillating = false;
+  private phase = 0;
 
   constructor(
     /** shows a frame; called on every change */
     private readonly showFrame: (frame: number) => void,
     /** reports the state to the parent (viewer-animation-sync) */
     private readonly sync: (state: PlayerState) => void,
+    /** the oscillation's phase (radians) while a mode shape plays; 0 when it stops */
+    private readonly showPhase: (phase: number) => void = () => {},
   ) {}
+
+  /** Frames that are mode shapes (the `mode` axis): play swings the chosen one back and forth. */
+  setOscillation(on: boolean): void {
+    this.oscillating = on;
+  }
 
   get state(): PlayerState {
     return { currentFrame: this.frame, totalFrames: this.total, playing: this.playingNow };
@@ -33,6 +43,7 @@ export class AnimationPlayer {
 
   reset(totalFrames: number): void {
     this.stopTimer();
+    this.phase = 0;
     this.total = totalFrames;
     this.frame = 0;
     this.playingNow = false;
@@ -40,6 +51,12 @@ export class AnimationPlayer {
   }
 
   play(): void {
+    if (this.oscillating && this.total > 0 && !this.playingNow) {
+      this.playingNow = true;
+      this.sync(this.state);
+      this.schedule();
+      return;
+    }
     if (this.total < 2 || this.playingNow) {
       this.sync(this.state);
       return;
@@ -52,6 +69,10 @@ export class AnimationPlayer {
   pause(): void {
     this.playingNow = false;
     this.stopTimer();
+    if (this.oscillating) {
+      this.phase = 0;
+      this.showPhase(0);
+    }
     this.sync(this.state);
   }
 
@@ -79,6 +100,16 @@ export class AnimationPlayer {
   }
 
   private schedule(): void {
+    if (this.oscillating) {
+      // 30 updates a second; the speed setting is the swing rate (fps / 3 cycles per second, 1 Hz at 3).
+      this.timer = setTimeout(() => {
+        if (!this.playingNow) return;
+        this.phase = (this.phase + (2 * Math.PI * this.fpsValue) / 3 / 30) % (2 * Math.PI);
+        this.showPhase(this.phase);
+        this.schedule();
+      }, 1000 / 30);
+      return;
+    }
     this.timer = setTimeout(() => {
       if (!this.playingNow) return;
       this.next();

@@ -39,7 +39,9 @@ const VECTOR_COMPONENTS = ['x', 'y', 'z'];
 export function defaultSelection(fields: ViewerFields | undefined): FieldSelection | null {
   const name = Object.keys(fields ?? {})[0];
   if (!name) return null;
-  return { name, display: fields?.[name]?.kind === 'vector' ? 'arrows' : 'magnitude' };
+  const field = fields?.[name];
+  // A deformation is seen as the warped shape: colour by its magnitude, no arrows on top.
+  return { name, display: field?.kind === 'vector' && field.role !== 'deformation' ? 'arrows' : 'magnitude' };
 }
 
 /** The spec's mode n as a selection (setFieldMode). */

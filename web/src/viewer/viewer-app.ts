@@ -132,6 +132,8 @@ export class ViewerApp {
   /** what the surface shows; null until a result with fields is loaded (then its default) */
   private selection: FieldSelection | null = null;
   private deformation: DeformationSetting = { field: null, scale: 0 };
+  /** −1…1 while a mode shape swings (mode-axis animation), else 1 */
+  private swing = 1;
   private readonly deformed: DeformationLayer;
   private vectorScale = 1;
   private vectorDensity = 0.2;
@@ -210,6 +212,10 @@ export class ViewerApp {
     this.player = new AnimationPlayer(
       (frame) => this.showFrame(frame),
       (state) => this.emit.sync(state),
+      (phase) => {
+        this.swing = phase === 0 ? 1 : Math.sin(phase);
+        this.applyDeformation();
+      },
     );
     const highlightGeometry = new THREE.BufferGeometry();
     highlightGeometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(9), 3));
@@ -540,6 +546,8 @@ export class ViewerApp {
       this.stats.loadToFirstFrameMs = ms;
     });
     this.player.reset(this.fields.frameCount);
+    this.player.setOscillation(message.animation?.axis === 'mode');
+    this.swing = 1;
     this.updateBadge();
 
     // Heavy topology in the worker: edges, per-body surfaces, arrow sites; then the section if open.
@@ -1071,7 +1079,7 @@ export class ViewerApp {
     const displacement = field ? this.fields.vectorsAt(field, this.frame) : null;
     // Fields are SI (metres), vertices are in the model's unit.
     const perUnit = metresPerUnit(this.model?.mesh.units);
-    this.deformed.apply(displacement, scale / perUnit);
+    this.deformed.apply(displacement, (scale * this.swing) / perUnit);
     this.view.requestRender();
   }
 

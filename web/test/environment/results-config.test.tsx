@@ -124,6 +124,14 @@ const STRUCTURAL_KEYS: (keyof AnalysisForm)[] = [
   'thermalEndTime',
   'thermalScheme',
   'initialTemperature',
+  'vibrationKind',
+  'modalNumModes',
+  'modalMinFrequency',
+  'harmonicFreqMin',
+  'harmonicFreqMax',
+  'harmonicNumPoints',
+  'dampingRatio',
+  'harmonicMethod',
   'structuralSupports',
   'structuralLoads',
   'gravityOn',
@@ -259,6 +267,55 @@ describe('the thermal form', () => {
     const { form: back } = fromBackendConfig(JSON.parse(JSON.stringify(backend)));
     expect(back.physics).toBe('thermal');
     expect(toBackendConfig(back, { bodies })).toEqual(backend);
+  });
+});
+
+describe('the vibration form', () => {
+  it('sends a modal run without loads and a harmonic sweep with them, and reads both back', () => {
+    const base: AnalysisForm = {
+      ...defaultAnalysisForm(),
+      physics: 'vibration',
+      meshOrder: 2,
+      structuralSupports: [{ ...newStructuralRows.support(0), name: 'holes', faces: '1, 2' }],
+      structuralLoads: [
+        { ...newStructuralRows.load(0), name: 'shaker', faces: '9', force: ['0', '0', '-1'] },
+      ],
+      modalNumModes: '8',
+      modalMinFrequency: '5',
+    };
+    const modal = toBackendConfig(base, { bodies });
+    expect(AnalysisConfig.safeParse(modal).success).toBe(true);
+    expect(modal).toMatchObject({
+      analysisType: 'modal',
+      modalNumModes: 8,
+      modalMinFrequency: 5,
+      fixedSupports: [{ faces: [1, 2], name: 'holes' }],
+      forceLoads: [],
+    });
+    const harmonic = toBackendConfig(
+      {
+        ...base,
+        vibrationKind: 'harmonic',
+        harmonicFreqMax: '500',
+        harmonicNumPoints: '51',
+        dampingRatio: '0.05',
+      },
+      { bodies },
+    );
+    expect(harmonic).toMatchObject({
+      analysisType: 'harmonic',
+      harmonicFreqMin: 0,
+      harmonicFreqMax: 500,
+      harmonicNumPoints: 51,
+      dampingRatio: 0.05,
+      harmonicMethod: 'modal',
+      forceLoads: [{ faces: [9], force: [0, 0, -1], name: 'shaker' }],
+    });
+    for (const sent of [modal, harmonic]) {
+      const { form: back } = fromBackendConfig(JSON.parse(JSON.stringify(sent)));
+      expect(back.physics).toBe('vibration');
+      expect(toBackendConfig(back, { bodies })).toEqual(sent);
+    }
   });
 });
 

@@ -13,6 +13,7 @@ import { ComingSoon, PhysicsChooser } from './PhysicsChooser.tsx';
 import { StructuralGroups } from './structural/StructuralGroups.tsx';
 import { ThermalGroups } from './thermal/ThermalGroups.tsx';
 import { useForm } from './use-form.ts';
+import { VibrationGroups } from './vibration/VibrationGroups.tsx';
 
 /** The analysis configuration form (spec 001 §2 groups), shown once a volume mesh exists: the physics
  * chooser, then the chosen family's groups. */
@@ -27,6 +28,8 @@ export function AnalysisConfigForm() {
         <StructuralGroups />
       ) : form.physics === 'thermal' ? (
         <ThermalGroups />
+      ) : form.physics === 'vibration' ? (
+        <VibrationGroups />
       ) : (
         <ElectromagneticGroups />
       )}

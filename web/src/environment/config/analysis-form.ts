@@ -11,6 +11,7 @@ import type { MaterialProperty } from './common/body-materials.ts';
 import type { PhysicsFamily } from './families.ts';
 import { defaultStructuralForm, type StructuralFormFields } from './structural/structural-form.ts';
 import { defaultThermalForm, type ThermalFormFields } from './thermal/thermal-form.ts';
+import { defaultVibrationForm, type VibrationFormFields } from './vibration/vibration-form.ts';
 
 export type WavePortMode = (typeof WAVE_PORT_MODES)[number];
 export type SParamMethod = (typeof S_PARAM_METHODS)[number];
@@ -78,7 +79,7 @@ export interface AnisotropicRow {
 export type Formulation = 'auto' | 'fullwave';
 
 /** The form of every family: the shared and EM fields here, each other family's fields from its folder. */
-export interface AnalysisForm extends StructuralFormFields, ThermalFormFields {
+export interface AnalysisForm extends StructuralFormFields, ThermalFormFields, VibrationFormFields {
   /** the physics chooser: which family's groups the form shows and runs */
   physics: PhysicsFamily;
   /** em: static / frequency domain (transient turns it into em-time); em-eigen: cavity eigenmodes */
@@ -162,6 +163,7 @@ export function defaultAnalysisForm(): AnalysisForm {
     physics: 'em',
     ...defaultStructuralForm(),
     ...defaultThermalForm(),
+    ...defaultVibrationForm(),
     analysisType: 'em',
     formulation: 'auto',
     eigenNumModes: '6',

@@ -28,6 +28,7 @@ import { familyOf } from './families.ts';
 import { MATERIALS_LIBRARY } from './materials-library.ts';
 import { structuralFromBackend } from './structural/structural-form.ts';
 import { thermalFromBackend } from './thermal/thermal-form.ts';
+import { vibrationFromBackend } from './vibration/vibration-form.ts';
 
 const b = ANALYSIS_BOUNDS;
 
@@ -62,6 +63,7 @@ export function fromBackendConfig(config: unknown): RestoredForm {
   if (analysisType === 'em-eigen') form.analysisType = 'em-eigen';
   else if (form.physics === 'structural') Object.assign(form, structuralFromBackend(config));
   else if (form.physics === 'thermal') Object.assign(form, thermalFromBackend(config));
+  else if (form.physics === 'vibration') Object.assign(form, vibrationFromBackend(config));
   else if (analysisType !== undefined && analysisType !== 'em' && analysisType !== 'em-time')
     reset.push('analysisType');
   form.formulation = config.mode === 'fullwave' ? 'fullwave' : 'auto';

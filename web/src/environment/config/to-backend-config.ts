@@ -5,6 +5,7 @@ import { materialById } from './materials-library.ts';
 import { clamp, numberOr, parseInteger, parseNumber, positiveOr } from './numbers.ts';
 import { structuralToBackend } from './structural/structural-form.ts';
 import { thermalToBackend } from './thermal/thermal-form.ts';
+import { vibrationToBackend } from './vibration/vibration-form.ts';
 
 const d = ANALYSIS_DEFAULTS;
 const b = ANALYSIS_BOUNDS;
@@ -17,6 +18,8 @@ export type BackendAnalysisType =
   | 'thermal'
   | 'thermal-time'
   | 'structural'
+  | 'modal'
+  | 'harmonic'
   | 'tetra-only';
 
 /** A body of the model that can carry a material (multi-body models). */
@@ -53,7 +56,8 @@ export interface MeshingOptions {
 export function modeForAnalysisType(analysisType: string): string {
   if (analysisType === 'tetra-only') return 'tetra-only';
   if (analysisType === 'structural') return 'structural';
-  if (analysisType.startsWith('thermal')) return analysisType;
+  if (analysisType.startsWith('thermal') || analysisType === 'modal' || analysisType === 'harmonic')
+    return analysisType;
   if (analysisType.includes('time')) return 'electro-time';
   if (analysisType === 'em-eigen') return 'electro-eigen';
   return 'electro';
@@ -63,6 +67,7 @@ export function analysisTypeFor(form: AnalysisForm, purpose: JobPurpose): Backen
   if (purpose === 'meshing') return 'tetra-only';
   if (form.physics === 'structural') return 'structural';
   if (form.physics === 'thermal') return form.thermalTransient ? 'thermal-time' : 'thermal';
+  if (form.physics === 'vibration') return form.vibrationKind;
   return form.transient ? 'em-time' : form.analysisType;
 }
 
@@ -259,6 +264,8 @@ export function toBackendConfig(
   if (analysisType === 'structural') Object.assign(config, structuralToBackend(form, options.bodies ?? []));
   if (form.physics === 'thermal' && purpose === 'analysis')
     Object.assign(config, thermalToBackend(form, options.bodies ?? []));
+  if (form.physics === 'vibration' && purpose === 'analysis')
+    Object.assign(config, vibrationToBackend(form, options.bodies ?? []));
   if (analysisType === 'em-eigen') {
     config.eigenNumModes = clamp(positiveInt(form.eigenNumModes, 6), 1, 50);
     config.eigenFieldMode = Math.max(0, parseInteger(form.eigenFieldMode) ?? 0);

@@ -6,6 +6,7 @@ import { showResultBody } from '../workflows/apply-results.ts';
 import { runAnalysis } from '../workflows/run-analysis.ts';
 import { Downloads } from './Downloads.tsx';
 import { Eigenmodes } from './Eigenmodes.tsx';
+import { HarmonicResponse } from './HarmonicResponse.tsx';
 import { HeatFlows } from './HeatFlows.tsx';
 import { formatHz, formatSI, type Quantity } from './quantities.ts';
 import { Reactions } from './Reactions.tsx';
@@ -17,6 +18,7 @@ import { portImpedanceText } from './s-parameters.ts';
 import { sweepSummary } from './sweep-summary.ts';
 import { ThermalHistory } from './ThermalHistory.tsx';
 import { TimeDomain } from './TimeDomain.tsx';
+import { VibrationModes } from './VibrationModes.tsx';
 
 function quantityText(q: Quantity): string {
   // Temperatures: kelvin as computed and °C beside, never an SI-prefixed "kK".
@@ -127,6 +129,8 @@ export function FeaResults() {
       <Eigenmodes result={results.active} />
       <TimeDomain result={results.active} />
       <ThermalHistory result={results.active} />
+      <VibrationModes result={results.active} />
+      <HarmonicResponse result={results.active} />
       {results.sParameters && (
         <>
           <h4>S-parameters</h4>

@@ -20,6 +20,7 @@ const UNIT_SUFFIXES: [RegExp, string][] = [
   [/_V$/, 'V'],
   [/_Hz$/, 'Hz'],
   [/_s$/, 's'],
+  [/_kg$/, 'kg'],
   [/_Pa$/, 'Pa'],
   [/_N$/, 'N'],
   [/_K$/, 'K'],
@@ -41,6 +42,8 @@ const PREFERRED_ORDER = [
   'inductance',
   'impedance',
   'stored_energy',
+  'first_frequency',
+  'peak_frequency',
   'max_temperature',
   'min_temperature',
   'max_von_mises',
@@ -49,7 +52,7 @@ const PREFERRED_ORDER = [
 ];
 
 function labelOf(key: string): string {
-  const base = key.replace(/_(F|J|C|ohm|Ohm|H|S|W|A|V|Hz|s|Pa|N|K|m)$/, '').replace(/_/g, ' ');
+  const base = key.replace(/_(F|J|C|ohm|Ohm|H|S|W|A|V|Hz|s|kg|Pa|N|K|m)$/, '').replace(/_/g, ' ');
   return base.charAt(0).toUpperCase() + base.slice(1);
 }
 function unitOf(key: string): string {

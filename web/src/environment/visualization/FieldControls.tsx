@@ -20,7 +20,9 @@ const vs = ANALYSIS_BOUNDS.vectorScale;
 export function FieldControls() {
   const catalogue = useEnv((s) => s.catalogue);
   // a new result starts from its own default field and deformation
-  const key = catalogue ? catalogue.fields.map((f) => f.name).join('|') : 'none';
+  const key = catalogue
+    ? `${catalogue.fields.map((f) => `${f.name}:${f.label}`).join('|')}@${catalogue.deformation?.autoScale ?? ''}`
+    : 'none';
   return <FieldControlsFor key={key} catalogue={catalogue} />;
 }
 

@@ -33,7 +33,7 @@ export function surfaceOptions(fields: FieldSummary[] | null): SurfaceOption[] {
       value: `field:${f.name}`,
       label: f.unit ? `${f.label} (${prettyUnit(f.unit)})` : f.label,
       name: f.name,
-      display: f.kind === 'vector' ? 'arrows' : 'magnitude',
+      display: f.kind === 'vector' && f.role !== 'deformation' ? 'arrows' : 'magnitude',
     });
   }
   return out;

@@ -25,7 +25,7 @@ export function StructuralGroups() {
   );
 }
 
-function SupportsGroup() {
+export function SupportsGroup() {
   const { form, setRow, addRow, removeRow } = useForm();
   return (
     <Section
@@ -116,7 +116,7 @@ function SupportsGroup() {
   );
 }
 
-function LoadsGroup() {
+export function LoadsGroup() {
   const { form, set, setRow, addRow, removeRow } = useForm();
   return (
     <Section title="Loads" defaultOpen badge={form.structuralLoads.length || undefined} testId="group-loads">
@@ -218,7 +218,7 @@ function LoadsGroup() {
   );
 }
 
-function StructuralOrderGroup() {
+export function StructuralOrderGroup() {
   const { form, set } = useForm();
   return (
     <Section title="Element order" badge={`p${form.meshOrder}`} testId="group-order">

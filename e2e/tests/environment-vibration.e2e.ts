@@ -1,0 +1,133 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.ts';
+import { openEnvironment, pickFace, signUp, viewerFrame } from '../support/environment-page.ts';
+import { writeBracketStep } from '../support/geometry-files.ts';
+import { type RunningServer, startServer } from '../support/server.ts';
+import { settled } from '../support/viewer-harness.ts';
+
+/**
+ * Issue 18's user path: a STEP bracket fixed at its mounting holes, 6 modes asked, mode 1 animates with its
+ * frequency shown; then a harmonic sweep over the same supports peaks at the first mode's frequency.
+ */
+
+const OUT = resolve(import.meta.dirname, '..', 'out');
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+type Mesh = { vertices: number[][]; faces: number[][] };
+type Shown = { deformation: { field: string | null }; position: [number, number, number] | null };
+
+function facesWhere(mesh: Mesh, test: (v: number[]) => boolean): number[] {
+  const ids: number[] = [];
+  mesh.faces.forEach((f, i) => {
+    if (f.every((k) => test(mesh.vertices[k] ?? []))) ids.push(i + 1);
+  });
+  return ids;
+}
+
+describe('vibration from the environment', () => {
+  it('bracket: 6 modes with mode 1 animated and its frequency shown, then a harmonic peak at mode 1', async () => {
+    const page: Page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
+    await openEnvironment(page, server.origin);
+    await signUp(page);
+    const frame = await viewerFrame(page);
+    let volume: Mesh | null = null;
+    page.on('response', async (res) => {
+      if (!res.url().includes('/api/fea/status/')) return;
+      const body = (await res.json().catch(() => null)) as {
+        status?: string;
+        results?: Mesh & { tetrahedra?: unknown };
+      } | null;
+      if (body?.status === 'completed' && body.results?.tetrahedra && !volume) volume = body.results;
+    });
+    await page.setInputFiles('[data-testid=file-input]', writeBracketStep(server.dataDir));
+    await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
+    await page.click('[data-testid=generate-volume-mesh]');
+    await page.waitForSelector('[data-testid=config-form]', { timeout: 180_000 });
+    await expect.poll(() => volume !== null).toBe(true);
+    const mesh = volume as unknown as Mesh;
+
+    await page.click('[data-testid=physics-vibration]');
+    expect(await page.inputValue('[data-testid=modal-num-modes]')).toBe('6');
+    const hole = (x: number) =>
+      facesWhere(mesh, (v) => Math.abs(Math.hypot((v[0] ?? 0) - x, (v[1] ?? 0) - 15) - 4) < 0.05);
+    await page.click('[data-testid=add-support]');
+    await page.click('[data-testid=support-0] button.pick');
+    await pickFace(frame, hole(15)[0]!);
+    await pickFace(frame, hole(45)[0]!);
+    await expect
+      .poll(async () => (await page.inputValue('[data-testid=support-0-faces]')).split(', ').length)
+      .toBe(hole(15).length + hole(45).length);
+    await page.click('[data-testid=support-0] button.pick');
+
+    await page.click('[data-testid=run-analysis]');
+    await page.waitForSelector('[data-testid=vibration-modes]', { timeout: 240_000 });
+    const rows = await page.$$('[data-testid=vibration-modes] tbody tr');
+    expect(rows.length).toBe(6);
+    const f1Text = (await page.textContent('[data-testid=mode-1] td')) ?? '';
+    const f1 = Number.parseFloat(f1Text) * (f1Text.includes('kHz') ? 1e3 : 1);
+    console.log(`bracket: mode 1 at ${f1Text}`);
+    expect(f1).toBeGreaterThan(10);
+
+    // Mode 1 on the deformed shape, its frequency in the viewer's badge; play swings it.
+    await settled(frame);
+    const shown = (i: number) =>
+      frame.evaluate(
+        (k) =>
+          (window as unknown as { fieldlineViewer: { shown: (i: number) => Shown } }).fieldlineViewer.shown(
+            k,
+          ),
+        i,
+      );
+    await expect.poll(async () => (await shown(0)).deformation.field).toBe('displacement');
+    await expect.poll(() => frame.textContent('.fl-badge')).toMatch(/mode 1 — [\d.]+ Hz/);
+    const top = mesh.vertices.findIndex((v) => Math.abs((v[2] ?? 0) - 36) < 1e-6);
+    const positions: number[] = [];
+    await page.click('[data-testid=animation-controls] button.play');
+    for (let k = 0; k < 8; k++) {
+      await new Promise((r) => setTimeout(r, 90));
+      positions.push((await shown(top)).position?.[0] ?? 0);
+    }
+    const spread = Math.max(...positions) - Math.min(...positions);
+    console.log(`bracket: mode 1 swings the upright's top by ${spread.toFixed(2)} mm in x while playing`);
+    expect(spread).toBeGreaterThan(0.5);
+    mkdirSync(OUT, { recursive: true });
+    await page.screenshot({ path: join(OUT, 'vibration-bracket-mode1.png') });
+
+    // Harmonic: 1 N on the upright's top, 0 … 2·f1; the response peaks at mode 1.
+    await page.selectOption('[data-testid=vibration-kind]', 'harmonic');
+    await page.click('[data-testid=add-load]');
+    await page.fill(
+      '[data-testid=load-0-faces]',
+      facesWhere(mesh, (v) => Math.abs((v[2] ?? 0) - 36) < 1e-6).join(', '),
+    );
+    await page.fill('[data-testid=load-0-fx]', '-1');
+    await page.fill('[data-testid=load-0-fz]', '0');
+    await page.fill('[data-testid=harmonic-freq-max]', String(Math.round(2 * f1)));
+    await page.fill('[data-testid=harmonic-num-points]', '201');
+    await page.click('[data-testid=group-vibration] button.add');
+    await page.locator('[aria-label="at x"]').fill('57');
+    await page.locator('[aria-label="at y"]').fill('15');
+    await page.locator('[aria-label="at z"]').fill('35');
+    await page.click('[data-testid=run-analysis]');
+    await page.waitForSelector('[data-testid=harmonic-response]', { timeout: 240_000 });
+    const peakText = (await page.textContent('[data-testid=quantity-peak_frequency_Hz] td')) ?? '';
+    const peak = Number.parseFloat(peakText) * (peakText.includes('kHz') ? 1e3 : 1);
+    console.log(`bracket: harmonic peak at ${peakText} (mode 1 at ${f1Text})`);
+    expect(Math.abs(peak - f1) / f1).toBeLessThan(0.02);
+    await page.screenshot({ path: join(OUT, 'vibration-bracket-harmonic.png') });
+    await page.context().close();
+  });
+});

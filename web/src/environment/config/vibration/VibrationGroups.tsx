@@ -1,0 +1,137 @@
+import { Select, TextField } from '../../ui/fields.tsx';
+import { Section } from '../../ui/Section.tsx';
+import { TripleInput } from '../../ui/TripleInput.tsx';
+import { newRows } from '../analysis-form.ts';
+import { BodyMaterialsGroup } from '../common/BodyMaterialsGroup.tsx';
+import { SolverGroup } from '../groups/SolverGroup.tsx';
+import { LoadsGroup, StructuralOrderGroup, SupportsGroup } from '../structural/StructuralGroups.tsx';
+import { useForm } from '../use-form.ts';
+import { VIBRATION_PROPERTIES } from './vibration-form.ts';
+
+/** The vibration form (docs/vibration.md): modal or harmonic, the structural supports (none = free–free),
+ * loads as amplitudes for a harmonic run, materials, and the eigen / sweep settings. */
+export function VibrationGroups() {
+  const { form } = useForm();
+  return (
+    <>
+      <VibrationKindGroup />
+      <SupportsGroup />
+      {form.vibrationKind === 'harmonic' && <LoadsGroup />}
+      <BodyMaterialsGroup properties={VIBRATION_PROPERTIES} />
+      <StructuralOrderGroup />
+      <SolverGroup />
+    </>
+  );
+}
+
+function VibrationKindGroup() {
+  const { form, set, setRow, addRow, removeRow } = useForm();
+  return (
+    <Section title="Vibration" defaultOpen badge={form.vibrationKind} testId="group-vibration">
+      <Select<'modal' | 'harmonic'>
+        label="Analysis"
+        value={form.vibrationKind}
+        options={[
+          { value: 'modal', label: 'Modal: natural frequencies and mode shapes' },
+          { value: 'harmonic', label: 'Harmonic response to the loads' },
+        ]}
+        testId="vibration-kind"
+        onChange={(v) => set({ vibrationKind: v })}
+      />
+      <div className="row2">
+        <TextField
+          label="Modes"
+          inputMode="numeric"
+          value={form.modalNumModes}
+          testId="modal-num-modes"
+          onChange={(v) => set({ modalNumModes: v })}
+        />
+        <TextField
+          label="From frequency"
+          unit="Hz"
+          value={form.modalMinFrequency}
+          placeholder="0"
+          onChange={(v) => set({ modalMinFrequency: v })}
+        />
+      </div>
+      <small className="hint">
+        Without supports the part is free–free: its six rigid-body modes (0 Hz) are found and listed too.
+      </small>
+      {form.vibrationKind === 'harmonic' && (
+        <>
+          <div className="row3">
+            <TextField
+              label="From"
+              unit="Hz"
+              value={form.harmonicFreqMin}
+              onChange={(v) => set({ harmonicFreqMin: v })}
+            />
+            <TextField
+              label="To"
+              unit="Hz"
+              value={form.harmonicFreqMax}
+              testId="harmonic-freq-max"
+              onChange={(v) => set({ harmonicFreqMax: v })}
+            />
+            <TextField
+              label="Points"
+              inputMode="numeric"
+              value={form.harmonicNumPoints}
+              testId="harmonic-num-points"
+              onChange={(v) => set({ harmonicNumPoints: v })}
+            />
+          </div>
+          <div className="row2">
+            <TextField
+              label="Damping ratio ζ"
+              value={form.dampingRatio}
+              onChange={(v) => set({ dampingRatio: v })}
+            />
+            <Select<'modal' | 'full'>
+              label="Method"
+              value={form.harmonicMethod}
+              options={[
+                { value: 'modal', label: 'Mode superposition' },
+                { value: 'full', label: 'Full (direct solves)' },
+              ]}
+              onChange={(v) => set({ harmonicMethod: v })}
+            />
+          </div>
+          <h4>Probes</h4>
+          <div className="rows">
+            {form.probes.map((p) => (
+              <div className="row-inline" key={p.key}>
+                <input
+                  className="probe-name"
+                  aria-label="Probe name"
+                  value={p.name}
+                  onChange={(e) => setRow('probes', p.key, { name: e.target.value })}
+                />
+                <TripleInput
+                  label="at"
+                  value={p.point}
+                  onChange={(t) => setRow('probes', p.key, { point: t })}
+                />
+                <button
+                  type="button"
+                  className="icon"
+                  title="Remove"
+                  onClick={() => removeRow('probes', p.key)}
+                >
+                  ✕
+                </button>
+              </div>
+            ))}
+            <button
+              type="button"
+              className="add"
+              onClick={() => addRow('probes', newRows.probe(form.probes.length))}
+            >
+              + Add probe
+            </button>
+          </div>
+        </>
+      )}
+    </Section>
+  );
+}
