@@ -34,7 +34,8 @@ const thermal: Estimate = (tets, order, config) => {
 
 // An eigen solve: one factorisation and a few dozen substitutions; a harmonic sweep adds the band's points.
 const vibration: Estimate = (tets, order, config) =>
-  structural(tets, order, config) * 4 + (config.analysisType === 'harmonic' ? 1e-4 * tets * config.harmonicNumPoints : 0);
+  structural(tets, order, config) * 4 +
+  (config.analysisType === 'harmonic' ? 1e-4 * tets * config.harmonicNumPoints : 0);
 
 const ESTIMATES: Record<string, Estimate> = {
   modal: vibration,

@@ -12,13 +12,12 @@ export function PhysicsChooser() {
   return (
     <fieldset className="physics-chooser" data-testid="physics-chooser">
       <legend>Physics</legend>
-      <div className="segmented" role="radiogroup" aria-label="Physics">
+      <div className="segmented">
         {PHYSICS_FAMILIES.map((f) => (
           <button
             key={f.id}
             type="button"
-            role="radio"
-            aria-checked={form.physics === f.id}
+            aria-pressed={form.physics === f.id}
             className={form.physics === f.id ? 'active' : ''}
             data-testid={`physics-${f.id}`}
             onClick={() => choose(f.id)}
