@@ -4,6 +4,7 @@ import { LOGIN_PATH, type LoginRedirectState, useAuth } from '../auth/index.ts';
 import { convertStep } from './api/convert-step.ts';
 import { FeaApi } from './api/fea-api.ts';
 import { ENVIRONMENT_PATH, isSignedIn } from './auth/guest-check.ts';
+import { isPhysicsFamily } from './config/families.ts';
 import { BottomBar } from './layout/BottomBar.tsx';
 import { LeftPanel } from './layout/LeftPanel.tsx';
 import { RightPanel } from './layout/RightPanel.tsx';
@@ -27,7 +28,10 @@ import './environment.css';
 /** /environment: upload → mesh → configure → run → results (spec 001). */
 export function EnvironmentPage() {
   const navigate = useNavigate();
-  const openJobId = new URLSearchParams(useLocation().search).get('job');
+  const query = new URLSearchParams(useLocation().search);
+  const openJobId = query.get('job');
+  // #/environment?physics=thermal: the landing page's Example Apps open the simulator on their family
+  const physics = query.get('physics');
   const auth = useAuth();
   const authRef = useRef(auth);
   authRef.current = auth;
@@ -64,6 +68,12 @@ export function EnvironmentPage() {
     };
   }, [navigate]);
   const { store, bridge, jobs } = services;
+  useEffect(() => {
+    if (!isPhysicsFamily(physics)) return;
+    // Structural and vibration start at element order 2 (linear tetrahedra lock in bending).
+    const order = physics === 'structural' || physics === 'vibration' ? 2 : undefined;
+    store.set((st) => ({ form: { ...st.form, physics, meshOrder: order ?? st.form.meshOrder } }));
+  }, [physics, store]);
   const [left, setLeft] = useState(true);
   // below 980 px the panels float over the viewer: start with only the configuration open
   const [right, setRight] = useState(() => window.innerWidth > 980);

@@ -20,7 +20,7 @@ const STEPS = [
   },
   {
     title: 'Configure materials and boundaries',
-    text: 'Assign materials to bodies, and voltages, ports, PML or impedance conditions to faces you pick in the 3D view.',
+    text: 'Assign library materials to bodies, and pick faces in the 3D view for voltages and ports, temperatures and convection, supports and loads.',
   },
   {
     title: 'Run and review the fields',
@@ -35,7 +35,7 @@ const FEATURES = [
   ],
   [
     'Validated solvers',
-    'Built on NGSolve and Netgen, and benchmarked against reference problems with closed-form answers: capacitors, coax lines, waveguides, cavities.',
+    'Built on NGSolve and Netgen, and checked against reference problems with closed-form answers: capacitors, coax lines, waveguides and cavities; cantilevers, thick tubes and plates with holes; fins, wires and radiating plates; beam modes.',
   ],
   [
     'Fast cloud compute',
@@ -55,26 +55,27 @@ const FEATURES = [
   ],
 ] as const;
 
+/** Each example opens the simulator with its physics chosen (#/environment?physics=…). */
 const EXAMPLES = [
   [
     'EM Fields',
     'Capacitance of a connector, the E-field around a high-voltage insulator, S-parameters of a waveguide filter.',
-    'Available now',
+    'em',
   ],
   [
     'Thermal',
-    'Steady-state temperature of a heat sink or a PCB trace under load, with convection on its surfaces.',
-    'Coming in the beta',
+    'Temperature of a bus bar or a PCB trace heated by its own current, with convection and radiation on its surfaces.',
+    'thermal',
   ],
   [
     'Vibration',
     'Natural frequencies and mode shapes of a bracket or an antenna mast before it meets a shaker table.',
-    'Coming in the beta',
+    'vibration',
   ],
   [
     'Structural',
     'Stress and deflection of a mounting plate or an enclosure under the loads it will carry.',
-    'Coming in the beta',
+    'structural',
   ],
 ] as const;
 
@@ -201,6 +202,20 @@ export function LandingPage() {
                 </span>
                 <h3>{step.title}</h3>
                 <p className="muted">{step.text}</p>
+                {i === 1 && (
+                  <p className="step-links">
+                    {EXAMPLES.map(([title, , physics]) => (
+                      <button
+                        key={physics}
+                        type="button"
+                        className="link"
+                        onClick={() => navigate(`/environment?physics=${physics}`)}
+                      >
+                        {title}
+                      </button>
+                    ))}
+                  </p>
+                )}
               </li>
             ))}
           </ol>
@@ -247,11 +262,19 @@ export function LandingPage() {
         <section id="examples" className="section" aria-labelledby="examples-title">
           <h2 id="examples-title">Example Apps</h2>
           <div className="grid-4">
-            {EXAMPLES.map(([title, text, availability]) => (
+            {EXAMPLES.map(([title, text, physics]) => (
               <article key={title} className="panel-card">
                 <h3>{title}</h3>
                 <p className="muted">{text}</p>
-                <p className={availability === 'Available now' ? 'tag tag-ok' : 'tag'}>{availability}</p>
+                <p className="tag tag-ok">Available now</p>
+                <button
+                  type="button"
+                  className="link"
+                  data-testid={`example-${physics}`}
+                  onClick={() => navigate(`/environment?physics=${physics}`)}
+                >
+                  Open in the simulator →
+                </button>
               </article>
             ))}
           </div>
