@@ -170,6 +170,7 @@ def _preconditioner_for(method: str, kind: str, fes: ng.FESpace) -> tuple[str, d
         return ("hcurlamg", {}) if method == "cg-amg" and order <= 1 else ("bddc", {})
     if method == "cg-amg" and kind == "h1":
         return ("h1amg", {}) if order == 1 else ("bddc", {"coarsetype": "h1amg"})
-    if method == "cg-amg":  # elasticity of order ≥ 2: BDDC, its wirebasket solved by AMG
-        return "bddc", {"coarsetype": "h1amg"}
+    # Elasticity of order ≥ 2: BDDC with its (vertex + edge) wirebasket factored directly; NGSolve's h1amg
+    # as the coarse solver breaks down on the vector wirebasket (singular coarse matrix), and order 1 goes to
+    # pyamg with the rigid-body modes instead (LinearSolver._use_pyamg).
     return "bddc", {}
