@@ -39,7 +39,9 @@ def geometry(maxh: float):
     wp = occ.WorkPlane()
     outer = wp.Ellipse(3.25, 2.75).Face()
     inner = occ.WorkPlane().Ellipse(2.0, 1.0).Face()
-    solid = (outer - inner).Extrude(HALF_THICKNESS) * occ.Box(occ.Pnt(0, 0, 0), occ.Pnt(4, 4, HALF_THICKNESS))
+    solid = (outer - inner).Extrude(HALF_THICKNESS) * occ.Box(
+        occ.Pnt(0, 0, 0), occ.Pnt(4, 4, HALF_THICKNESS)
+    )
     for f in solid.faces:
         c = f.center
         if abs(c.x) < 1e-9:
@@ -50,7 +52,9 @@ def geometry(maxh: float):
             f.name = "mid_plane"
         elif abs(c.z - HALF_THICKNESS) < 1e-9:
             f.name = "top"
-        elif (c.x / 3.25) ** 2 + (c.y / 2.75) ** 2 > 0.5:  # the outer ellipse (centroids of curved faces lie inside)
+        elif (c.x / 3.25) ** 2 + (
+            c.y / 2.75
+        ) ** 2 > 0.5:  # the outer ellipse (centroids of curved faces lie inside)
             f.name = "outer"
         else:
             f.name = "inner"
@@ -78,18 +82,33 @@ def prepare(maxh: float, out: Path) -> None:
             {"faces": groups["sym_y"], "displacement": [None, 0, None]},
             {"faces": groups["mid_plane"], "displacement": [None, None, 0]},
         ],
-        "pressureLoads": [{"faces": groups["outer"], "pressure": -PRESSURE}],  # outward: negative
+        "pressureLoads": [
+            {"faces": groups["outer"], "pressure": -PRESSURE}
+        ],  # outward: negative
     }
     (out / "fieldline").mkdir(parents=True, exist_ok=True)
-    (out / "fieldline" / "job.json").write_text(json.dumps({"mesh_data": data, "config": config}))
+    (out / "fieldline" / "job.json").write_text(
+        json.dumps({"mesh_data": data, "config": config})
+    )
     (out / "ccx").mkdir(parents=True, exist_ok=True)
     (out / "ccx" / "le1.inp").write_text(calculix_deck(data, groups))
     vertices = np.asarray(data["vertices"])
-    d_node = int(np.argmin(np.linalg.norm(vertices - [2.0, 0.0, HALF_THICKNESS], axis=1)))
-    (out / "meta.json").write_text(
-        json.dumps({"maxh": maxh, "vertices": len(vertices), "tetrahedra": len(data["tetrahedra"]), "d_node": d_node})
+    d_node = int(
+        np.argmin(np.linalg.norm(vertices - [2.0, 0.0, HALF_THICKNESS], axis=1))
     )
-    print(f"LE1 mesh maxh {maxh}: {len(vertices)} vertices, {len(data['tetrahedra'])} tetrahedra, D = node {d_node}")
+    (out / "meta.json").write_text(
+        json.dumps(
+            {
+                "maxh": maxh,
+                "vertices": len(vertices),
+                "tetrahedra": len(data["tetrahedra"]),
+                "d_node": d_node,
+            }
+        )
+    )
+    print(
+        f"LE1 mesh maxh {maxh}: {len(vertices)} vertices, {len(data['tetrahedra'])} tetrahedra, D = node {d_node}"
+    )
 
 
 def calculix_deck(data, groups) -> str:
@@ -110,26 +129,73 @@ def calculix_deck(data, groups) -> str:
     for t in tets:
         a, b, c, d = (int(x) for x in t)
         # CalculiX needs a positive Jacobian: (2−1)×(3−1)·(4−1) > 0.
-        if np.dot(np.cross(vertices[b] - vertices[a], vertices[c] - vertices[a]), vertices[d] - vertices[a]) < 0:
+        if (
+            np.dot(
+                np.cross(vertices[b] - vertices[a], vertices[c] - vertices[a]),
+                vertices[d] - vertices[a],
+            )
+            < 0
+        ):
             b, c = c, b
-        elements.append([a, b, c, d, mid(a, b), mid(b, c), mid(c, a), mid(a, d), mid(b, d), mid(c, d)])
-    lines = ["*HEADING", "NAFEMS LE1 (Fieldline bench: the same tetrahedra as C3D10)", "*NODE"]
-    lines += [f"{i + 1}, {p[0]:.12g}, {p[1]:.12g}, {p[2]:.12g}" for i, p in enumerate(points)]
+        elements.append(
+            [
+                a,
+                b,
+                c,
+                d,
+                mid(a, b),
+                mid(b, c),
+                mid(c, a),
+                mid(a, d),
+                mid(b, d),
+                mid(c, d),
+            ]
+        )
+    lines = [
+        "*HEADING",
+        "NAFEMS LE1 (Fieldline bench: the same tetrahedra as C3D10)",
+        "*NODE",
+    ]
+    lines += [
+        f"{i + 1}, {p[0]:.12g}, {p[1]:.12g}, {p[2]:.12g}" for i, p in enumerate(points)
+    ]
     lines.append("*ELEMENT, TYPE=C3D10, ELSET=EALL")
-    lines += [f"{e + 1}, " + ", ".join(str(n + 1) for n in el) for e, el in enumerate(elements)]
+    lines += [
+        f"{e + 1}, " + ", ".join(str(n + 1) for n in el)
+        for e, el in enumerate(elements)
+    ]
 
     def nodes_of(name: str) -> list[int]:
         tri = faces[np.asarray(groups[name]) - 1]
-        corner = set(int(n) for n in tri.ravel())
-        mids = {edges[(min(a, b), max(a, b))] for t in tri for a, b in ((t[0], t[1]), (t[1], t[2]), (t[2], t[0]))}
+        corner = {int(n) for n in tri.ravel()}
+        mids = {
+            edges[(min(a, b), max(a, b))]
+            for t in tri
+            for a, b in ((t[0], t[1]), (t[1], t[2]), (t[2], t[0]))
+        }
         return sorted(n + 1 for n in corner | mids)
 
     for name, dof in (("sym_x", 1), ("sym_y", 2), ("mid_plane", 3)):
         lines.append(f"*NSET, NSET={name.upper()}")
         ids = nodes_of(name)
-        lines += [", ".join(str(n) for n in ids[i : i + 12]) for i in range(0, len(ids), 12)]
-    lines += ["*MATERIAL, NAME=STEEL", "*ELASTIC", f"{E:.6g}, {NU}", "*SOLID SECTION, ELSET=EALL, MATERIAL=STEEL"]
-    lines += ["*STEP", "*STATIC", "*BOUNDARY", "SYM_X, 1, 1", "SYM_Y, 2, 2", "MID_PLANE, 3, 3", "*DLOAD"]
+        lines += [
+            ", ".join(str(n) for n in ids[i : i + 12]) for i in range(0, len(ids), 12)
+        ]
+    lines += [
+        "*MATERIAL, NAME=STEEL",
+        "*ELASTIC",
+        f"{E:.6g}, {NU}",
+        "*SOLID SECTION, ELSET=EALL, MATERIAL=STEEL",
+    ]
+    lines += [
+        "*STEP",
+        "*STATIC",
+        "*BOUNDARY",
+        "SYM_X, 1, 1",
+        "SYM_Y, 2, 2",
+        "MID_PLANE, 3, 3",
+        "*DLOAD",
+    ]
     # Pressure on the outer face: find each triangle's element face (positive = into the element, so an
     # outward pull is negative).
     outer = {tuple(sorted(int(x) for x in faces[i - 1])): i for i in groups["outer"]}
