@@ -10,6 +10,7 @@ import type { ApiRegistry } from './http/openapi.ts';
 import type { Compute } from './jobs/compute.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import type { JobService } from './jobs/job-service.ts';
+import type { MaterialLibrary } from './materials/material-library.ts';
 import type { AppSecrets } from './secrets.ts';
 import type { SessionCookieOptions } from './sessions/session-plugin.ts';
 import type { SessionService } from './sessions/session-service.ts';
@@ -34,4 +35,6 @@ export interface AppContext {
   uploads: UploadService;
   /** Checkout (Stripe or built-in), fulfilment, subscriptions (issue 9). */
   billing: Billing;
+  /** The material library (built-in + MATERIALS_FILE). */
+  materials: MaterialLibrary;
 }

@@ -29,6 +29,8 @@ import { createCompute, createQueue } from './jobs/compute.ts';
 import { registerComputeRoutes } from './jobs/compute-routes.ts';
 import { transferSessionJobs } from './jobs/job-owner.ts';
 import { RetentionSweeper } from './jobs/retention-sweeper.ts';
+import { MaterialLibrary } from './materials/material-library.ts';
+import { registerMaterialRoutes } from './materials/material-routes.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
 import { installSessions } from './sessions/session-plugin.ts';
 import { SessionService } from './sessions/session-service.ts';
@@ -85,6 +87,7 @@ export async function buildApp(
     compute,
     uploads: new UploadService(db, new StorageUploadStore(compute.storage, join(config.dataDir, 'tmp'))),
     billing: createBilling(config, db, compute, app.log),
+    materials: MaterialLibrary.load(config.materialsFile),
   };
   // Open beta: every new account starts with the welcome grant, recorded in the ledger.
   ctx.accounts.onRegister.push((trx, userId) =>
@@ -121,6 +124,7 @@ export async function buildApp(
   registerComputeRoutes(app, ctx);
   registerGeometryRoutes(app, ctx);
   registerBillingRoutes(app, ctx);
+  registerMaterialRoutes(app, ctx);
   registerLocalCheckoutRoutes(app, ctx);
   await registerStripeWebhookRoute(app, ctx);
   app.get('/api/docs', async () => ctx.api.document(APP_VERSION));

@@ -32,6 +32,8 @@ export interface AppConfig {
   logLevel: string;
   trustProxy: boolean;
   compute: ComputeConfig;
+  /** Materials added to (or replacing) the built-in library, JSON or YAML; absent file = built-ins only. */
+  materialsFile: string | null;
   storage: StorageConfig;
   billing: BillingConfig;
 }
@@ -147,6 +149,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     secureCookies: bool(env, 'SECURE_COOKIES', publicOrigin.startsWith('https://')),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    materialsFile: path(env.MATERIALS_FILE ?? 'config/materials.yaml'),
     compute: {
       plansFile: path(env.PLANS_FILE ?? 'config/plans.yaml'),
       tokensPerComputeHour: num(env, 'TOKENS_PER_COMPUTE_HOUR', 1),

@@ -73,7 +73,14 @@ export class FeaService {
   ): Promise<SubmitResponse> {
     const meshing = config.meshingOnly || config.analysisType === 'tetra-only';
     const kind = meshing ? 'meshing' : 'analysis';
-    if (!meshing) refuseUnavailableAnalysis(config);
+    if (!meshing) {
+      refuseUnavailableAnalysis(config);
+      // Library names become properties here: the engine reads properties only.
+      config = {
+        ...config,
+        bodyMaterials: this.ctx.materials.expand(config.bodyMaterials) as AnalysisConfig['bodyMaterials'],
+      };
+    }
     // A meshing job may mesh the original upload (convert-step's upload_id) rather than triangles.
     const source =
       meshing && mesh.source_upload_id

@@ -5,6 +5,7 @@ import { convertStep } from './api/convert-step.ts';
 import { FeaApi } from './api/fea-api.ts';
 import { ENVIRONMENT_PATH, isSignedIn } from './auth/guest-check.ts';
 import { isPhysicsFamily } from './config/families.ts';
+import { loadMaterialsLibrary } from './config/materials-library.ts';
 import { BottomBar } from './layout/BottomBar.tsx';
 import { LeftPanel } from './layout/LeftPanel.tsx';
 import { RightPanel } from './layout/RightPanel.tsx';
@@ -68,6 +69,10 @@ export function EnvironmentPage() {
     };
   }, [navigate]);
   const { store, bridge, jobs } = services;
+  // The server's material library (built-ins + MATERIALS_FILE) for the forms' material choices.
+  useEffect(() => {
+    void loadMaterialsLibrary();
+  }, []);
   useEffect(() => {
     if (!isPhysicsFamily(physics)) return;
     // Structural and vibration start at element order 2 (linear tetrahedra lock in bending).

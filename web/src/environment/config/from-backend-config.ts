@@ -25,7 +25,7 @@ import {
   type WavePortRow,
 } from './analysis-form.ts';
 import { familyOf } from './families.ts';
-import { MATERIALS_LIBRARY } from './materials-library.ts';
+import { materialsLibrary } from './materials-library.ts';
 import { structuralFromBackend } from './structural/structural-form.ts';
 import { thermalFromBackend } from './thermal/thermal-form.ts';
 import { vibrationFromBackend } from './vibration/vibration-form.ts';
@@ -315,7 +315,7 @@ function bodyMaterials(v: unknown, reset: string[]): Record<number, string> {
   v.forEach((entry, i) => {
     const match =
       isRecord(entry) && Number.isInteger(entry.region)
-        ? MATERIALS_LIBRARY.find(
+        ? materialsLibrary().find(
             (m) =>
               m.relativePermittivity === entry.relativePermittivity &&
               m.relativePermeability === entry.relativePermeability &&

@@ -1,15 +1,34 @@
-import { MATERIALS, type Material } from '@fieldline/contracts';
+import { MATERIALS, Material } from '@fieldline/contracts';
 
 /**
- * The material library for per-body assignment (contracts/src/materials): every family's properties in
- * SI; an engineer can override them in each family's materials group.
+ * The material library for per-body assignment (contracts/src/materials, plus the operator's MATERIALS_FILE
+ * served by GET /api/materials): every family's properties in SI; each family's materials group lets the
+ * engineer override them.
  */
 export type LibraryMaterial = Material;
 
-export const MATERIALS_LIBRARY: readonly LibraryMaterial[] = MATERIALS;
+let library: readonly LibraryMaterial[] = MATERIALS;
+
+/** The materials the forms offer: the built-ins until the server's library has been read. */
+export function materialsLibrary(): readonly LibraryMaterial[] {
+  return library;
+}
+
+/** Reads GET /api/materials once; the built-in library stays when the server cannot be reached. */
+export async function loadMaterialsLibrary(fetcher: typeof fetch = fetch): Promise<void> {
+  try {
+    const res = await fetcher('/api/materials');
+    if (!res.ok) return;
+    const body = (await res.json()) as { materials?: unknown };
+    const parsed = Material.array().safeParse(body.materials);
+    if (parsed.success && parsed.data.length > 0) library = parsed.data;
+  } catch {
+    // offline or an older server: the built-in library
+  }
+}
 
 export const DEFAULT_MATERIAL_ID = 'vacuum';
 
 export function materialById(id: string): LibraryMaterial {
-  return MATERIALS_LIBRARY.find((m) => m.id === id) ?? (MATERIALS_LIBRARY[0] as LibraryMaterial);
+  return library.find((m) => m.id === id) ?? (library[0] as LibraryMaterial);
 }

@@ -1,4 +1,4 @@
-import { MATERIALS_LIBRARY } from '../config/materials-library.ts';
+import { materialsLibrary } from '../config/materials-library.ts';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { isMultiBodyModel } from '../workflows/load-file.ts';
 
@@ -44,7 +44,7 @@ export function MultiBodyBox() {
               onChange={(e) => setMaterial(b.region, e.target.value)}
             >
               <option value="">Default material</option>
-              {MATERIALS_LIBRARY.map((m) => (
+              {materialsLibrary().map((m) => (
                 <option key={m.id} value={m.id}>
                   {m.label}
                 </option>

@@ -1,6 +1,6 @@
 import { useEnv } from '../../state/EnvironmentContext.tsx';
 import { Section } from '../../ui/Section.tsx';
-import { MATERIALS_LIBRARY } from '../materials-library.ts';
+import { materialsLibrary } from '../materials-library.ts';
 import { useForm } from '../use-form.ts';
 import {
   bodyMaterial,
@@ -33,7 +33,7 @@ export function BodyMaterialsGroup({ properties }: { properties: readonly Materi
                   })
                 }
               >
-                {MATERIALS_LIBRARY.map((lib) => (
+                {materialsLibrary().map((lib) => (
                   <option key={lib.id} value={lib.id}>
                     {lib.label}
                   </option>

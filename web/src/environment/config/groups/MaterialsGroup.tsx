@@ -2,7 +2,7 @@ import { Checkbox, TextField } from '../../ui/fields.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { TripleInput } from '../../ui/TripleInput.tsx';
 import { newRows } from '../analysis-form.ts';
-import { MATERIALS_LIBRARY, materialById } from '../materials-library.ts';
+import { materialById, materialsLibrary } from '../materials-library.ts';
 import { useForm } from '../use-form.ts';
 
 const EPS0 = 8.854e-12;
@@ -29,7 +29,7 @@ export function MaterialsGroup() {
           onChange={(e) => e.target.value && fillFromLibrary(e.target.value)}
         >
           <option value="">Choose a material…</option>
-          {MATERIALS_LIBRARY.map((m) => (
+          {materialsLibrary().map((m) => (
             <option key={m.id} value={m.id}>
               {m.label} (εr {m.relativePermittivity}, σ {m.conductivity} S/m)
             </option>
