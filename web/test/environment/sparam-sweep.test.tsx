@@ -2,7 +2,7 @@ import { AnalysisConfig } from '@fieldline/contracts';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAnalysisForm } from '../../src/environment/config/analysis-form.ts';
-import { SParametersGroup } from '../../src/environment/config/groups/SParametersGroup.tsx';
+import { SParametersGroup } from '../../src/environment/config/em/SParametersGroup.tsx';
 import { toBackendConfig } from '../../src/environment/config/to-backend-config.ts';
 import { niceTicks, segments } from '../../src/environment/results/LineChart.tsx';
 import { dbRange, SParameterPlot } from '../../src/environment/results/SParameterPlot.tsx';

@@ -4,9 +4,9 @@ import { Section } from '../../ui/Section.tsx';
 import { TripleInput } from '../../ui/TripleInput.tsx';
 import { type MeshOrder, newRows } from '../analysis-form.ts';
 import { BodyMaterialsGroup } from '../common/BodyMaterialsGroup.tsx';
+import { SolverGroup } from '../common/SolverGroup.tsx';
 import { FaceListInput } from '../FaceListInput.tsx';
 import { parseFaceList } from '../face-list.ts';
-import { SolverGroup } from '../groups/SolverGroup.tsx';
 import { parseNumber } from '../numbers.ts';
 import { useForm } from '../use-form.ts';
 import {

@@ -3,7 +3,7 @@ import { Section } from '../../ui/Section.tsx';
 import { TripleInput } from '../../ui/TripleInput.tsx';
 import { newRows } from '../analysis-form.ts';
 import { BodyMaterialsGroup } from '../common/BodyMaterialsGroup.tsx';
-import { SolverGroup } from '../groups/SolverGroup.tsx';
+import { SolverGroup } from '../common/SolverGroup.tsx';
 import { LoadsGroup, StructuralOrderGroup, SupportsGroup } from '../structural/StructuralGroups.tsx';
 import { useForm } from '../use-form.ts';
 import { VIBRATION_PROPERTIES } from './vibration-form.ts';
