@@ -28,6 +28,8 @@ const sources = treeHash([
   'web/index.html',
   'web/viewer.html',
   'web/vite.config.ts',
+  'web/build',
+  'web/public',
   'contracts/src',
 ]);
 if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== sources) {

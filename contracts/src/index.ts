@@ -7,3 +7,4 @@ export * from './geometry.ts';
 export * from './materials/library.ts';
 export * from './mesh.ts';
 export * from './viewer-protocol.ts';
+export * from './web-routes.ts';

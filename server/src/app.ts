@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AccountService } from './accounts/account-service.ts';
 import { registerAuthRoutes } from './accounts/auth-routes.ts';
@@ -25,6 +24,7 @@ import { transferSessionUploads, UploadService } from './geometry/upload-service
 import { StorageUploadStore } from './geometry/upload-store.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { ApiRegistry } from './http/openapi.ts';
+import { isApiPath, registerWebApp, sendPageNotFound } from './http/web-app.ts';
 import { createCompute, createQueue } from './jobs/compute.ts';
 import { registerComputeRoutes } from './jobs/compute-routes.ts';
 import { transferSessionJobs } from './jobs/job-owner.ts';
@@ -114,7 +114,7 @@ export async function buildApp(
     },
     crossOriginEmbedderPolicy: false,
   });
-  installErrorHandler(app);
+  installErrorHandler(app, { pageNotFound: sendPageNotFound, isApiPath });
   installCsrfProtection(app, { allowedOrigins: [config.publicOrigin] });
   installSessions(app, ctx.sessions);
   installCurrentUser(app, ctx.accounts.users, ctx.sessions);
@@ -130,7 +130,7 @@ export async function buildApp(
   app.get('/api/docs', async () => ctx.api.document(APP_VERSION));
 
   if (existsSync(config.webDistDir)) {
-    await app.register(fastifyStatic, { root: config.webDistDir, index: ['index.html'], wildcard: false });
+    await registerWebApp(app, config.webDistDir);
   } else {
     app.get('/', async (_request, reply) =>
       reply

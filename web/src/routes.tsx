@@ -1,16 +1,36 @@
+import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 import { createHashRouter } from 'react-router';
-import { GuestOnlyRoute, ProtectedRoute } from './auth/index.ts';
-import { BillingPage } from './pages/BillingPage.tsx';
-import { CheckoutPage } from './pages/CheckoutPage.tsx';
-import { DashboardPage } from './pages/DashboardPage.tsx';
-import { EnvironmentPage } from './pages/EnvironmentPage.tsx';
-import { ForgotPasswordPage } from './pages/ForgotPasswordPage.tsx';
-import { InfoPage } from './pages/InfoPage.tsx';
+import { GuestOnlyRoute, LoadingScreen, ProtectedRoute } from './auth/index.ts';
 import { LandingPage } from './pages/LandingPage.tsx';
-import { LoginPage } from './pages/LoginPage.tsx';
-import { ManageBillingPage } from './pages/ManageBillingPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
-import { RegisterPage } from './pages/RegisterPage.tsx';
+
+/**
+ * Pages other than the landing page are loaded on first visit (their own chunks), so the landing
+ * page downloads only itself, the router and auth; the simulator (environment, charts) and the
+ * dashboard/billing screens come with their routes. The 3D viewer is a separate page (viewer.html).
+ */
+function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>) {
+  const Page = lazy(async () => ({ default: await load() }));
+  return (props: P & { children?: ReactNode }) => (
+    <Suspense fallback={<LoadingScreen />}>
+      <Page {...props} />
+    </Suspense>
+  );
+}
+
+const EnvironmentPage = lazyPage(async () => (await import('./pages/EnvironmentPage.tsx')).EnvironmentPage);
+const LoginPage = lazyPage(async () => (await import('./pages/LoginPage.tsx')).LoginPage);
+const RegisterPage = lazyPage(async () => (await import('./pages/RegisterPage.tsx')).RegisterPage);
+const ForgotPasswordPage = lazyPage(
+  async () => (await import('./pages/ForgotPasswordPage.tsx')).ForgotPasswordPage,
+);
+const DashboardPage = lazyPage(async () => (await import('./pages/DashboardPage.tsx')).DashboardPage);
+const BillingPage = lazyPage(async () => (await import('./pages/BillingPage.tsx')).BillingPage);
+const CheckoutPage = lazyPage(async () => (await import('./pages/CheckoutPage.tsx')).CheckoutPage);
+const ManageBillingPage = lazyPage(
+  async () => (await import('./pages/ManageBillingPage.tsx')).ManageBillingPage,
+);
+const InfoPage = lazyPage(async () => (await import('./pages/InfoPage.tsx')).InfoPage);
 
 /** Spec 000 §2 route table; hash-based history. Guards: guest-only and protected (web/src/auth). */
 export const router = createHashRouter([

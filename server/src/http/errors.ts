@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
 /** An error with an HTTP status, a stable code and a user-facing message: `{error, message}`. */
@@ -25,7 +25,13 @@ export function parseWith<T extends z.ZodType>(schema: T, value: unknown): z.inf
   throw new HttpError(400, 'invalid_request', `${where}${issue?.message ?? 'Invalid request'}`);
 }
 
-export function installErrorHandler(app: FastifyInstance): void {
+export interface ErrorHandlerOptions {
+  /** Unknown GET/HEAD paths outside the API (`isApiPath`): the web app's redirect or HTML 404. */
+  pageNotFound?: (request: FastifyRequest, reply: FastifyReply) => unknown;
+  isApiPath?: (url: string) => boolean;
+}
+
+export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions = {}): void {
   app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
     if (err instanceof HttpError) {
       return reply
@@ -42,6 +48,14 @@ export function installErrorHandler(app: FastifyInstance): void {
     return reply.status(status).send({ error: code, message: err.message });
   });
   app.setNotFoundHandler((request, reply) => {
+    const { pageNotFound, isApiPath } = options;
+    if (
+      pageNotFound &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !isApiPath?.(request.url)
+    ) {
+      return pageNotFound(request, reply);
+    }
     reply.status(404).send({ error: 'not_found', message: `No route for ${request.method} ${request.url}` });
   });
 }

@@ -25,9 +25,11 @@ import { ViewerBridge } from './viewer-bridge/viewer-bridge.ts';
 import { openJob, resumeAnalysis } from './workflows/run-analysis.ts';
 import { showModel } from './workflows/show-model.ts';
 import './environment.css';
+import { usePageTitle } from '../components/page-title.ts';
 
 /** /environment: upload → mesh → configure → run → results (spec 001). */
 export function EnvironmentPage() {
+  usePageTitle('Simulator');
   const navigate = useNavigate();
   const query = new URLSearchParams(useLocation().search);
   const openJobId = query.get('job');

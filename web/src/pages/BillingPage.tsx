@@ -17,6 +17,7 @@ import { SiteFooter } from '../components/SiteFooter.tsx';
 import { DashboardTopBar } from '../dashboard/overview/DashboardTopBar.tsx';
 import '../dashboard/dashboard.css';
 import '../billing/billing.css';
+import { usePageTitle } from '../components/page-title.ts';
 
 type Tab = 'subscriptions' | 'tokens';
 
@@ -35,6 +36,7 @@ const CHECKOUT_NOTICES: Record<string, { tone: 'success' | 'info'; text: string 
 
 /** Spec 000 §2 Billing page: current status, monthly plans and token packs. */
 export function BillingPage() {
+  usePageTitle('Billing');
   const { refresh: refreshAuth } = useAuth();
   const [params] = useSearchParams();
   const [plans, setPlans] = useState<PlansResponse | null>(null);

@@ -6,6 +6,7 @@ import { formatDate } from '../billing/usage-rules.ts';
 import { DashboardTopBar } from '../dashboard/overview/DashboardTopBar.tsx';
 import '../dashboard/dashboard.css';
 import '../billing/billing.css';
+import { usePageTitle } from '../components/page-title.ts';
 
 const money = (cents: number, currency: string) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
@@ -16,6 +17,7 @@ const money = (cents: number, currency: string) =>
  * fulfilment a Stripe webhook runs; then the browser returns to the Billing page.
  */
 export function CheckoutPage() {
+  usePageTitle('Checkout');
   const { sessionId = '' } = useParams();
   const navigate = useNavigate();
   const [session, setSession] = useState<LocalCheckoutSession | null>(null);

@@ -10,6 +10,7 @@ import { DashboardTopBar } from '../dashboard/overview/DashboardTopBar.tsx';
 import { RecentActivity } from '../dashboard/overview/RecentActivity.tsx';
 import { UsagePanel } from '../dashboard/usage/UsagePanel.tsx';
 import '../dashboard/dashboard.css';
+import { usePageTitle } from '../components/page-title.ts';
 
 const storedUsageOf = (info: SubscriptionInfo): StoredUsage => ({
   computeHoursUsed: info.compute_hours_used,
@@ -19,6 +20,7 @@ const storedUsageOf = (info: SubscriptionInfo): StoredUsage => ({
 
 /** Spec 000 §2 Dashboard. */
 export function DashboardPage() {
+  usePageTitle('Dashboard');
   const { currentUser } = useAuth();
   const [subscription, setSubscription] = useState<SubscriptionInfo | null>(null);
   const [usage, setUsage] = useState<StoredUsage | null>(null);

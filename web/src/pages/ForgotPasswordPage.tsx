@@ -2,11 +2,13 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { LOGIN_PATH } from '../auth/index.ts';
 import { AuthLayout, Banner } from '../components/AuthLayout.tsx';
+import { usePageTitle } from '../components/page-title.ts';
 
 export const SIMULATED_SEND_MS = 1000;
 
 /** Spec 000 §2 password reset stub: a one-second simulated send; no request is made. */
 export function ForgotPasswordPage() {
+  usePageTitle('Forgot Password');
   const [email, setEmail] = useState('');
   const [state, setState] = useState<'idle' | 'sending' | 'sent'>('idle');
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);

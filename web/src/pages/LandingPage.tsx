@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { LOGIN_PATH, REGISTER_PATH, useAuth } from '../auth/index.ts';
 import { Brand, PRODUCT_NAME } from '../components/Logo.tsx';
+import { usePageTitle } from '../components/page-title.ts';
 import { SiteFooter } from '../components/SiteFooter.tsx';
 import { scrollToSection } from '../components/scroll.ts';
 
@@ -81,6 +82,7 @@ const EXAMPLES = [
 
 /** Spec 000 §2 landing page. */
 export function LandingPage() {
+  usePageTitle();
   const { isAuthenticated, currentUser, logout } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();

@@ -3,9 +3,11 @@ import { type FormEvent, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { FORGOT_PASSWORD_PATH, type LoginRedirectState, REGISTER_PATH, useAuth } from '../auth/index.ts';
 import { AuthLayout, Banner } from '../components/AuthLayout.tsx';
+import { usePageTitle } from '../components/page-title.ts';
 
 /** Spec 000 §2 login screen: returns to the page that sent the user here, else /dashboard. */
 export function LoginPage() {
+  usePageTitle('Log In');
   const { login } = useAuth();
   const navigate = useNavigate();
   const state = (useLocation().state ?? {}) as LoginRedirectState;

@@ -7,12 +7,14 @@ import { formatDate, planLabel } from '../billing/usage-rules.ts';
 import { DashboardTopBar } from '../dashboard/overview/DashboardTopBar.tsx';
 import '../dashboard/dashboard.css';
 import '../billing/billing.css';
+import { usePageTitle } from '../components/page-title.ts';
 
 /**
  * "Manage Billing" without Stripe: the built-in stand-in for the Customer Portal (test mode). It shows
  * the subscription and cancels it at the end of the paid period, as the Customer Portal does by default.
  */
 export function ManageBillingPage() {
+  usePageTitle('Manage Billing');
   const { refresh } = useAuth();
   const [info, setInfo] = useState<LocalPortalInfo | null>(null);
   const [error, setError] = useState<string | null>(null);

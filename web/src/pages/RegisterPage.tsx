@@ -16,6 +16,7 @@ import {
   usernameRuleMessage,
 } from '../auth/index.ts';
 import { AuthLayout, Banner } from '../components/AuthLayout.tsx';
+import { usePageTitle } from '../components/page-title.ts';
 
 type CheckState = 'idle' | 'checking' | 'valid' | 'invalid';
 interface FieldCheck {
@@ -113,6 +114,7 @@ function FieldHint({ id, check }: { id: string; check: FieldCheck }) {
 
 /** Spec 000 §2 register screen. */
 export function RegisterPage() {
+  usePageTitle('Register');
   const [params] = useSearchParams();
   const plan = planFromQuery(params.get('plan'));
   const navigate = useNavigate();
