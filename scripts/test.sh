@@ -25,7 +25,7 @@ step() {
 step "typecheck (tsc)" npm run --silent typecheck
 step "lint (biome)" npx biome check .
 step "lint (ruff)" bash -c '.venv/bin/ruff check engine && .venv/bin/ruff format --check engine'
-step "engine tests (pytest)" bash -c 'cd engine && ../.venv/bin/python -m pytest -q'
+step "engine tests (pytest, writes docs/validation/report.json)" bash -c 'cd engine && FIELDLINE_VALIDATION_REPORT=../docs/validation/report.json ../.venv/bin/python -m pytest -q'
 step "contracts tests (vitest)" npx vitest run --root contracts --passWithNoTests
 step "web tests (vitest)" npx vitest run --root web
 step "server tests on SQLite (vitest)" npx vitest run --root server

@@ -6,5 +6,6 @@ export * from './fea.ts';
 export * from './geometry.ts';
 export * from './materials/library.ts';
 export * from './mesh.ts';
+export * from './validation.ts';
 export * from './viewer-protocol.ts';
 export * from './web-routes.ts';

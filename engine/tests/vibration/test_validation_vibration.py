@@ -5,6 +5,7 @@ import time
 
 import numpy as np
 import pytest
+from validation.recorder import RECORDER
 
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.tet_model import model_from_mesh_data
@@ -34,13 +35,17 @@ def euler_bernoulli(beta_l: float) -> float:
     return beta_l**2 / (2 * math.pi) * math.sqrt(E * I / (RHO * A * L**4))
 
 
-def report(name: str, value: float, exact: float, sol, seconds: float) -> float:
-    error = (value - exact) / exact
-    print(
-        f"[validation] {name}: {value:.6g} vs {exact:.6g}, relative error {error:+.3e}, "
-        f"{sol.solver_info['matrix_size']} DOFs, order {sol.solver_info['element_order']}, {seconds:.2f} s"
+def report(case_id: str, value: float, exact: float, sol, seconds: float) -> float:
+    """Records the case's row in the validation report (validation/cases.toml) and returns |error|."""
+    return RECORDER.record(
+        case_id,
+        value=value,
+        reference=exact,
+        error=(value - exact) / exact,
+        unknowns=sol.solver_info["matrix_size"],
+        order=sol.solver_info["element_order"],
+        seconds=seconds,
     )
-    return abs(error)
 
 
 def test_cantilever_bending_frequencies_euler_bernoulli():
@@ -52,7 +57,9 @@ def test_cantilever_bending_frequencies_euler_bernoulli():
     frequencies = [m["frequency"] for m in modes][::2]
     for n, beta_l in enumerate((1.87510407, 4.69409113, 7.85475744)):
         assert (
-            report(f"cantilever bending mode {n + 1}", frequencies[n], euler_bernoulli(beta_l), sol, seconds)
+            report(
+                f"vibration-cantilever-mode-{n + 1}", frequencies[n], euler_bernoulli(beta_l), sol, seconds
+            )
             < 0.01
         )
     assert sol.solver_info["max_residual"] < 1e-8
@@ -67,14 +74,10 @@ def test_free_free_beam_finds_six_rigid_modes_then_the_first_elastic_one():
     assert len(rigid) == 6 and len(elastic) == 2
     first = elastic[0]["frequency"]
     worst = max(m["frequency"] for m in rigid) / first
-    print(
-        f"[validation] free–free beam: six rigid-body modes, the largest at {worst:.1e} of the first elastic mode"
+    RECORDER.record(
+        "vibration-rigid-modes", value=worst, reference=0.0, error=worst, order=2, seconds=seconds
     )
-    assert worst < 1e-3
-    assert (
-        report("free–free first bending mode (βL = 4.7300)", first, euler_bernoulli(4.73004074), sol, seconds)
-        < 0.01
-    )
+    assert report("vibration-free-free", first, euler_bernoulli(4.73004074), sol, seconds) < 0.01
 
 
 def test_effective_mass_fractions_sum_to_at_most_one_and_approach_it():
@@ -90,7 +93,7 @@ def test_effective_mass_fractions_sum_to_at_most_one_and_approach_it():
         f"[validation] cantilever effective mass in z: {z_few:.3f} with 2 modes, {z_many:.3f} with 20 (≤ 1, → 1)"
     )
     # One bending mode in z: 0.613 of the mass (Euler–Bernoulli, first cantilever mode).
-    assert z_few == pytest.approx(0.6131, abs=0.005)
+    RECORDER.record("vibration-effective-mass", value=z_few, reference=0.6131, error=z_few - 0.6131, order=2)
     assert z_few < z_many <= 1.0 and z_many > 0.9
 
 
@@ -113,14 +116,11 @@ def test_harmonic_peak_at_the_first_mode_with_amplification_one_over_two_zeta():
     amp = np.asarray(response["probes"][0]["displacement"]["amplitude"])[:, 2]
     f = np.asarray(response["frequencies"])
     peak = float(f[int(np.argmax(amp))])
-    assert report("harmonic response peak at f1", peak, f1, sol, seconds) < 0.01
+    assert report("vibration-harmonic-peak", peak, f1, sol, seconds) < 0.01
     # The tip's response at resonance over its static response: 1/(2ζ) times mode 1's share of the static
     # deflection (0.9707 for a cantilever tip load, Euler–Bernoulli: 1 − Σ_{n≥2} …).
     amplification = float(np.max(amp) / amp[0])
-    assert (
-        report("resonant amplification / (1/2ζ · 0.9707)", amplification, 0.9707 / (2 * zeta), sol, seconds)
-        < 0.03
-    )
+    assert report("vibration-amplification", amplification, 0.9707 / (2 * zeta), sol, seconds) < 0.03
     # Full method (direct solves, mass-proportional damping 2ζω₁M) agrees at the peak.
     full, _ = run(HarmonicAnalysis(), {**config, "harmonicMethod": "full", "harmonicNumPoints": 21})
     amp_full = np.asarray(full.extras["harmonic_response"]["probes"][0]["displacement"]["amplitude"])[:, 2]

@@ -8,11 +8,13 @@ import { DocsContent } from './info/DocsContent.tsx';
 import { PrivacyContent } from './info/PrivacyContent.tsx';
 import { SupportContent } from './info/SupportContent.tsx';
 import { TermsContent } from './info/TermsContent.tsx';
+import { ValidationContent } from './info/validation/ValidationContent.tsx';
 
-export type InfoTopic = 'docs' | 'blog' | 'support' | 'privacy' | 'terms';
+export type InfoTopic = 'docs' | 'validation' | 'blog' | 'support' | 'privacy' | 'terms';
 
 const PAGES: Record<InfoTopic, { title: string; content: () => ReactNode }> = {
   docs: { title: 'Documentation', content: DocsContent },
+  validation: { title: 'Validation report', content: () => <ValidationContent /> },
   blog: { title: 'Blog', content: BlogContent },
   support: { title: 'Support', content: SupportContent },
   privacy: { title: 'Privacy Policy', content: PrivacyContent },

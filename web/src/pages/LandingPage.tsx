@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { LOGIN_PATH, REGISTER_PATH, useAuth } from '../auth/index.ts';
 import { Brand, PRODUCT_NAME } from '../components/Logo.tsx';
 import { usePageTitle } from '../components/page-title.ts';
@@ -29,7 +29,8 @@ const STEPS = [
   },
 ];
 
-const FEATURES = [
+/** [title, text, optional link] per feature card. */
+const FEATURES: [string, string, { to: string; label: string }?][] = [
   [
     'No installs',
     'Everything runs in the browser: upload, configure, solve and view. Nothing to license, install or update on your machine.',
@@ -37,6 +38,7 @@ const FEATURES = [
   [
     'Validated solvers',
     'Built on NGSolve and Netgen, and checked against reference problems with closed-form answers: capacitors, coax lines, waveguides and cavities; cantilevers, thick tubes and plates with holes; fins, wires and radiating plates; beam modes.',
+    { to: '/docs/validation', label: 'See the validation report →' },
   ],
   [
     'Fast cloud compute',
@@ -226,10 +228,15 @@ export function LandingPage() {
         <section id="features" className="section" aria-labelledby="features-title">
           <h2 id="features-title">Features</h2>
           <div className="grid-3">
-            {FEATURES.map(([title, text]) => (
+            {FEATURES.map(([title, text, link]) => (
               <article key={title} className="panel-card">
                 <h3>{title}</h3>
                 <p className="muted">{text}</p>
+                {link && (
+                  <Link to={link.to} data-testid="validation-link">
+                    {link.label}
+                  </Link>
+                )}
               </article>
             ))}
           </div>

@@ -22,6 +22,13 @@ export function DocsContent() {
         <li>Run it, follow the progress, then inspect and download the results.</li>
       </ol>
 
+      <h2 id="validation">Validation</h2>
+      <p>
+        Every solver is checked against reference problems with known answers on each build. The{' '}
+        <Link to="/docs/validation">validation report</Link> lists each case with its reference, Fieldline's
+        value, the error and the tolerance, and the benchmarks against other solvers.
+      </p>
+
       <h2 id="uploads">Uploading geometry</h2>
       <p>
         Accepted formats are STEP (<code>.step</code>, <code>.stp</code>), STL, OBJ and a ZIP archive of those
