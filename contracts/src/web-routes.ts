@@ -14,6 +14,7 @@ export const WEB_ROUTES = [
   '/checkout/:sessionId',
   '/billing/manage',
   '/docs',
+  '/docs/validation',
   '/blog',
   '/support',
   '/privacy-policy',
