@@ -77,7 +77,11 @@ export async function buildApp(
     sessionCookie: { secure: config.secureCookies, maxAgeSeconds: 30 * 24 * 3600 },
     // Anonymous-session objects that follow a guest who signs in; add uploads etc. to the list.
     accounts: new AccountService(db, sessions, new PasswordHasher(), new RateLimiter(db), [
-      transferSessionJobs,
+      async (trx, sessionHash, userId) => {
+        const moved = await transferSessionJobs(trx, sessionHash, userId);
+        compute.jobs.statusCache.invalidateSession(sessionHash);
+        return moved;
+      },
       transferSessionUploads,
     ]),
     engine,

@@ -73,6 +73,8 @@ export interface ComputeConfig {
   workDir: string;
   /** Uploads and results are deleted this long after they were created/finished unless saved. */
   retentionHours: number;
+  /** Memory for completed jobs' compressed status replies (least recently used go first). */
+  statusReplyCacheMb: number;
   retentionSweepSeconds: number;
   /** Test-only: lets the engine honour `test_hooks` in job input (never set in production). */
   engineTestHooks: boolean;
@@ -161,6 +163,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       guestMaxModelMb: num(env, 'GUEST_MAX_MODEL_MB', 25),
       workDir: path(env.WORK_DIR ?? resolve(dataDir, 'work')),
       retentionHours: num(env, 'RETENTION_HOURS', 24),
+      statusReplyCacheMb: num(env, 'STATUS_REPLY_CACHE_MB', 256),
       retentionSweepSeconds: Math.max(1, int(env, 'RETENTION_SWEEP_SECONDS', 600)),
       engineTestHooks: bool(env, 'ENGINE_TEST_HOOKS', false),
     },

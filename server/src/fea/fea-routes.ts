@@ -14,6 +14,7 @@ import { HttpError, notFound, parseWith } from '../http/errors.ts';
 import { ownerOf } from '../jobs/job-owner.ts';
 import { ensureSession } from '../sessions/session-plugin.ts';
 import { FeaService } from './fea-service.ts';
+import { etagMatches, identityOf, pickEncoding } from './status-replies.ts';
 
 const JobParams = z.object({ jobId: z.string().uuid() });
 
@@ -61,12 +62,22 @@ export function registerFeaRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'fea',
     response: JobStatusResponse,
   });
-  app.get('/api/fea/status/:jobId', async (request) => {
+  // Polled every 2 s by every open environment: cached session and status, ETag, compressed results.
+  app.get('/api/fea/status/:jobId', { config: { cachedAuth: true } }, async (request, reply) => {
     const { jobId } = parseJobParams(request.params);
     const owner = request.session ? ownerOf(request.session) : null;
-    const status = owner ? await fea.status(jobId, owner) : null;
+    const status = owner ? await fea.statusReply(jobId, owner) : null;
     if (!status) throw notFound('Job not found');
-    return status;
+    reply
+      .header('cache-control', 'private, no-cache')
+      .header('etag', status.etag)
+      .header('vary', 'Accept-Encoding');
+    if (etagMatches(request.headers['if-none-match'], status.etag)) return reply.code(304).send();
+    reply.type('application/json; charset=utf-8');
+    if (status.kind === 'json') return reply.send(status.body);
+    const encoding = pickEncoding(request.headers['accept-encoding']);
+    if (encoding === 'identity') return reply.send(await identityOf(status.body));
+    return reply.header('content-encoding', encoding).send(status.body[encoding]);
   });
 
   api.add({

@@ -20,7 +20,9 @@ import { HttpError } from '../http/errors.ts';
 import { AdmissionLock } from '../jobs/admission-lock.ts';
 import type { JobOwner } from '../jobs/job-owner.ts';
 import type { JobRow } from '../jobs/job-service.ts';
+import { type CachedSnapshot, type JobSnapshot, ownsJob } from '../jobs/job-status-cache.ts';
 import type { StoredFile } from '../jobs/job-storage.ts';
+import { CompletedReplies, etagOf, type StatusReply } from './status-replies.ts';
 
 const invalidMesh = (message: string) => new HttpError(400, 'invalid_mesh', message, { status: 'error' });
 
@@ -53,10 +55,19 @@ function refuseUnavailableAnalysis(config: AnalysisConfig): void {
 export class FeaService {
   private readonly markers: ProblemMarkersService;
   private readonly admission: AdmissionLock;
+  private readonly completed: CompletedReplies;
 
   constructor(private readonly ctx: AppContext) {
     this.markers = new ProblemMarkersService(ctx);
     this.admission = new AdmissionLock(ctx.db, ctx.dialect);
+    this.completed = new CompletedReplies(
+      ctx.compute.storage,
+      ctx.config.compute.statusReplyCacheMb * 1024 * 1024,
+    );
+    // A job this process ran is serialised and compressed once, as it completes, before anyone polls.
+    ctx.jobs.onFinished.push((jobId, status) => {
+      if (status === 'completed') void this.warm(jobId);
+    });
   }
 
   async health(): Promise<HealthResponse> {
@@ -145,9 +156,59 @@ export class FeaService {
     return { job: { source: source.input, limits }, file: source.file, bytes: upload.size_bytes };
   }
 
-  async status(jobId: string, owner: JobOwner): Promise<JobStatusResponse | null> {
-    const job = await this.ctx.jobs.findOwned(jobId, owner);
-    if (!job) return null;
+  /**
+   * GET /api/fea/status/{id}: the reply for the owner, or null (404) for anyone else. A running job's
+   * reply comes from the status cache (no query while its worker here feeds it) and is serialised once
+   * per change; a completed job's is the stored, compressed reply (never re-read, parsed or serialised).
+   */
+  async statusReply(jobId: string, owner: JobOwner): Promise<StatusReply | null> {
+    const cache = this.ctx.jobs.statusCache;
+    let entry = cache.get(jobId);
+    if (!entry || !ownsJob(entry.snap, owner)) {
+      // Not cached, or cached under another owner (a guest's job moves to the user who signs in).
+      const row = await this.ctx.jobs.get(jobId);
+      if (!row) {
+        cache.invalidate(jobId);
+        return null;
+      }
+      entry = cache.putRead(row);
+      if (!ownsJob(entry.snap, owner)) return null;
+    }
+    const { snap } = entry;
+    if (snap.status === 'completed' && !snap.files_deleted_at && snap.result_location) {
+      const location = snap.result_location;
+      const body = await this.completed.get(snap.id, location, async () =>
+        JSON.stringify(this.statusResponse(snap, await this.ctx.jobs.files.readJson(location))),
+      );
+      return { kind: 'compressed', etag: body.etag, body };
+    }
+    return this.smallReply(entry as CachedSnapshot<Promise<StatusReply>>);
+  }
+
+  /** The reply of a job without results, serialised once per snapshot. */
+  private smallReply(entry: CachedSnapshot<Promise<StatusReply>>): Promise<StatusReply> {
+    if (!entry.view) {
+      const build = async (): Promise<StatusReply> => {
+        const response = this.statusResponse(entry.snap);
+        if (
+          entry.snap.kind === 'meshing' &&
+          entry.snap.status === 'failed' &&
+          (await this.markers.has(entry.snap))
+        )
+          response.problem_markers = `/api/fea/results/${entry.snap.id}/problem-markers`;
+        const body = JSON.stringify(response);
+        return { kind: 'json', etag: etagOf(body), body };
+      };
+      entry.view = build();
+      entry.view.catch(() => {
+        entry.view = undefined;
+      });
+    }
+    return entry.view;
+  }
+
+  /** Spec 001 §7's status object, in the order of its fields; `results` only for a completed job. */
+  private statusResponse(job: JobSnapshot, results?: unknown): JobStatusResponse {
     const response: JobStatusResponse = {
       job_id: job.id,
       status: job.status,
@@ -156,15 +217,22 @@ export class FeaService {
     };
     if (job.status === 'failed' || job.status === 'cancelled')
       response.error = job.error_message ?? 'Job failed';
-    if (job.kind === 'meshing' && job.status === 'failed' && (await this.markers.has(job))) {
-      response.problem_markers = `/api/fea/results/${job.id}/problem-markers`;
-    }
-    if (job.status === 'completed') {
-      if (job.files_deleted_at) response.message = FILES_DELETED(this.ctx.config.compute.retentionHours);
-      else if (job.result_location)
-        response.results = await this.ctx.jobs.files.readJson(job.result_location);
-    }
+    if (job.status === 'completed' && job.files_deleted_at)
+      response.message = FILES_DELETED(this.ctx.config.compute.retentionHours);
+    else if (results !== undefined) response.results = results;
     return response;
+  }
+
+  /** Builds (and stores) a completed job's reply once, as the job completes here. */
+  private async warm(jobId: string): Promise<void> {
+    try {
+      const row = await this.ctx.jobs.get(jobId);
+      if (row?.status !== 'completed' || !row.result_location || row.files_deleted_at) return;
+      const owner = { userId: row.owner_user_id, sessionHash: row.owner_session_hash };
+      await this.statusReply(jobId, owner);
+    } catch (err) {
+      this.ctx.log.debug({ err, jobId }, 'could not prepare the completed status reply');
+    }
   }
 
   async resultsFile(jobId: string, owner: JobOwner): Promise<Buffer | null> {

@@ -42,11 +42,11 @@ export class ProblemMarkersService {
     return null;
   }
 
-  async has(job: JobRow): Promise<boolean> {
+  async has(job: Pick<JobRow, 'id' | 'kind' | 'status' | 'files_deleted_at'>): Promise<boolean> {
     return job.kind === 'meshing' && job.status === 'failed' && (await this.read(job)) !== null;
   }
 
-  private async read(job: JobRow): Promise<string | null> {
+  private async read(job: Pick<JobRow, 'id' | 'files_deleted_at'>): Promise<string | null> {
     if (job.files_deleted_at) return null; // removed with the job's files after the retention time
     const body = await this.ctx.jobs.files.readResult(job.id, PROBLEM_MARKERS_FILE);
     return body ? body.toString('utf8') : null;

@@ -4,6 +4,7 @@ import type { Metering } from '../billing/metering.ts';
 import type { Db } from '../db/database.ts';
 import type { Database, JobRunsTable, JobsTable } from '../db/schema.ts';
 import type { JobOwner } from './job-owner.ts';
+import { JobStatusCache, SNAPSHOT_COLUMNS } from './job-status-cache.ts';
 import type { JobStorage, StoredFile } from './job-storage.ts';
 
 export type JobRow = JobsTable;
@@ -42,12 +43,20 @@ const ACTIVE: JobStatus[] = ['queued', 'running'];
  * second server can never move a job twice; the final state and the charge share one transaction.
  */
 export class JobService {
+  /** Status and progress as this process last wrote or read them (status polls read it, not the DB). */
+  readonly statusCache: JobStatusCache;
+  /** Called after a run's outcome is recorded (e.g. to build the completed status reply once). */
+  readonly onFinished: Array<(jobId: string, status: RunOutcome['status']) => void> = [];
+
   constructor(
     private readonly db: Db,
     readonly files: JobStorage,
     private readonly metering: Metering,
     private readonly policy: { maxAttempts: number; retentionHours: number },
-  ) {}
+    statusCache: JobStatusCache = new JobStatusCache(),
+  ) {
+    this.statusCache = statusCache;
+  }
 
   async create(job: NewJob): Promise<JobRow> {
     const id = randomUUID();
@@ -96,6 +105,7 @@ export class JobService {
       await this.files.removeAll(id); // no orphaned input when the row cannot be written
       throw err;
     }
+    this.statusCache.putRead(row);
     return row;
   }
 
@@ -192,7 +202,9 @@ export class JobService {
     });
     if (!claimed) return { claimed: false, reason: 'held', retryAt: t + 1000 };
     const fresh = await this.get(jobId);
-    return fresh ? { claimed: true, job: fresh } : { claimed: false, reason: 'missing' };
+    if (!fresh) return { claimed: false, reason: 'missing' };
+    this.statusCache.putLocal(fresh);
+    return { claimed: true, job: fresh };
   }
 
   /**
@@ -217,12 +229,18 @@ export class JobService {
       .where('attempts', '=', job.attempts)
       .executeTakeFirst();
     const held = Number(res.numUpdatedRows) === 1;
-    if (!held) return { held, cancelRequested: false };
+    if (!held) {
+      this.statusCache.invalidate(job.id);
+      return { held, cancelRequested: false };
+    }
+    // The row as it is now (also another process's cancel request) refreshes the status cache.
     const row = await this.db
       .selectFrom('jobs')
-      .select('cancel_requested')
+      .select([...SNAPSHOT_COLUMNS, 'cancel_requested'])
       .where('id', '=', job.id)
       .executeTakeFirst();
+    if (row) this.statusCache.putLocal(row);
+    else this.statusCache.invalidate(job.id);
     return { held, cancelRequested: Number(row?.cancel_requested ?? 0) === 1 };
   }
 
@@ -241,7 +259,7 @@ export class JobService {
       outcome.status === 'failed' ? outcome.code : outcome.status === 'cancelled' ? 'cancelled' : null;
     const message = outcome.status === 'completed' ? (outcome.message ?? 'Completed') : outcome.message;
     const finishedAt = iso(timing.finishedAt);
-    return this.db.transaction().execute(async (trx) => {
+    const recorded = await this.db.transaction().execute(async (trx) => {
       const res = await trx
         .updateTable('jobs')
         .set({
@@ -275,6 +293,16 @@ export class JobService {
         .execute();
       return true;
     });
+    this.statusCache.invalidate(job.id);
+    if (recorded)
+      for (const listener of this.onFinished) {
+        try {
+          listener(job.id, outcome.status);
+        } catch {
+          // a listener's failure (a cache warm-up) never undoes or fails the recorded outcome
+        }
+      }
+    return recorded;
   }
 
   /**
@@ -282,7 +310,7 @@ export class JobService {
    * was not at fault and nothing is charged).
    */
   async requeue(job: JobRow, workerId: string, message: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    const requeued = await this.db.transaction().execute(async (trx) => {
       const res = await trx
         .updateTable('jobs')
         .set({
@@ -303,6 +331,8 @@ export class JobService {
       await this.closeRun(trx, job, { outcome: 'requeued', finished_at: iso(Date.now()) });
       return true;
     });
+    this.statusCache.invalidate(job.id);
+    return requeued;
   }
 
   /**
@@ -310,6 +340,14 @@ export class JobService {
    * charged); a running one is flagged and its worker stops the engine at its next heartbeat.
    */
   async requestCancel(job: JobRow): Promise<JobStatus | 'cancelling'> {
+    try {
+      return await this.requestCancelRow(job);
+    } finally {
+      this.statusCache.invalidate(job.id);
+    }
+  }
+
+  private async requestCancelRow(job: JobRow): Promise<JobStatus | 'cancelling'> {
     if (job.status === 'queued') {
       const now = Date.now();
       const res = await this.db
@@ -372,6 +410,7 @@ export class JobService {
         .where('attempts', '=', job.attempts)
         .where('lease_expires_at', '<', now)
         .executeTakeFirst();
+      this.statusCache.invalidate(job.id);
       if (Number(res.numUpdatedRows) === 1) {
         await this.closeRun(this.db, job, { outcome: 'superseded', finished_at: now });
         requeued.push(job.id);
@@ -414,6 +453,7 @@ export class JobService {
       .where('status', 'in', ACTIVE)
       .where('attempts', '=', job.attempts)
       .executeTakeFirst();
+    this.statusCache.invalidate(job.id);
     return Number(res.numUpdatedRows) === 1;
   }
 
@@ -525,5 +565,6 @@ export class JobService {
       .where('id', '=', jobId)
       .where('saved', '=', 0)
       .execute();
+    this.statusCache.invalidate(jobId);
   }
 }

@@ -7,6 +7,18 @@ declare module 'fastify' {
   interface FastifyRequest {
     session: Session | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * A poll route (job status): the session and its user may come from a few-seconds cache.
+     * Logout and every revocation through SessionService still take effect at once.
+     */
+    cachedAuth?: boolean;
+  }
+}
+
+/** Whether the matched route accepts a briefly cached session and user (see `cachedAuth`). */
+export function usesCachedAuth(request: FastifyRequest): boolean {
+  return request.routeOptions.config?.cachedAuth === true;
 }
 
 export interface SessionCookieOptions {
@@ -34,7 +46,7 @@ export function installSessions(app: FastifyInstance, sessions: SessionService):
   app.addHook('onRequest', async (request: FastifyRequest) => {
     if (!request.url.startsWith('/api/') && !request.url.startsWith('/results/')) return;
     const raw = request.cookies[SESSION_COOKIE];
-    request.session = raw ? await sessions.resolve(raw) : null;
+    request.session = raw ? await sessions.resolve(raw, { cached: usesCachedAuth(request) }) : null;
   });
 }
 

@@ -22,16 +22,38 @@ export const DEFAULT_SESSION_POLICY: SessionPolicy = {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+interface SessionRow {
+  user_id: string | null;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+/** How long a poll route may trust a session row it read (revocation through this service is immediate). */
+export const SESSION_CACHE_TTL_MS = 5_000;
+const SESSION_CACHE_MAX = 20_000;
+
 /**
  * Server-side sessions: the cookie carries an opaque 256-bit id; the DB stores only its keyed hash,
  * so a leaked database cannot be replayed as cookies.
  */
 export class SessionService {
+  /**
+   * Session rows read by poll routes (`resolve(raw, { cached: true })`), by id hash, for a few seconds.
+   * destroy/destroyAllForUser/rotate drop the entry at once; a row deleted behind this service's back
+   * (another API process, an operator) is refused by poll routes within SESSION_CACHE_TTL_MS.
+   */
+  private readonly cache = new Map<string, { row: SessionRow; until: number }>();
+  /** Destroy sequence numbers by id hash: a read that started before a destroy must not re-cache the row. */
+  private readonly revoked = new Map<string, number>();
+  private destroys = 0;
+
   constructor(
     private readonly db: Db,
     private readonly hashKey: string,
     private readonly policy: SessionPolicy = DEFAULT_SESSION_POLICY,
     private readonly now: () => number = Date.now,
+    private readonly cacheTtlMs: number = SESSION_CACHE_TTL_MS,
   ) {}
 
   hash(rawId: string): string {
@@ -61,34 +83,77 @@ export class SessionService {
     return { rawId, session };
   }
 
-  /** Looks a cookie value up; expired sessions are deleted and read as absent. */
-  async resolve(rawId: string): Promise<Session | null> {
+  /**
+   * Looks a cookie value up; expired sessions are deleted and read as absent. With `cached`, a row
+   * read in the last few seconds is used without a query (the poll routes: status, every 2 s per tab).
+   */
+  async resolve(rawId: string, options: { cached?: boolean } = {}): Promise<Session | null> {
     const idHash = this.hash(rawId);
-    const row = await this.db
-      .selectFrom('sessions')
-      .selectAll()
-      .where('id_hash', '=', idHash)
-      .executeTakeFirst();
-    if (!row) return null;
-    const t = this.now();
+    let t = this.now();
+    const hit = options.cached ? this.cache.get(idHash) : undefined;
+    let row: SessionRow | undefined;
+    if (hit && hit.until > t) {
+      row = hit.row;
+    } else {
+      const destroysBefore = this.destroys;
+      row = await this.db
+        .selectFrom('sessions')
+        .select(['user_id', 'created_at', 'last_seen_at', 'expires_at'])
+        .where('id_hash', '=', idHash)
+        .executeTakeFirst();
+      if (!row) {
+        this.cache.delete(idHash);
+        return null;
+      }
+      // Destroyed while the row was being read: the row is gone, whatever the read saw.
+      if ((this.revoked.get(idHash) ?? -1) > destroysBefore) return null;
+      t = this.now();
+      if (options.cached) this.remember(idHash, row, t);
+    }
     const idleDeadline = Date.parse(row.last_seen_at) + this.policy.idleSeconds * 1000;
     if (t >= Date.parse(row.expires_at) || t >= idleDeadline) {
-      await this.db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+      await this.destroy(idHash);
       return null;
     }
     // Touch at most once a minute to keep writes off the hot path of polling clients.
     if (t - Date.parse(row.last_seen_at) > 60_000) {
+      row.last_seen_at = iso(t);
       await this.db
         .updateTable('sessions')
-        .set({ last_seen_at: iso(t) })
+        .set({ last_seen_at: row.last_seen_at })
         .where('id_hash', '=', idHash)
         .execute();
     }
     return { idHash, userId: row.user_id, createdAt: row.created_at, expiresAt: row.expires_at };
   }
 
+  private remember(idHash: string, row: SessionRow, t: number): void {
+    if (this.cache.size >= SESSION_CACHE_MAX) {
+      for (const [key, entry] of this.cache) if (entry.until <= t) this.cache.delete(key);
+      if (this.cache.size >= SESSION_CACHE_MAX) this.cache.clear();
+    }
+    this.cache.set(idHash, { row, until: t + this.cacheTtlMs });
+  }
+
+  /** Drops cached rows (and marks reads in flight as stale) before the rows are deleted. */
+  private forget(idHashes: Iterable<string>): void {
+    this.destroys += 1;
+    for (const idHash of idHashes) {
+      this.cache.delete(idHash);
+      this.revoked.set(idHash, this.destroys);
+    }
+    if (this.revoked.size > SESSION_CACHE_MAX) {
+      // Reads take milliseconds: only the most recent destroys can still race one.
+      const keep = [...this.revoked].slice(-1000);
+      this.revoked.clear();
+      for (const [k, v] of keep) this.revoked.set(k, v);
+    }
+  }
+
   async destroy(idHash: string, db: Db = this.db): Promise<void> {
+    this.forget([idHash]);
     await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+    this.forget([idHash]);
   }
 
   /**
@@ -105,6 +170,15 @@ export class SessionService {
   }
 
   async destroyAllForUser(userId: string): Promise<void> {
+    const cachedOfUser = () =>
+      [...this.cache].filter(([, entry]) => entry.row.user_id === userId).map(([idHash]) => idHash);
+    const rows = await this.db
+      .selectFrom('sessions')
+      .select('id_hash')
+      .where('user_id', '=', userId)
+      .execute();
+    this.forget([...cachedOfUser(), ...rows.map((r) => r.id_hash)]);
     await this.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    this.forget(cachedOfUser());
   }
 }

@@ -1,0 +1,179 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { EncryptedStorage } from '../storage/encrypted-storage.ts';
+
+const gzip = promisify(zlib.gzip);
+const gunzip = promisify(zlib.gunzip);
+const brotli = promisify(zlib.brotliCompress);
+
+export type ContentEncoding = 'br' | 'gzip' | 'identity';
+
+/** A completed job's status reply, serialised once and kept compressed both ways. */
+export interface CompressedReply {
+  etag: string;
+  gzip: Buffer;
+  br: Buffer;
+  /** Bytes of the uncompressed JSON. */
+  length: number;
+}
+
+/** A status reply ready to send: small replies as JSON text, a completed job's as compressed bodies. */
+export type StatusReply =
+  | { kind: 'json'; etag: string; body: string }
+  | { kind: 'compressed'; etag: string; body: CompressedReply };
+
+/** A weak validator of the reply's exact bytes (weak: the same JSON is sent gzip, br or identity). */
+export function etagOf(body: string | Buffer): string {
+  return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/** RFC 9110 §13.1.2: If-None-Match uses the weak comparison; `*` matches any current reply. */
+export function etagMatches(header: string | string[] | undefined, etag: string): boolean {
+  if (!header) return false;
+  const value = Array.isArray(header) ? header.join(',') : header;
+  if (value.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  const mine = opaque(etag);
+  return value.split(',').some((tag) => opaque(tag) === mine);
+}
+
+/** The best encoding the client accepts: br, then gzip, else identity (a `q=0` refuses a coding). */
+export function pickEncoding(header: string | string[] | undefined): ContentEncoding {
+  if (!header) return 'identity';
+  const accepted = new Map<string, number>();
+  for (const part of (Array.isArray(header) ? header.join(',') : header).split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    accepted.set(name.trim(), q ? Number(q.slice(2)) || 0 : 1);
+  }
+  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  if (ok('br')) return 'br';
+  if (ok('gzip')) return 'gzip';
+  return 'identity';
+}
+
+export async function compressReply(json: string): Promise<CompressedReply> {
+  const raw = Buffer.from(json, 'utf8');
+  const [gz, br] = await Promise.all([
+    gzip(raw, { level: 6 }),
+    brotli(raw, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+      },
+    }),
+  ]);
+  return { etag: etagOf(raw), gzip: gz, br, length: raw.length };
+}
+
+/** The uncompressed body, for a client that accepts neither gzip nor br (rare: browsers send both). */
+export function identityOf(reply: CompressedReply): Promise<Buffer> {
+  return gunzip(reply.gzip);
+}
+
+/** Stored beside the job's results: `jobs/<id>/status-reply`, sealed like every stored object. */
+export const storedReplyKey = (jobId: string) => `jobs/${jobId}/status-reply`;
+
+/** Layout: uint32 header length | header JSON {etag, length, gzip} | gzip bytes | br bytes. */
+export function packReply(reply: CompressedReply): Buffer {
+  const header = Buffer.from(
+    JSON.stringify({ v: 1, etag: reply.etag, length: reply.length, gzip: reply.gzip.length }),
+  );
+  const size = Buffer.alloc(4);
+  size.writeUInt32BE(header.length);
+  return Buffer.concat([size, header, reply.gzip, reply.br]);
+}
+
+export function unpackReply(packed: Buffer): CompressedReply | null {
+  try {
+    const headerLength = packed.readUInt32BE(0);
+    const header = JSON.parse(packed.subarray(4, 4 + headerLength).toString('utf8')) as {
+      v: number;
+      etag: string;
+      length: number;
+      gzip: number;
+    };
+    if (header.v !== 1) return null;
+    const start = 4 + headerLength;
+    return {
+      etag: header.etag,
+      length: header.length,
+      gzip: packed.subarray(start, start + header.gzip),
+      br: packed.subarray(start + header.gzip),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Completed jobs' status replies: built once (JSON serialised once, compressed once), stored beside
+ * the results so another process or a restart reads them without parsing anything, and kept in
+ * memory in a least-recently-used cache bounded by bytes. Concurrent first requests share one build.
+ */
+export class CompletedReplies {
+  private readonly lru = new Map<string, CompressedReply>();
+  private readonly building = new Map<string, Promise<CompressedReply>>();
+  private bytes = 0;
+
+  constructor(
+    private readonly storage: EncryptedStorage,
+    private readonly maxBytes: number,
+  ) {}
+
+  get cachedBytes(): number {
+    return this.bytes;
+  }
+
+  /** The reply from memory, else from storage, else built by `serialise` (and stored). */
+  async get(jobId: string, version: string, serialise: () => Promise<string>): Promise<CompressedReply> {
+    const key = `${jobId}\n${version}`;
+    const hit = this.lru.get(key);
+    if (hit) {
+      this.lru.delete(key); // most recently used last
+      this.lru.set(key, hit);
+      return hit;
+    }
+    let pending = this.building.get(key);
+    if (!pending) {
+      pending = this.load(jobId, serialise).finally(() => this.building.delete(key));
+      this.building.set(key, pending);
+    }
+    const reply = await pending;
+    this.remember(key, reply);
+    return reply;
+  }
+
+  /** Drops a job's reply (its files were deleted). */
+  forget(jobId: string): void {
+    for (const [key, reply] of this.lru)
+      if (key.startsWith(`${jobId}\n`)) {
+        this.lru.delete(key);
+        this.bytes -= reply.gzip.length + reply.br.length;
+      }
+  }
+
+  private async load(jobId: string, serialise: () => Promise<string>): Promise<CompressedReply> {
+    const stored = await this.storage.get(storedReplyKey(jobId)).catch(() => null);
+    const unpacked = stored ? unpackReply(stored) : null;
+    if (unpacked) return unpacked;
+    const reply = await compressReply(await serialise());
+    await this.storage.put(storedReplyKey(jobId), packReply(reply)).catch(() => undefined);
+    return reply;
+  }
+
+  private remember(key: string, reply: CompressedReply): void {
+    if (this.lru.has(key)) return;
+    const size = reply.gzip.length + reply.br.length;
+    if (size > this.maxBytes) return;
+    this.lru.set(key, reply);
+    this.bytes += size;
+    for (const [oldKey, old] of this.lru) {
+      if (this.bytes <= this.maxBytes) break;
+      this.lru.delete(oldKey);
+      this.bytes -= old.gzip.length + old.br.length;
+    }
+  }
+}
