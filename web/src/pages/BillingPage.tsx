@@ -98,6 +98,7 @@ export function BillingPage() {
     setBusy(null);
   };
 
+  const ready = error !== null || (plans !== null && subscription !== null);
   const monthly = Object.entries(plans ?? {}).filter(([, plan]) => plan.billing_cycle === 'monthly');
   const subscribedTo =
     subscription && ['active', 'trialing', 'past_due'].includes(subscription.status)
@@ -115,65 +116,76 @@ export function BillingPage() {
           </p>
         )}
         {notice && <div className={`banner banner-${notice.tone}`}>{notice.text}</div>}
-        {subscription?.payment_provider === 'local' && (
-          <div className="banner banner-info bill-test-mode">
-            Test mode: purchases go through Fieldline's built-in checkout and no card is charged.
-          </div>
-        )}
+        {/* Everything below appears at once when the plans and the status are in: no layout shift. */}
+        {ready ? (
+          <>
+            {subscription?.payment_provider === 'local' && (
+              <div className="banner banner-info bill-test-mode">
+                Test mode: purchases go through Fieldline's built-in checkout and no card is charged.
+              </div>
+            )}
 
-        <CurrentStatusCard
-          subscription={subscription}
-          managing={busy?.kind === 'portal'}
-          onManage={() => void go({ kind: 'portal' }, openBillingPortal)}
-        />
-
-        <div className="bill-tabs" role="tablist" aria-label="Purchase options">
-          <button
-            type="button"
-            role="tab"
-            aria-selected={tab === 'subscriptions'}
-            className={tab === 'subscriptions' ? 'bill-tab bill-tab-active' : 'bill-tab'}
-            onClick={() => setTab('subscriptions')}
-          >
-            Monthly Subscriptions
-          </button>
-          <button
-            type="button"
-            role="tab"
-            aria-selected={tab === 'tokens'}
-            className={tab === 'tokens' ? 'bill-tab bill-tab-active' : 'bill-tab'}
-            onClick={() => setTab('tokens')}
-          >
-            Buy Tokens
-          </button>
-        </div>
-
-        {tab === 'subscriptions' ? (
-          <div className="bill-plans" role="tabpanel" aria-label="Monthly Subscriptions">
-            {plans === null && !error && <p className="muted">Loading plans…</p>}
-            {plans !== null && monthly.length === 0 && <p className="muted">No monthly plans are offered.</p>}
-            {monthly.map(([id, plan]) => (
-              <PlanCard
-                key={id}
-                id={id}
-                plan={plan}
-                current={subscribedTo === id}
-                busy={busy?.kind === 'plan' && busy.id === id}
-                disabled={busy !== null}
-                onSubscribe={() =>
-                  void go({ kind: 'plan', id }, () => createCheckoutSession(plan.stripe_price_id))
-                }
-              />
-            ))}
-          </div>
-        ) : (
-          <div role="tabpanel" aria-label="Buy Tokens">
-            <TokenPurchase
-              busy={busy?.kind === 'tokens'}
-              disabled={busy !== null}
-              onPurchase={(quantity) => void go({ kind: 'tokens' }, () => purchaseTokens(quantity))}
+            <CurrentStatusCard
+              subscription={subscription}
+              managing={busy?.kind === 'portal'}
+              onManage={() => void go({ kind: 'portal' }, openBillingPortal)}
             />
-          </div>
+
+            <div className="bill-tabs" role="tablist" aria-label="Purchase options">
+              <button
+                type="button"
+                role="tab"
+                aria-selected={tab === 'subscriptions'}
+                className={tab === 'subscriptions' ? 'bill-tab bill-tab-active' : 'bill-tab'}
+                onClick={() => setTab('subscriptions')}
+              >
+                Monthly Subscriptions
+              </button>
+              <button
+                type="button"
+                role="tab"
+                aria-selected={tab === 'tokens'}
+                className={tab === 'tokens' ? 'bill-tab bill-tab-active' : 'bill-tab'}
+                onClick={() => setTab('tokens')}
+              >
+                Buy Tokens
+              </button>
+            </div>
+
+            {tab === 'subscriptions' ? (
+              <div className="bill-plans" role="tabpanel" aria-label="Monthly Subscriptions">
+                {plans === null && !error && <p className="muted">Loading plans…</p>}
+                {plans !== null && monthly.length === 0 && (
+                  <p className="muted">No monthly plans are offered.</p>
+                )}
+                {monthly.map(([id, plan]) => (
+                  <PlanCard
+                    key={id}
+                    id={id}
+                    plan={plan}
+                    current={subscribedTo === id}
+                    busy={busy?.kind === 'plan' && busy.id === id}
+                    disabled={busy !== null}
+                    onSubscribe={() =>
+                      void go({ kind: 'plan', id }, () => createCheckoutSession(plan.stripe_price_id))
+                    }
+                  />
+                ))}
+              </div>
+            ) : (
+              <div role="tabpanel" aria-label="Buy Tokens">
+                <TokenPurchase
+                  busy={busy?.kind === 'tokens'}
+                  disabled={busy !== null}
+                  onPurchase={(quantity) => void go({ kind: 'tokens' }, () => purchaseTokens(quantity))}
+                />
+              </div>
+            )}
+          </>
+        ) : (
+          <p className="muted bill-loading" role="status">
+            Loading billing…
+          </p>
         )}
       </main>
       <SiteFooter />

@@ -1,4 +1,5 @@
 // The viewer page: embedded by the environment in an iframe, driven by window messages (spec 001 §7).
+import '../zod-config.ts';
 import './ui/viewer.css';
 import { parseViewerMessage, postToParent } from './messaging.ts';
 import { ViewerApp } from './viewer-app.ts';

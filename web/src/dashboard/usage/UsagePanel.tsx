@@ -50,7 +50,7 @@ export function UsagePanel({ onUsageUpdate }: { onUsageUpdate?: (info: Subscript
       ) : info ? (
         <UsageBody info={info} syncing={syncing} onSync={sync} onRefresh={refresh} loading={loading} />
       ) : (
-        <p className="muted">Loading usage…</p>
+        <p className="muted dash-usage-loading">Loading usage…</p>
       )}
     </section>
   );

@@ -1,0 +1,146 @@
+// Lighthouse 12.2.3 (mobile and desktop presets) on the landing, login, dashboard and billing pages of
+// the built web app, served by the real server on a fresh data dir; the signed-in pages with a session
+// cookie of an account registered through the API. Scores to out/results.json and a table on stdout.
+//   node bench/web/run.mjs [--runs N]   (Chromium: /usr/bin/chromium or $CHROMIUM_PATH)
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const HERE = import.meta.dirname;
+const ROOT = resolve(HERE, '..', '..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const runsArg = process.argv.indexOf('--runs');
+const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 1;
+const pagesArg = process.argv.indexOf('--pages');
+const ONLY = pagesArg > 0 ? process.argv[pagesArg + 1].split(',') : null;
+
+// Lighthouse lives in this folder's own package (13 wants Node 22: pinned to 12.2.3).
+if (!existsSync(join(HERE, 'node_modules', 'lighthouse'))) {
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: HERE, stdio: 'inherit' });
+}
+if (!existsSync(join(ROOT, 'web', 'dist', 'index.html'))) {
+  execFileSync('npm', ['run', 'build', '-w', 'web'], { cwd: ROOT, stdio: 'inherit' });
+}
+const { default: lighthouse } = await import('lighthouse');
+const { default: desktopConfig } = await import('lighthouse/core/config/desktop-config.js');
+const chromeLauncher = await import('chrome-launcher');
+
+async function freePort() {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() =>
+        typeof address === 'object' && address ? res(address.port) : rej(new Error('no port')),
+      );
+    });
+  });
+}
+
+const port = await freePort();
+const dataDir = mkdtempSync(join(tmpdir(), 'fieldline-bench-web-'));
+const origin = `http://localhost:${port}`;
+const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts', 'serve'], {
+  cwd: ROOT,
+  env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_ORIGIN: origin, LOG_LEVEL: 'warn' },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+for (let up = false, t0 = Date.now(); !up; ) {
+  if (Date.now() - t0 > 60_000) throw new Error('server did not start');
+  up = await fetch(`${origin}/api/docs`).then(
+    (r) => r.ok,
+    () => false,
+  );
+  if (!up) await new Promise((r) => setTimeout(r, 250));
+}
+
+const tag = Date.now().toString(36);
+const registered = await fetch(`${origin}/api/auth/register`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json', origin },
+  body: JSON.stringify({
+    name: 'Bench User',
+    email: `bench.${tag}@analytical-engines.com`,
+    username: `bench_${tag}`.slice(0, 20),
+    password: 'correct horse battery staple',
+    acceptedTerms: true,
+  }),
+});
+if (registered.status !== 201) throw new Error(`registration failed: ${registered.status}`);
+const cookie = (registered.headers.get('set-cookie') ?? '').split(';')[0];
+
+const PAGES = [
+  ['landing', '/', false],
+  ['login', '/#/userdatabase/Login', false],
+  ['dashboard', '/#/dashboard', true],
+  ['billing', '/#/billing', true],
+];
+const PRESETS = [
+  ['mobile', undefined],
+  ['desktop', desktopConfig],
+];
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
+
+const chrome = await chromeLauncher.launch({
+  chromePath: CHROMIUM,
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'],
+});
+const results = [];
+try {
+  for (const [page, path, signedIn] of PAGES.filter(([name]) => !ONLY || ONLY.includes(name))) {
+    for (const [preset, config] of PRESETS) {
+      for (let run = 0; run < RUNS; run++) {
+        const flags = {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: CATEGORIES,
+          ...(signedIn ? { extraHeaders: { Cookie: cookie } } : {}),
+        };
+        const { lhr } = await lighthouse(`${origin}${path}`, flags, config);
+        const scores = Object.fromEntries(CATEGORIES.map((c) => [c, lhr.categories[c]?.score ?? null]));
+        const audits = lhr.audits;
+        const failing = Object.values(audits)
+          .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative')
+          .map((a) => `${a.id} (${a.score})`);
+        const row = {
+          page,
+          preset,
+          run,
+          finalUrl: lhr.finalDisplayedUrl,
+          scores,
+          fcpMs: Math.round(audits['first-contentful-paint']?.numericValue ?? 0),
+          lcpMs: Math.round(audits['largest-contentful-paint']?.numericValue ?? 0),
+          tbtMs: Math.round(audits['total-blocking-time']?.numericValue ?? 0),
+          cls: audits['cumulative-layout-shift']?.numericValue ?? 0,
+          transferBytes: audits['total-byte-weight']?.numericValue ?? 0,
+          failing,
+          // What the console/issues and layout-shift audits point at, to act on.
+          issues: audits['inspector-issues']?.details?.items ?? [],
+          shifts: (audits['layout-shifts']?.details?.items ?? []).map((i) => ({
+            score: i.score,
+            node: i.node?.snippet,
+          })),
+        };
+        results.push(row);
+        console.log(
+          `${page.padEnd(10)} ${preset.padEnd(8)} perf ${scores.performance} a11y ${scores.accessibility} bp ${scores['best-practices']} seo ${scores.seo}  FCP ${row.fcpMs} ms LCP ${row.lcpMs} ms TBT ${row.tbtMs} ms  ${Math.round(row.transferBytes / 1000)} kB${failing.length ? `  below 0.9: ${failing.join(', ')}` : ''}`,
+        );
+      }
+    }
+  }
+} finally {
+  chrome.kill();
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+mkdirSync(join(HERE, 'out'), { recursive: true });
+writeFileSync(
+  join(HERE, 'out', 'results.json'),
+  `${JSON.stringify({ lighthouse: '12.2.3', date: new Date().toISOString(), results }, null, 2)}\n`,
+);
+console.log(`wrote ${join(HERE, 'out', 'results.json')}`);
