@@ -13,6 +13,10 @@ export interface AppConfig {
   /** `sqlite:<file>` or `postgres://…` */
   databaseUrl: string;
   redisUrl: string | null;
+  /** COMPUTE_BACKEND; unset: `bullmq` when REDIS_URL is set, else `embedded`. */
+  computeBackend: 'embedded' | 'bullmq' | 'aws-batch';
+  /** AWS Batch (COMPUTE_BACKEND=aws-batch, issue 23). */
+  batch: BatchConfig;
   webDistDir: string;
   enginePython: string;
   engineDir: string;
@@ -49,6 +53,18 @@ export interface BillingConfig {
   localCheckout: boolean;
   /** How long an unpaid checkout stays open (Stripe's own limit is 24 h). */
   checkoutTtlHours: number;
+}
+
+/** AWS Batch backend: job queues, the job definition running `fieldline batch-run <jobId>`, polling. */
+export interface BatchConfig {
+  region: string;
+  jobQueue: string | null;
+  priorityJobQueue: string | null;
+  jobDefinition: string | null;
+  /** Another Batch endpoint (moto in tests); unset, the SDK's own. */
+  endpoint: string | null;
+  /** How often the server polls DescribeJobs and re-submits lost jobs; 0 = only when poll() is called (tests). */
+  pollSeconds: number;
 }
 
 /** Queue, limits, metering and retention (issue 8). */
@@ -137,6 +153,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dataDir,
     databaseUrl: env.DATABASE_URL ?? `sqlite:${resolve(dataDir, 'fieldline.sqlite')}`,
     redisUrl: env.REDIS_URL || null,
+    computeBackend: computeBackend(env.COMPUTE_BACKEND, env.REDIS_URL),
+    batch: {
+      region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+      jobQueue: env.BATCH_JOB_QUEUE || null,
+      priorityJobQueue: env.BATCH_PRIORITY_JOB_QUEUE || null,
+      jobDefinition: env.BATCH_JOB_DEFINITION || null,
+      endpoint: env.BATCH_ENDPOINT || null,
+      pollSeconds: Math.max(0, num(env, 'BATCH_POLL_SECONDS', 5)),
+    },
     webDistDir: path(env.WEB_DIST_DIR ?? 'web/dist'),
     enginePython: path(env.ENGINE_PYTHON ?? '.venv/bin/python'),
     engineDir: path(env.ENGINE_DIR ?? 'engine'),
@@ -178,6 +203,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
       keyHex: env.STORAGE_KEY || null,
     },
   };
+}
+
+function computeBackend(raw: string | undefined, redisUrl: string | undefined): AppConfig['computeBackend'] {
+  if (!raw) return redisUrl ? 'bullmq' : 'embedded';
+  if (raw === 'embedded' || raw === 'bullmq' || raw === 'aws-batch') return raw;
+  throw new Error(`COMPUTE_BACKEND must be embedded, bullmq or aws-batch (got ${raw})`);
 }
 
 function storageBackend(raw: string | undefined): 'local' | 's3' {

@@ -4,6 +4,7 @@ import { RateLimiter } from './accounts/rate-limiter.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
+import { runBatchJob } from './jobs/batch-run-command.ts';
 import { runWorker } from './jobs/worker-command.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
 import { SessionService } from './sessions/session-service.ts';
@@ -11,6 +12,7 @@ import { SessionService } from './sessions/session-service.ts';
 const USAGE = `Usage: fieldline <command>
   serve              run the API server, web app and embedded job queue
   worker             run queued jobs from Redis (BullMQ); needs REDIS_URL, DATABASE_URL and the storage settings
+  batch-run <jobId>  run one job and exit (the AWS Batch container's command; COMPUTE_BACKEND=aws-batch)
   migrate            apply database migrations and exit
   health             print the engine's health report
   admin grant <email>   make the user with this email an administrator
@@ -36,6 +38,16 @@ async function main(argv: string[]): Promise<number> {
     case 'worker':
       await runWorker(config);
       return -1; // keep running until SIGTERM/SIGINT
+    case 'batch-run': {
+      const jobId = argv[1];
+      if (!jobId) {
+        console.error(USAGE);
+        return 2;
+      }
+      const end = await runBatchJob(config, jobId);
+      console.log(`batch-run ${jobId}: ${end}`);
+      return end === 'lost' ? 1 : 0;
+    }
     case 'migrate': {
       const { db, close } = openDatabase(config.databaseUrl);
       const applied = await migrateToLatest(db);

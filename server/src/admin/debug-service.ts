@@ -1,6 +1,8 @@
+import type { JobDetail } from '@aws-sdk/client-batch';
 import { sql } from 'kysely';
 import type { AppContext } from '../app-context.ts';
 import { PlanCatalog } from '../billing/plan-catalog.ts';
+import { AwsBatchQueue } from '../jobs/aws-batch-queue.ts';
 import type { JobRow } from '../jobs/job-service.ts';
 
 /** Who is asking: debug output is scoped to the caller unless they are an administrator. */
@@ -32,12 +34,50 @@ const LAST_STATUS: Record<JobRow['status'], string> = {
   cancelled: 'STOPPED',
 };
 
+const BATCH_LAST_STATUS: Record<string, string> = {
+  SUBMITTED: 'PROVISIONING',
+  PENDING: 'PENDING',
+  RUNNABLE: 'PENDING',
+  STARTING: 'ACTIVATING',
+  RUNNING: 'RUNNING',
+  SUCCEEDED: 'STOPPED',
+  FAILED: 'STOPPED',
+};
+
 /** The dashboard debug panel's calls (spec 000 §7 /api/admin/*), answered from our own compute backend. */
 export class DebugService {
   constructor(private readonly ctx: AppContext) {}
 
   private region(): string {
-    return this.ctx.queue.backend === 'bullmq' ? this.ctx.queue.location : 'local';
+    const { backend, location } = this.ctx.queue;
+    return backend === 'bullmq' || backend === 'aws-batch' ? location : 'local';
+  }
+
+  private batch(): AwsBatchQueue | null {
+    return this.ctx.queue instanceof AwsBatchQueue ? this.ctx.queue : null;
+  }
+
+  /** A Batch job in the spec's task shape; jobId is ours. */
+  batchTask(d: JobDetail, jobId: string): RecentTask & { jobId: string; batchStatus: string } {
+    const status = d.status ?? 'SUBMITTED';
+    const resources = Object.fromEntries(
+      (d.container?.resourceRequirements ?? []).map((r) => [r.type ?? '', r.value ?? '']),
+    );
+    const vcpus = resources.VCPU ?? (d.container?.vcpus ? String(d.container.vcpus) : '1');
+    return {
+      taskArn: d.jobArn ?? d.jobId ?? '',
+      taskDefinitionArn: d.jobDefinition ?? '',
+      lastStatus: BATCH_LAST_STATUS[status] ?? status,
+      desiredStatus: status === 'SUCCEEDED' || status === 'FAILED' ? 'STOPPED' : 'RUNNING',
+      createdAt: new Date(d.createdAt ?? 0).toISOString(),
+      startedAt: d.startedAt ? new Date(d.startedAt).toISOString() : null,
+      stoppedAt: d.stoppedAt ? new Date(d.stoppedAt).toISOString() : null,
+      stoppedReason: d.statusReason ?? null,
+      cpu: String(Math.round(Number(vcpus) * 1024)),
+      memory: resources.MEMORY ?? String(d.container?.memory ?? this.ctx.config.jobMemoryLimitMb),
+      jobId,
+      batchStatus: status,
+    };
   }
 
   taskArn(jobId: string): string {
@@ -80,6 +120,8 @@ export class DebugService {
   }
 
   async awsConnection(caller: Caller) {
+    const batch = this.batch();
+    if (batch) return this.batchConnection(caller, batch);
     const { plan } = await this.ctx.compute.userPlans.planOf(caller.userId);
     const stats = await this.ctx.queue.stats();
     const storage = this.ctx.compute.storage.blobs;
@@ -104,14 +146,70 @@ export class DebugService {
     };
   }
 
+  /** COMPUTE_BACKEND=aws-batch: the account's job queues from DescribeJobQueues. */
+  private async batchConnection(caller: Caller, batch: AwsBatchQueue) {
+    const { plan } = await this.ctx.compute.userPlans.planOf(caller.userId);
+    const [queues, stats] = await Promise.all([batch.describeQueues(), batch.stats()]);
+    const storage = this.ctx.compute.storage.blobs;
+    return {
+      success: true,
+      backend: stats.backend,
+      aws_region: batch.location,
+      queue_name: batch.batchQueueFor(PlanCatalog.queueFor(plan)),
+      job_definition: this.ctx.config.batch.jobDefinition,
+      job_queues: queues.map((q) => ({
+        jobQueueName: q.jobQueueName,
+        jobQueueArn: q.jobQueueArn,
+        state: q.state,
+        status: q.status,
+        priority: q.priority,
+      })),
+      workers: stats.workers,
+      queued: stats.queued,
+      running: stats.running,
+      storage: caller.isAdmin
+        ? { backend: storage.backend, location: storage.location }
+        : { backend: storage.backend },
+    };
+  }
+
   async recentTasks(caller: Caller, limit = 20) {
+    const batch = this.batch();
+    if (batch) return { success: true, tasks: await this.recentBatchTasks(caller, batch, limit) };
     const jobs = await this.ctx.jobs.listForUser(caller.userId, limit);
     return { success: true, tasks: jobs.map((j) => this.toTask(j)) };
   }
 
+  /** The Batch jobs of the caller's recent jobs (every user's for admins), newest first, from DescribeJobs. */
+  private async recentBatchTasks(caller: Caller, batch: AwsBatchQueue, limit: number) {
+    let q = this.ctx.db
+      .selectFrom('batch_submissions')
+      .innerJoin('jobs', 'jobs.id', 'batch_submissions.job_id')
+      .select(['batch_submissions.batch_job_id', 'batch_submissions.job_id'])
+      .orderBy('batch_submissions.submitted_at', 'desc')
+      .limit(limit);
+    if (!caller.isAdmin) q = q.where('jobs.owner_user_id', '=', caller.userId);
+    const rows = await q.execute();
+    const details = new Map((await batch.describe(rows.map((r) => r.batch_job_id))).map((d) => [d.jobId, d]));
+    return rows.flatMap((r) => {
+      const d = details.get(r.batch_job_id);
+      return d ? [this.batchTask(d, r.job_id)] : [];
+    });
+  }
+
   /** One job by ARN or id; someone else's job (unless admin) is indistinguishable from a missing one. */
   async testTask(caller: Caller, arnOrId: string) {
-    const id = arnOrId.trim().split('/').pop() ?? '';
+    let id = arnOrId.trim().split('/').pop() ?? '';
+    const batch = this.batch();
+    if (batch) {
+      // A Batch job ARN or id names one submission of one of our jobs.
+      const sub = await this.ctx.db
+        .selectFrom('batch_submissions')
+        .select('job_id')
+        .where('batch_job_id', '=', id)
+        .executeTakeFirst();
+      if (sub) id = sub.job_id;
+    }
     if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
     const job = caller.isAdmin
       ? await this.ctx.jobs.get(id)
@@ -140,7 +238,19 @@ export class DebugService {
         costHours: job.cost_hours,
         backendState: await this.ctx.queue.backendState(job.id),
         runs,
+        ...(batch ? { batch: await this.batchDetails(batch, job.id) } : {}),
       },
     };
+  }
+
+  private async batchDetails(batch: AwsBatchQueue, jobId: string) {
+    const subs = await batch.submissionsOf(jobId);
+    const details = new Map((await batch.describe(subs.map((s) => s.batch_job_id))).map((d) => [d.jobId, d]));
+    return subs.map((s) => {
+      const d = details.get(s.batch_job_id);
+      return d
+        ? { ...this.batchTask(d, jobId), jobQueue: s.job_queue }
+        : { taskArn: s.job_arn, batchStatus: s.batch_status, jobQueue: s.job_queue, jobId };
+    });
   }
 }

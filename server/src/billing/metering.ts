@@ -68,6 +68,8 @@ export class Metering {
     trx: Kysely<Database>,
     job: Pick<JobsTable, 'id' | 'owner_user_id' | 'kind' | 'plan_id' | 'analysis_type'>,
     final: { status: JobsTable['status']; errorCode: string | null; seconds: number },
+    /** Another ledger source for a further charge on the same job (e.g. 'batch-sync'); default 'job'. */
+    entry: { source: string; description?: string } = { source: 'job' },
   ): Promise<Charge> {
     const none = { tokens: 0, hours: 0 };
     if (!job.owner_user_id || !isCharged(job.kind, final.status, final.errorCode)) return none;
@@ -86,9 +88,10 @@ export class Metering {
         compute_seconds: final.seconds,
         job_id: job.id,
         plan_id: planId,
-        source: 'job',
+        source: entry.source,
         source_id: job.id,
-        description: `${job.analysis_type} job ${final.status}: ${minutes} compute-minutes`,
+        description:
+          entry.description ?? `${job.analysis_type} job ${final.status}: ${minutes} compute-minutes`,
       },
       trx,
     );

@@ -170,6 +170,23 @@ export interface Database {
   billing_customers: BillingCustomersTable;
   subscriptions: SubscriptionsTable;
   processed_events: ProcessedEventsTable;
+  batch_submissions: BatchSubmissionsTable;
+}
+
+// ---- 0007_batch_submissions ----
+
+/** One AWS Batch SubmitJob for one of our jobs (COMPUTE_BACKEND=aws-batch). */
+export interface BatchSubmissionsTable {
+  batch_job_id: string;
+  job_id: string;
+  job_arn: string;
+  job_queue: string;
+  submitted_at: string;
+  /** SUBMITTED | PENDING | RUNNABLE | STARTING | RUNNING | SUCCEEDED | FAILED, as last described. */
+  batch_status: string;
+  status_reason: string | null;
+  started_at: string | null;
+  stopped_at: string | null;
 }
 
 // ---- 0005_billing ----

@@ -6,6 +6,8 @@ import { DebugService } from '../admin/debug-service.ts';
 import type { AppContext } from '../app-context.ts';
 import { markUploadSaved } from '../geometry/upload-service.ts';
 import { HttpError, notFound, parseWith } from '../http/errors.ts';
+import { AwsBatchQueue } from './aws-batch-queue.ts';
+import { syncBatchUsage } from './batch-usage.ts';
 import { ownerOf } from './job-owner.ts';
 
 const TestTaskBody = z.object({ task_arn: z.string().optional(), task_id: z.string().optional() });
@@ -24,6 +26,16 @@ export function registerComputeRoutes(app: FastifyInstance, ctx: AppContext): vo
   app.post('/api/user/sync-usage', async (request) => {
     const caller = requireCaller(request);
     const result = await ctx.compute.accounts.syncUsage(caller.userId);
+    const queue = ctx.queue;
+    if (queue instanceof AwsBatchQueue) {
+      // COMPUTE_BACKEND=aws-batch: also the time Batch measured beyond the workers' own.
+      const batch = await syncBatchUsage(
+        { db: ctx.db, metering: ctx.compute.metering, describe: (ids) => queue.describe(ids) },
+        caller.userId,
+      );
+      result.hours_added = Math.round((result.hours_added + batch.hours_added) * 1e6) / 1e6;
+      result.jobs_reconciled += batch.jobs_reconciled;
+    }
     return { success: true, ...result };
   });
 

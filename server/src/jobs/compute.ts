@@ -10,6 +10,7 @@ import type { EngineLocation } from '../engine/engine-runner.ts';
 import type { AppSecrets } from '../secrets.ts';
 import { createStorage } from '../storage/create-storage.ts';
 import type { EncryptedStorage } from '../storage/encrypted-storage.ts';
+import { AwsBatchQueue } from './aws-batch-queue.ts';
 import { BullmqQueue } from './bullmq-queue.ts';
 import { EmbeddedQueue } from './embedded-queue.ts';
 import type { JobQueue } from './job-queue.ts';
@@ -29,6 +30,7 @@ export interface Compute {
   registry: WorkerRegistry;
   runner: RunnerDeps;
   accounts: ComputeAccounts;
+  db: Db;
 }
 
 /** Lease heartbeat: often enough that a cancel lands within about a second. */
@@ -79,12 +81,24 @@ export function createCompute(
     registry: new WorkerRegistry(db),
     runner,
     accounts,
+    db,
   };
 }
 
-/** The API server's queue: BullMQ when REDIS_URL is set, else the embedded scheduler. */
+/** The API server's queue: COMPUTE_BACKEND, by default BullMQ when REDIS_URL is set, else the embedded scheduler. */
 export function createQueue(config: AppConfig, compute: Compute, log: FastifyBaseLogger): JobQueue {
-  if (config.redisUrl) {
+  if (config.computeBackend === 'aws-batch') {
+    return new AwsBatchQueue({
+      config: config.batch,
+      db: compute.db,
+      jobs: compute.jobs,
+      registry: compute.registry,
+      jobTimeoutSeconds: config.jobTimeoutSeconds,
+      log,
+    });
+  }
+  if (config.computeBackend === 'bullmq') {
+    if (!config.redisUrl) throw new Error('COMPUTE_BACKEND=bullmq needs REDIS_URL');
     return new BullmqQueue({
       redisUrl: config.redisUrl,
       jobs: compute.jobs,

@@ -19,7 +19,7 @@ export const QUEUE_NAMES = ['priority', 'standard'] as const;
 
 /** What the API needs from a queue. The DB holds job state; a queue only decides when and where jobs run. */
 export interface JobQueue {
-  readonly backend: 'embedded' | 'bullmq';
+  readonly backend: 'embedded' | 'bullmq' | 'aws-batch';
   /** Where the backend is (host or region), for debug output; never credentials. */
   readonly location: string;
   start(): Promise<void>;

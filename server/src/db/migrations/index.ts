@@ -5,6 +5,7 @@ import * as m0003 from './0003_uploads.ts';
 import * as m0004 from './0004_compute.ts';
 import * as m0005 from './0005_billing.ts';
 import * as m0006 from './0006_upload_retention.ts';
+import * as m0007 from './0007_batch_submissions.ts';
 
 /** Migrations in order. Add new files here; never edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_compute': m0004,
   '0005_billing': m0005,
   '0006_upload_retention': m0006,
+  '0007_batch_submissions': m0007,
 };
 
 export const migrationProvider: MigrationProvider = {
