@@ -25,6 +25,12 @@ export const SPEC_FIELD_MODES = [
   { label: 'Magnetic Magnitude', name: 'magnetic_field', display: 'magnitude' },
 ] as const;
 
+/** setStreamlines' spec-era field names: 'E' and 'H' trace these named fields (any other name is itself). */
+export const SPEC_STREAMLINE_FIELDS: Readonly<Record<string, string>> = {
+  E: 'electric_field',
+  H: 'magnetic_field',
+};
+
 export const ImpedanceCondition = z.object({
   faces: faceList,
   /** Surface impedance Z_s in Ω (e^{+jωt}). */

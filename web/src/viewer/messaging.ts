@@ -31,7 +31,7 @@ export const FUNCTION_ARGS = {
     z.object({
       enabled: z.boolean(),
       seeds: z.number().int().min(1).max(2000).default(150),
-      /** a vector field's name; 'E' and 'H' are the spec-era names of electric_field and magnetic_field */
+      /** a vector field's name; the spec-era 'E' and 'H' map to names by SPEC_STREAMLINE_FIELDS */
       field: z.string().min(1).default('E'),
       /** 'volume': random points inside the mesh, stronger field preferred; 'section': on the cut plane */
       seedPlacement: z.enum(['volume', 'section']).default('volume'),
