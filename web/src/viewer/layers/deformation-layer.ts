@@ -1,18 +1,24 @@
+import { type DeformationSetting, metresPerUnit } from '@fieldline/contracts';
 import * as THREE from 'three';
+import type { ViewerContext } from './context.ts';
 
 /**
- * Warps the surface by a displacement field × scale (the deformed shape of a structural or vibration
- * result) and shows the undeformed shape's feature edges as a faint outline. The surface's position
- * attribute is shared with its edges, so both follow; the undeformed positions are kept to restore.
+ * Warps the surface by a deformation field × scale (the deformed shape of a structural or vibration result,
+ * docs/multiphysics.md §6) and shows the undeformed shape's feature edges as a faint outline. Owns the
+ * setting (setDeformation) and the swing of a playing mode shape. The surface's position attribute is
+ * shared with its edges, so both follow; the undeformed positions are kept to restore.
  */
 export class DeformationLayer {
   readonly outline: THREE.LineSegments;
+  setting: DeformationSetting = { field: null, scale: 0 };
+  /** −1…1 while a mode shape swings (mode-axis animation), else 1 */
+  private swing = 1;
   private geometry: THREE.BufferGeometry | null = null;
   private base: Float32Array | null = null;
   private warped: Float32Array | null = null;
   private outlineBuilt = false;
 
-  constructor() {
+  constructor(private readonly ctx: ViewerContext) {
     const material = new THREE.LineBasicMaterial({
       color: 0x9aa7b6,
       transparent: true,
@@ -24,6 +30,38 @@ export class DeformationLayer {
     this.outline.frustumCulled = false;
     this.outline.renderOrder = 2;
     this.outline.name = 'undeformed-outline';
+    ctx.root.add(this.outline);
+  }
+
+  setDeformation(setting: DeformationSetting): void {
+    this.setting = setting;
+    this.apply();
+  }
+
+  /** The oscillation's phase (radians) of a playing mode shape; 0 stops the swing. */
+  swingTo(phase: number): void {
+    this.swing = phase === 0 ? 1 : Math.sin(phase);
+    this.apply();
+  }
+
+  resetSwing(): void {
+    this.swing = 1;
+  }
+
+  /** A new frame: the deformation follows it when one is shown. */
+  frameChanged(): void {
+    if (this.setting.field) this.apply();
+  }
+
+  /** Warps the mesh by the chosen deformation field at the current frame. */
+  apply(): void {
+    const { field, scale } = this.setting;
+    const L = this.ctx.layers;
+    const offsets = field ? L.model.fields.vectorsAt(field, L.animation.frame) : null;
+    // Fields are SI (metres), vertices are in the model's unit.
+    const perUnit = metresPerUnit(L.model.model?.mesh.units);
+    this.warp(offsets, (scale * this.swing) / perUnit);
+    this.ctx.view.requestRender();
   }
 
   /** A new model: its surface geometry and undeformed vertex positions (model units). */
@@ -48,13 +86,13 @@ export class DeformationLayer {
     return this.warped ?? this.base;
   }
 
-  /** Shows base + scale·displacement (xyz per vertex); null or scale 0 restores the undeformed shape. */
-  apply(displacement: Float32Array | null, scale: number): void {
+  /** Shows base + scale·offsets (xyz per vertex); null or scale 0 restores the undeformed shape. */
+  warp(offsets: Float32Array | null, scale: number): void {
     const geometry = this.geometry;
     const base = this.base;
     if (!geometry || !base) return;
     const position = geometry.getAttribute('position') as THREE.BufferAttribute;
-    if (!displacement || !(scale > 0) || displacement.length !== base.length) {
+    if (!offsets || !(scale > 0) || offsets.length !== base.length) {
       this.warped = null;
       position.array = base;
       position.needsUpdate = true;
@@ -63,7 +101,7 @@ export class DeformationLayer {
     }
     if (!this.warped) this.warped = new Float32Array(base.length);
     const out = this.warped;
-    for (let i = 0; i < base.length; i++) out[i] = base[i]! + scale * displacement[i]!;
+    for (let i = 0; i < base.length; i++) out[i] = base[i]! + scale * offsets[i]!;
     position.array = out;
     position.needsUpdate = true;
     geometry.computeBoundingSphere();

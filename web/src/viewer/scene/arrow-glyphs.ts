@@ -17,7 +17,7 @@ function arrowGeometry(): THREE.BufferGeometry {
  * Field vectors as one instanced mesh: a single draw call for thousands of arrows. Length ∝ |v| (scaled
  * by the user's vector scale), colour = |v| through the colour map; arrows start at their site.
  */
-export class ArrowsLayer {
+export class ArrowGlyphs {
   readonly group = new THREE.Group();
   private mesh: THREE.InstancedMesh | null = null;
   private readonly geometry = arrowGeometry();
