@@ -1,37 +1,14 @@
-import type { ViewerMesh } from '@fieldline/contracts';
 import * as THREE from 'three';
 import { FieldState } from '../field-state.ts';
-import { groupByBody } from '../geometry/body-groups.ts';
 import type { ViewerCommand } from '../messaging.ts';
-import { createLineMaterial, createSurfaceMaterial } from '../scene/materials.ts';
+import { createModel, disposeModel, type Model } from '../scene/model-meshes.ts';
 import type { MeshReply } from '../worker/worker-protocol.ts';
 import type { ViewerContext } from './context.ts';
 
 export type Load = Extract<ViewerCommand, { type: 'load-mesh' }>;
 /** 0 Shell & Wireframe | 1 Wireframe | 2 X-Ray | 3 Solid (spec 001 §9) */
 export type RenderMode = 0 | 1 | 2 | 3;
-
-/** Colours of bodies when no field is shown: calm, distinguishable, readable under the headlight. */
-const BODY_COLORS = [0x8fa8c8, 0xd9a66b, 0x7fbf9a, 0xc98fb7, 0xb9b27a, 0x86b7c4, 0xd08c7f, 0x9e9ad6];
-
-export interface Model {
-  mesh: ViewerMesh;
-  nv: number;
-  bounds: THREE.Box3;
-  surface: THREE.Mesh;
-  surfaceGeometry: THREE.BufferGeometry;
-  materials: THREE.ShaderMaterial[];
-  edges: THREE.LineSegments;
-  /** one edge material per body (same look; per-body visibility) */
-  edgeMaterials: THREE.ShaderMaterial[];
-  edgeMaterial: THREE.ShaderMaterial;
-  scalar: THREE.BufferAttribute;
-  /** display triangles (index), their face ids (null: i + 1) and body per triangle */
-  display: Uint32Array;
-  faceIds: Uint32Array | null;
-  triangleBodies: Uint32Array | null;
-  surfaceVertices: Uint32Array | null;
-}
+export type { Model } from '../scene/model-meshes.ts';
 
 /**
  * The loaded model and its result: surface and edge meshes per body, the render mode, body visibility and
@@ -73,11 +50,7 @@ export class ModelLayer {
     const m = this.model;
     if (m) {
       this.ctx.root.remove(m.surface, m.edges);
-      m.surfaceGeometry.dispose();
-      m.edges.geometry.dispose();
-      for (const mat of m.materials) mat.dispose();
-      for (const mat of m.edgeMaterials) mat.dispose();
-      m.edgeMaterial.dispose();
+      disposeModel(m);
     }
     this.model = null;
     const L = this.ctx.layers;
@@ -98,81 +71,11 @@ export class ModelLayer {
     L.problems.clear();
     const mesh = message.mesh;
     const positions = mesh.positions;
-    const nv = positions.length / 3;
-    const lo = [Infinity, Infinity, Infinity];
-    const hi = [-Infinity, -Infinity, -Infinity];
-    for (let i = 0; i < positions.length; i += 3) {
-      for (let k = 0; k < 3; k++) {
-        const v = positions[i + k]!;
-        if (v < lo[k]!) lo[k] = v;
-        if (v > hi[k]!) hi[k] = v;
-      }
-    }
-    const bounds = new THREE.Box3();
-    if (positions.length > 0) bounds.set(new THREE.Vector3(...lo), new THREE.Vector3(...hi));
-    const bodyCount = Math.max(1, mesh.bodies.length);
+    const { model, groups, bodyCount } = createModel(mesh, ctx.colors);
+    const { nv, bounds, display, faceIds, surfaceGeometry: geometry } = model;
     this.bodyVisible = Array.from({ length: bodyCount }, (_, i) => mesh.bodies[i]?.visible ?? true);
-
-    // Display triangles, grouped by body when the bodies of the faces are known.
-    let display = mesh.triangles;
-    let faceIds = mesh.triangleFaceIds ?? null;
-    let triangleBodies: Uint32Array | null = null;
-    let groups: [number, number, number][] = [[0, display.length / 3, 0]];
-    if (mesh.triangleBodies && bodyCount > 1 && mesh.triangleBodies.length === display.length / 3) {
-      ({ display, faceIds, triangleBodies, groups } = groupByBody(
-        display,
-        faceIds,
-        mesh.triangleBodies,
-        bodyCount,
-      ));
-    }
-
-    const geometry = new THREE.BufferGeometry();
-    geometry.setAttribute('position', new THREE.BufferAttribute(positions, 3));
-    const scalar = new THREE.BufferAttribute(new Float32Array(nv), 1);
-    scalar.setUsage(THREE.DynamicDrawUsage);
-    geometry.setAttribute('scalar', scalar);
-    geometry.setIndex(new THREE.BufferAttribute(display, 1));
-    geometry.boundingBox = bounds.clone();
-    geometry.boundingSphere = bounds.getBoundingSphere(new THREE.Sphere());
-    for (const [start, count, body] of groups) geometry.addGroup(start * 3, count * 3, body);
-    const materials = Array.from({ length: bodyCount }, (_, i) =>
-      createSurfaceMaterial(ctx.colors, new THREE.Color(BODY_COLORS[i % BODY_COLORS.length]!)),
-    );
-    const surface = new THREE.Mesh(geometry, materials);
-    surface.frustumCulled = false;
-    const edgeGeometry = new THREE.BufferGeometry();
-    edgeGeometry.setAttribute('position', geometry.getAttribute('position'));
-    edgeGeometry.setAttribute('scalar', scalar);
-    edgeGeometry.setIndex(new THREE.BufferAttribute(new Uint32Array(0), 1));
-    const edgeMaterial = createLineMaterial(ctx.colors);
-    // Bodies share the edge look through these uniforms; each body gets its own material for visibility.
-    const edgeMaterials = Array.from({ length: bodyCount }, () => {
-      const mat = createLineMaterial(ctx.colors);
-      mat.uniforms.uUseField = edgeMaterial.uniforms.uUseField!;
-      mat.uniforms.uColor = edgeMaterial.uniforms.uColor!;
-      mat.uniforms.uOpacity = edgeMaterial.uniforms.uOpacity!;
-      return mat;
-    });
-    const edges = new THREE.LineSegments(edgeGeometry, edgeMaterials);
-    edges.frustumCulled = false;
-    ctx.root.add(surface, edges);
-    this.model = {
-      mesh,
-      nv,
-      bounds,
-      surface,
-      surfaceGeometry: geometry,
-      materials,
-      edges,
-      edgeMaterials,
-      edgeMaterial,
-      scalar,
-      display,
-      faceIds,
-      triangleBodies,
-      surfaceVertices: null,
-    };
+    ctx.root.add(model.surface, model.edges);
+    this.model = model;
     ctx.stats.surfaceTriangles = display.length / 3;
     this.fields = new FieldState(message.fields, message.animation, nv, mesh.tetrahedra);
     L.surface.keepSelectionOrDefault(message.fields);
