@@ -6,6 +6,7 @@ export * from './fea.ts';
 export * from './geometry.ts';
 export * from './materials/library.ts';
 export * from './mesh.ts';
+export * from './resources.ts';
 export * from './validation.ts';
 export * from './viewer-protocol.ts';
 export * from './web-routes.ts';

@@ -107,6 +107,10 @@ describe('structural analysis from the environment', () => {
     await page.click('[data-testid=load-0] button.pick');
     expect(await page.inputValue('[data-testid=load-0-fz]')).toBe('-500');
 
+    // The estimate beside Run: unknowns and memory before anything is queued.
+    expect(await page.textContent('[data-testid=run-estimate]')).toMatch(
+      /^≈ [\d.]+ (k |M )?unknowns, ≈ [\d.]+ (MB|GB) · direct solver$/,
+    );
     await page.click('[data-testid=run-analysis]');
     await page.waitForSelector('[data-testid=reactions]', { timeout: 240_000 });
     expect(await page.textContent('[data-testid=status-chip]')).toBe('FEA: completed');

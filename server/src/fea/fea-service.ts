@@ -22,6 +22,7 @@ import type { JobOwner } from '../jobs/job-owner.ts';
 import type { JobRow } from '../jobs/job-service.ts';
 import { type CachedSnapshot, type JobSnapshot, ownsJob } from '../jobs/job-status-cache.ts';
 import type { StoredFile } from '../jobs/job-storage.ts';
+import { refuseOverMemory } from './resource-check.ts';
 import { CompletedReplies, etagOf, type StatusReply } from './status-replies.ts';
 
 const invalidMesh = (message: string) => new HttpError(400, 'invalid_mesh', message, { status: 'error' });
@@ -98,6 +99,7 @@ export class FeaService {
         ? await this.meshSource(mesh.source_upload_id, mesh.units, owner)
         : null;
     if (!source) validateMesh(mesh, meshing);
+    if (!meshing) refuseOverMemory(mesh, config, this.ctx.config.jobMemoryLimitMb);
     const jobBytes = modelBytes + (source?.bytes ?? 0);
     const estimate = estimateSeconds(mesh, config, this.ctx.config.compute.minEstimateSeconds);
     const { accounts } = this.ctx.compute;

@@ -3,6 +3,7 @@ import { Progress } from '../meshing/SurfaceMeshCard.tsx';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { ErrorBox, Notice } from '../ui/Messages.tsx';
 import { cancelAnalysis, runAnalysis } from '../workflows/run-analysis.ts';
+import { RunEstimate } from './RunEstimate.tsx';
 
 /** Run Analysis / Cancel, the run's progress and its errors. */
 export function RunBar() {
@@ -34,6 +35,7 @@ export function RunBar() {
           </button>
         )}
       </div>
+      {!busy && <RunEstimate />}
       {analysis.status === 'running' && <Progress value={analysis.progress} label={analysis.message} />}
       {analysis.error && <ErrorBox error={analysis.error} testId="analysis-error" />}
       {analysis.notice && <Notice testId="analysis-notice">{analysis.notice}</Notice>}

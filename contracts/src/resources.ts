@@ -1,0 +1,141 @@
+import { type AnalysisConfig, TRANSIENT_TWINS } from './analysis/index.ts';
+
+/**
+ * What a run will need, estimated before it is queued from the mesh, the element order and the
+ * analysis: the number of unknowns (exact: counted from the mesh's edges and faces as NGSolve lays out
+ * its spaces) and the peak memory of the engine process (a model fitted to measured runs,
+ * bench/estimate/). The environment shows it beside Run Analysis; the server refuses a run whose
+ * estimate is over the worker's memory limit, with advice, instead of letting it be killed halfway.
+ */
+
+/** H1 (a potential, a temperature), three H1 components (a displacement) or Nédélec HCurl (E). */
+export type DiscreteSpace = 'h1' | 'vector-h1' | 'hcurl';
+
+export interface MeshTopology {
+  vertices: number;
+  edges: number;
+  faces: number;
+  cells: number;
+}
+
+export interface ResourceEstimate {
+  unknowns: number;
+  space: DiscreteSpace;
+  complex: boolean;
+  solver: 'direct' | 'iterative';
+  /** Peak address space of the engine process, the quantity JOB_MEMORY_LIMIT_MB limits. */
+  memoryBytes: number;
+}
+
+/**
+ * Vertices, edges, faces and cells of a tetrahedral mesh from its counts, in O(1): every face bounds two
+ * cells except the boundary triangles (F = 2T + F_b/2), and Euler's formula for a connected solid without
+ * cavities or handles (V − E + F − T = 1) gives the edges. Exact for such meshes; a hole or an internal
+ * interface listed among the surface triangles moves the count by a fraction of a percent.
+ */
+export function meshTopology(vertices: number, cells: number, boundaryFaces: number): MeshTopology {
+  const faces = 2 * cells + Math.ceil(boundaryFaces / 2);
+  const edges = Math.max(0, vertices + faces - cells - 1);
+  return { vertices, edges, faces, cells };
+}
+
+/** Unknowns of NGSolve's spaces at order p (checked against the engine's matrix_size in server/test/resources.test.ts). */
+export function countUnknowns(topo: MeshTopology, space: DiscreteSpace, order: number): number {
+  const p = order;
+  if (space === 'hcurl') {
+    // Nédélec, NGSolve's full order-p space: p+1 per edge, (p−1)(p+1) per face, (p−1)(p+1)(p−2)/2 per cell.
+    return (
+      topo.edges * (p + 1) + topo.faces * (p - 1) * (p + 1) + (topo.cells * (p - 1) * (p + 1) * (p - 2)) / 2
+    );
+  }
+  const scalar =
+    topo.vertices +
+    topo.edges * (p - 1) +
+    (topo.faces * (p - 1) * (p - 2)) / 2 +
+    (topo.cells * (p - 1) * (p - 2) * (p - 3)) / 6;
+  return space === 'vector-h1' ? 3 * scalar : scalar;
+}
+
+/** The engine's choice of solver path for an `em` job (engine/fieldline_engine/em/routing.py). */
+function emIsFullWave(config: AnalysisConfig): boolean {
+  const mode = String((config as { mode?: string }).mode ?? '').toLowerCase();
+  if (['fullwave', 'full-wave', 'full_wave', 'rf'].includes(mode)) return true;
+  const ports = Boolean(config.useWavePorts) && (config.wavePorts?.length ?? 0) > 0;
+  if ((config.calculateSParameters || config.extractSParameters) && ports) return true;
+  if (!(config.frequency > 0)) return false;
+  if (['quasistatic', 'quasi-static', 'static', 'electrostatic'].includes(mode)) return false;
+  return ports || Boolean(config.useRadialPML) || (config.impedanceConditions?.length ?? 0) > 0;
+}
+
+// Above this size `linearSolver: auto` goes iterative for the H1 families (engine core/linear_solve.py).
+export const DIRECT_SOLVER_MAX_DOFS = 60_000;
+
+function spaceOf(config: AnalysisConfig): { space: DiscreteSpace; complex: boolean; alwaysDirect: boolean } {
+  const type = (config.transient && TRANSIENT_TWINS[config.analysisType]) || config.analysisType;
+  switch (type) {
+    case 'structural':
+      return { space: 'vector-h1', complex: false, alwaysDirect: false };
+    case 'modal':
+    case 'harmonic':
+      return { space: 'vector-h1', complex: false, alwaysDirect: true };
+    case 'thermal':
+    case 'thermal-time':
+      return { space: 'h1', complex: false, alwaysDirect: false };
+    case 'em-time':
+      return { space: 'hcurl', complex: false, alwaysDirect: true };
+    case 'em-eigen':
+      return { space: 'hcurl', complex: false, alwaysDirect: true };
+    default:
+      return emIsFullWave(config)
+        ? { space: 'hcurl', complex: true, alwaysDirect: true }
+        : { space: 'h1', complex: config.frequency > 0, alwaysDirect: false };
+  }
+}
+
+/**
+ * Peak address space of the engine process — what JOB_MEMORY_LIMIT_MB limits (RLIMIT_AS) — fitted to
+ * bench/estimate runs: about 1 GB with Netgen/NGSolve loaded and their threads started, plus a sparse
+ * factorisation's fill growing as n^(4/3) in 3D (nested dissection), or for CG with BDDC/AMG a cost
+ * linear in the unknowns.
+ */
+export const MEMORY_MODEL = {
+  baseBytes: 1.0e9,
+  // Bytes per n^(4/3), real arithmetic; complex doubles the entries. A displacement couples three
+  // components per node (3 × 3 blocks), so its fill per unknown is about twice a scalar's.
+  direct: { h1: 115, 'vector-h1': 210, hcurl: 220, exponent: 4 / 3 } as Record<DiscreteSpace, number> & {
+    exponent: number;
+  },
+  iterativeBytesPerUnknown: 4000,
+} as const;
+
+export function estimateResources(
+  mesh: { vertices: readonly unknown[]; faces: readonly unknown[]; tetrahedra?: readonly unknown[] | null },
+  config: AnalysisConfig,
+): ResourceEstimate {
+  const topo = meshTopology(mesh.vertices.length, mesh.tetrahedra?.length ?? 0, mesh.faces.length);
+  const { space, complex, alwaysDirect } = spaceOf(config);
+  const unknowns = countUnknowns(topo, space, config.meshOrder ?? 1);
+  const choice = config.linearSolver ?? 'auto';
+  const direct =
+    alwaysDirect || choice === 'direct' || (choice === 'auto' && unknowns <= DIRECT_SOLVER_MAX_DOFS);
+  const m = MEMORY_MODEL;
+  const solverBytes = direct
+    ? m.direct[space] * (complex ? 2 : 1) * unknowns ** m.direct.exponent
+    : m.iterativeBytesPerUnknown * unknowns;
+  return {
+    unknowns,
+    space,
+    complex,
+    solver: direct ? 'direct' : 'iterative',
+    memoryBytes: Math.round(m.baseBytes + solverBytes),
+  };
+}
+
+/** "≈ 1.8 M unknowns, ≈ 6.2 GB" */
+export function describeEstimate(estimate: ResourceEstimate): string {
+  const n = estimate.unknowns;
+  const unknowns = n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : n >= 1e4 ? `${Math.round(n / 1e3)} k` : String(n);
+  const gb = estimate.memoryBytes / 1e9;
+  const memory = gb >= 1 ? `${gb.toFixed(1)} GB` : `${Math.round(estimate.memoryBytes / 1e6)} MB`;
+  return `≈ ${unknowns} unknowns, ≈ ${memory}`;
+}

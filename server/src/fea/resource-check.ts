@@ -1,0 +1,37 @@
+import {
+  type AnalysisConfig,
+  estimateResources,
+  type MeshData,
+  type ResourceEstimate,
+} from '@fieldline/contracts';
+import { HttpError } from '../http/errors.ts';
+
+const gb = (bytes: number) => `${(bytes / 1e9).toFixed(1)} GB`;
+
+/**
+ * Refuses a run whose estimated peak memory is over what one job may use (JOB_MEMORY_LIMIT_MB), before
+ * anything is stored or charged: the engine would otherwise be killed by its memory limit halfway
+ * through, after minutes of meshing and assembly. The advice names what lowers the need.
+ */
+export function refuseOverMemory(mesh: MeshData, config: AnalysisConfig, limitMb: number): ResourceEstimate {
+  const estimate = estimateResources(mesh, config);
+  const limitBytes = limitMb * 1024 * 1024;
+  if (estimate.memoryBytes <= limitBytes) return estimate;
+  const order = config.meshOrder ?? 1;
+  const iterativeHelps =
+    estimate.solver === 'direct' && estimate.space !== 'hcurl' && config.analysisType !== 'modal';
+  const advice = [
+    iterativeHelps ? 'choose an iterative linear solver (cg-amg or cg-bddc)' : null,
+    order > 1 ? `lower the element order (now ${order})` : null,
+    'use a coarser mesh',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  throw new HttpError(
+    400,
+    'memory_estimate_over_limit',
+    `This model needs about ${gb(estimate.memoryBytes)} of memory (${estimate.unknowns.toLocaleString('en-US')} ` +
+      `unknowns, ${estimate.solver} solver) but a job may use ${gb(limitBytes)}. To fit, ${advice}.`,
+    { status: 'error', estimate },
+  );
+}

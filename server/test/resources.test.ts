@@ -1,0 +1,107 @@
+import { AnalysisConfig, estimateResources } from '@fieldline/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { boxMesh, facesOnPlane } from './support/box-mesh.ts';
+import { createTestApp, type TestApp, waitForJob } from './support/test-app.ts';
+import { registerTestUser } from './support/users.ts';
+
+/** The pre-run estimate (contracts/src/resources.ts): unknowns exactly as the engine lays them out, and a
+ * run over the job memory limit refused before anything is stored or charged. */
+
+let t: TestApp;
+let cookie: string;
+beforeAll(async () => {
+  // 1.5 GB a job: the engine's libraries take about 1 GB of address space, so a modest model fits and an
+  // order-3 model of 127 k unknowns on the direct solver does not.
+  t = await createTestApp({ JOB_MEMORY_LIMIT_MB: '1536' });
+  cookie = (await registerTestUser(t.app)).cookie;
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const mesh = boxMesh([1, 0.2, 0.1], [10, 2, 1]);
+const walls = [
+  ...facesOnPlane(mesh, 1, 0),
+  ...facesOnPlane(mesh, 1, 0.2),
+  ...facesOnPlane(mesh, 2, 0),
+  ...facesOnPlane(mesh, 2, 0.1),
+];
+const CASES: Record<string, Record<string, unknown>> = {
+  'structural, order 2 (three H1 components)': {
+    analysisType: 'structural',
+    meshOrder: 2,
+    fixedSupports: [{ faces: facesOnPlane(mesh, 0, 0) }],
+    forceLoads: [{ faces: facesOnPlane(mesh, 0, 1), force: [0, 0, -1] }],
+  },
+  'thermal, order 3 (H1)': {
+    analysisType: 'thermal',
+    meshOrder: 3,
+    temperatureConditions: [
+      { faces: facesOnPlane(mesh, 0, 0), temperature: 300 },
+      { faces: facesOnPlane(mesh, 0, 1), temperature: 400 },
+    ],
+  },
+  'full-wave EM, order 2 (Nédélec)': {
+    analysisType: 'em',
+    frequency: 1e9,
+    meshOrder: 2,
+    useWavePorts: true,
+    wavePorts: [
+      { portID: 1, faces: facesOnPlane(mesh, 0, 0), mode: 'TE10' },
+      { portID: 2, faces: facesOnPlane(mesh, 0, 1), mode: 'TE10' },
+    ],
+    dirichletFaceConditions: [{ faces: walls, voltage: 0 }],
+  },
+};
+
+const submit = (config: Record<string, unknown>, mesh_data: object = mesh) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/fea/submit',
+    payload: { mesh_data, config },
+    headers: { cookie },
+  });
+
+describe('resource estimate', () => {
+  for (const [name, config] of Object.entries(CASES)) {
+    it(`counts the unknowns the engine solves for: ${name}`, async () => {
+      const estimate = estimateResources(mesh, AnalysisConfig.parse(config));
+      const res = await submit(config);
+      expect(res.statusCode, res.body).toBe(200);
+      const { body } = await waitForJob(t.app, res.json().job_id, cookie);
+      expect(body.status, body.error).toBe('completed');
+      const info = (body.results as { solver_info: { matrix_size: number } }).solver_info;
+      console.log(`${name}: estimate ${estimate.unknowns} unknowns, engine ${info.matrix_size}`);
+      expect(estimate.unknowns).toBe(info.matrix_size);
+    });
+  }
+
+  it('refuses a run over the memory limit with the estimate and advice, storing nothing', async () => {
+    const big = boxMesh([1, 0.2, 0.1], [60, 12, 6]);
+    const config = {
+      analysisType: 'thermal',
+      meshOrder: 3,
+      linearSolver: 'direct',
+      temperatureConditions: [{ faces: facesOnPlane(big, 0, 0), temperature: 300 }],
+    };
+    const before = await t.ctx.db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const res = await submit(config, big);
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.error).toBe('memory_estimate_over_limit');
+    expect(body.message).toMatch(
+      /^This model needs about \d+\.\d GB of memory \([\d,]+ unknowns, direct solver\) but a job may use 1\.6 GB\. To fit, choose an iterative linear solver \(cg-amg or cg-bddc\), lower the element order \(now 3\), use a coarser mesh\.$/,
+    );
+    const after = await t.ctx.db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+    const expected = estimateResources(big, AnalysisConfig.parse(config));
+    expect(body.estimate).toMatchObject({ unknowns: expected.unknowns, space: 'h1', solver: 'direct' });
+    expect(expected.unknowns).toBeGreaterThan(100_000);
+  });
+});
