@@ -1,5 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { softWrite } from '../src/db/database.ts';
 import { storedReplyKey } from '../src/fea/status-replies.ts';
 import type { JobRow } from '../src/jobs/job-service.ts';
 import { creditTokens, signedInUser, tinyJob } from './support/compute.ts';
@@ -290,5 +292,22 @@ describe('a completed job’s status', () => {
     const after = (await poll(job.id, { cookie })).json();
     expect(after.results).toBeUndefined();
     expect(after.message).toMatch(/^The results were deleted 24 h after the job finished/);
+  });
+});
+
+describe('SQLite writes on the poll path', () => {
+  const synchronous = async (db = t.ctx.db) =>
+    (await sql<{ synchronous: number }>`pragma synchronous`.execute(db)).rows[0]?.synchronous;
+
+  it('runs in WAL; heartbeats commit without an fsync, every other write keeps FULL', async () => {
+    if (t.ctx.dialect !== 'sqlite') return;
+    const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(t.ctx.db);
+    expect(mode.rows[0]?.journal_mode).toBe('wal');
+    expect(await synchronous()).toBe(2); // FULL
+    expect(await softWrite(t.ctx.db, (db) => synchronous(db))).toBe(1); // NORMAL, for soft writes only
+    const { job } = await runningJob('w-sync');
+    await t.ctx.jobs.renewLease(job, 'w-sync', 60, { percent: 7, message: 'Meshing' });
+    expect(await synchronous()).toBe(2);
+    expect((await t.ctx.jobs.get(job.id))?.progress).toBe(7);
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Metering } from '../billing/metering.ts';
-import type { Db } from '../db/database.ts';
+import { type Db, softWrite } from '../db/database.ts';
 import type { Database, JobRunsTable, JobsTable } from '../db/schema.ts';
 import type { JobOwner } from './job-owner.ts';
 import { JobStatusCache, SNAPSHOT_COLUMNS } from './job-status-cache.ts';
@@ -217,28 +217,31 @@ export class JobService {
     leaseSeconds: number,
     progress?: { percent: number; message?: string },
   ): Promise<{ held: boolean; cancelRequested: boolean }> {
-    const res = await this.db
-      .updateTable('jobs')
-      .set({
-        lease_expires_at: iso(Date.now() + leaseSeconds * 1000),
-        ...(progress ? { progress: progress.percent, message: progress.message ?? null } : {}),
-      })
-      .where('id', '=', job.id)
-      .where('status', '=', 'running')
-      .where('worker_id', '=', workerId)
-      .where('attempts', '=', job.attempts)
-      .executeTakeFirst();
-    const held = Number(res.numUpdatedRows) === 1;
+    const { held, row } = await softWrite(this.db, async (db) => {
+      const res = await db
+        .updateTable('jobs')
+        .set({
+          lease_expires_at: iso(Date.now() + leaseSeconds * 1000),
+          ...(progress ? { progress: progress.percent, message: progress.message ?? null } : {}),
+        })
+        .where('id', '=', job.id)
+        .where('status', '=', 'running')
+        .where('worker_id', '=', workerId)
+        .where('attempts', '=', job.attempts)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return { held: false, row: undefined };
+      // The row as it is now (also another process's cancel request) refreshes the status cache.
+      const now = await db
+        .selectFrom('jobs')
+        .select([...SNAPSHOT_COLUMNS, 'cancel_requested'])
+        .where('id', '=', job.id)
+        .executeTakeFirst();
+      return { held: true, row: now };
+    });
     if (!held) {
       this.statusCache.invalidate(job.id);
       return { held, cancelRequested: false };
     }
-    // The row as it is now (also another process's cancel request) refreshes the status cache.
-    const row = await this.db
-      .selectFrom('jobs')
-      .select([...SNAPSHOT_COLUMNS, 'cancel_requested'])
-      .where('id', '=', job.id)
-      .executeTakeFirst();
     if (row) this.statusCache.putLocal(row);
     else this.statusCache.invalidate(job.id);
     return { held, cancelRequested: Number(row?.cancel_requested ?? 0) === 1 };

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { Db } from '../db/database.ts';
+import { type Db, softWrite } from '../db/database.ts';
 
 export interface Session {
   idHash: string;
@@ -118,11 +118,10 @@ export class SessionService {
     // Touch at most once a minute to keep writes off the hot path of polling clients.
     if (t - Date.parse(row.last_seen_at) > 60_000) {
       row.last_seen_at = iso(t);
-      await this.db
-        .updateTable('sessions')
-        .set({ last_seen_at: row.last_seen_at })
-        .where('id_hash', '=', idHash)
-        .execute();
+      const lastSeen = row.last_seen_at;
+      await softWrite(this.db, (db) =>
+        db.updateTable('sessions').set({ last_seen_at: lastSeen }).where('id_hash', '=', idHash).execute(),
+      );
     }
     return { idHash, userId: row.user_id, createdAt: row.created_at, expiresAt: row.expires_at };
   }
