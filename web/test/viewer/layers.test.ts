@@ -116,6 +116,11 @@ describe('DeformationLayer alone', () => {
     deformation.swingTo(Math.PI / 6);
     expect(deformation.positions![3]).toBeCloseTo(1.5);
     expect(deformation.positions![7]).toBeCloseTo(2);
+    // The other half of the cycle mirrors the shape through the undeformed one (sin < 0).
+    deformation.swingTo((7 * Math.PI) / 6);
+    expect(deformation.positions![3]).toBeCloseTo(0.5);
+    expect(deformation.positions![7]).toBeCloseTo(0);
+    expect(deformation.outline.visible).toBe(true);
     deformation.swingTo(0);
     expect(deformation.positions![7]).toBeCloseTo(3);
     deformation.setDeformation({ field: 'warp', scale: 0 });

@@ -86,13 +86,14 @@ export class DeformationLayer {
     return this.warped ?? this.base;
   }
 
-  /** Shows base + scale·offsets (xyz per vertex); null or scale 0 restores the undeformed shape. */
+  /** Shows base + scale·offsets (xyz per vertex); null or scale 0 restores the undeformed shape. A negative
+   * scale is the mirrored half of a swinging mode shape. */
   warp(offsets: Float32Array | null, scale: number): void {
     const geometry = this.geometry;
     const base = this.base;
     if (!geometry || !base) return;
     const position = geometry.getAttribute('position') as THREE.BufferAttribute;
-    if (!offsets || !(scale > 0) || offsets.length !== base.length) {
+    if (!offsets || scale === 0 || !Number.isFinite(scale) || offsets.length !== base.length) {
       this.warped = null;
       position.array = base;
       position.needsUpdate = true;
