@@ -1,0 +1,66 @@
+# syntax=docker/dockerfile:1
+# Fieldline images (issue 23). Targets:
+#   server  — API server + web app (`fieldline serve`)
+#   worker  — job runner: `worker` (BullMQ) by default; AWS Batch runs it with the command `batch-run <jobId>`
+# Build: docker build --target server -t fieldline:server . && docker build --target worker -t fieldline:worker .
+# (podman/buildah accept the same file.) Both images hold the engine: the server meshes and converts
+# uploads itself, and with the embedded queue it also solves.
+
+ARG NODE_IMAGE=node:20.19-bookworm-slim
+
+# ---- node dependencies (all workspaces; dev dependencies too: the web build and tsx need them) ----
+FROM ${NODE_IMAGE} AS node-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY contracts/package.json contracts/
+COPY server/package.json server/
+COPY web/package.json web/
+COPY e2e/package.json e2e/
+RUN npm ci --no-audit --no-fund --ignore-scripts
+
+# ---- web build (Vite; precompressed assets) ----
+FROM node-deps AS web-build
+COPY tsconfig.base.json biome.json ./
+COPY contracts contracts
+COPY web web
+RUN npm run build -w web
+
+# ---- engine: Python 3.11 (Debian bookworm's) with the pinned wheels from engine/pyproject.toml ----
+FROM ${NODE_IMAGE} AS engine
+RUN apt-get update -qq \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      python3 python3-venv libglu1-mesa libxcursor1 libxft2 libxinerama1 libxrender1 libxext6 \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY engine engine
+RUN python3 -m venv .venv \
+ && .venv/bin/pip install --no-cache-dir --quiet --upgrade pip \
+ && .venv/bin/pip install --no-cache-dir --quiet ./engine \
+ && .venv/bin/python -c "import ngsolve, gmsh"
+
+# ---- runtime base: engine + node + server sources (tsx runs the TypeScript directly) ----
+FROM engine AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    DATA_DIR=/data \
+    ENGINE_PYTHON=/app/.venv/bin/python \
+    ENGINE_DIR=/app/engine
+COPY --from=node-deps /app/node_modules node_modules
+COPY package.json tsconfig.base.json ./
+COPY config config
+COPY contracts contracts
+COPY server server
+RUN useradd --system --uid 10001 --home /data fieldline && mkdir -p /data && chown fieldline /data
+USER fieldline
+WORKDIR /app/server
+# node is PID 1 and handles SIGTERM itself (graceful stop / re-queue), so no wrapper process in between.
+ENTRYPOINT ["node", "--import", "tsx", "/app/server/src/main.ts"]
+
+FROM runtime AS worker
+CMD ["worker"]
+
+FROM runtime AS server
+COPY --from=web-build /app/web/dist /app/web/dist
+ENV WEB_DIST_DIR=/app/web/dist PORT=8080
+EXPOSE 8080
+CMD ["serve"]

@@ -1,0 +1,110 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+// No container runtime can run on the machines this suite was written on (no docker daemon, no podman),
+// so the Dockerfile and compose.yaml are checked statically here, and the worker entrypoint runs outside
+// a container (server/test/compute/aws-batch.test.ts runs it on real jobs against moto).
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const SERVER_DIR = resolve(ROOT, 'server');
+
+interface Stage {
+  name: string;
+  from: string;
+  lines: string[];
+}
+
+function stages(dockerfile: string): Stage[] {
+  const out: Stage[] = [];
+  const text = dockerfile.replace(/\\\n/g, ' ');
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const from = /^FROM\s+(\S+)(?:\s+AS\s+(\S+))?$/i.exec(line);
+    if (from) out.push({ from: from[1] as string, name: from[2] ?? '', lines: [] });
+    else out.at(-1)?.lines.push(line);
+  }
+  return out;
+}
+
+describe('container images', () => {
+  const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+  const all = stages(dockerfile);
+
+  it('Dockerfile: multi-stage, named unique stages, pinned bases, server and worker targets, valid COPY sources', () => {
+    const names = all.map((s) => s.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toEqual(
+      expect.arrayContaining(['node-deps', 'web-build', 'engine', 'runtime', 'server', 'worker']),
+    );
+    const args = Object.fromEntries(
+      [...dockerfile.matchAll(/^ARG\s+(\w+)=(\S+)/gm)].map((m) => [m[1] as string, m[2] as string]),
+    );
+    for (const s of all) {
+      const base = s.from.replace(/^\$\{(\w+)\}$/, (_, k: string) => args[k] ?? '');
+      // Either an earlier stage or an image with an explicit tag (no implicit :latest).
+      if (!names.includes(base)) expect(base, s.from).toMatch(/^[\w./-]+:[\w.-]+$/);
+      for (const line of s.lines) {
+        const copy = /^COPY\s+(--from=(\S+)\s+)?(.+)$/i.exec(line);
+        if (!copy) continue;
+        const parts = (copy[3] as string).split(/\s+/);
+        if (copy[2]) {
+          expect(names.indexOf(copy[2]), line).toBeGreaterThanOrEqual(0);
+          expect(names.indexOf(copy[2]), line).toBeLessThan(names.indexOf(s.name));
+        } else {
+          for (const src of parts.slice(0, -1)) expect(existsSync(join(ROOT, src)), line).toBe(true);
+        }
+      }
+    }
+    expect(dockerfile).toMatch(/ENTRYPOINT \["node", "--import", "tsx", "\/app\/server\/src\/main\.ts"\]/);
+    expect(all.find((s) => s.name === 'worker')?.lines).toContain('CMD ["worker"]');
+    expect(all.find((s) => s.name === 'server')?.lines).toContain('CMD ["serve"]');
+    expect(readFileSync(join(ROOT, 'engine', 'pyproject.toml'), 'utf8')).toMatch(/ngsolve==/);
+  });
+
+  it('compose.yaml: server, workers, PostgreSQL, Redis and an S3-compatible store, built from the Dockerfile targets', () => {
+    const compose = parse(readFileSync(join(ROOT, 'compose.yaml'), 'utf8'), { merge: true }) as {
+      services: Record<
+        string,
+        { build?: { target: string }; image?: string; environment?: Record<string, string> }
+      >;
+    };
+    const svc = compose.services;
+    expect(Object.keys(svc)).toEqual(
+      expect.arrayContaining(['server', 'worker', 'postgres', 'redis', 'minio']),
+    );
+    const names = all.map((s) => s.name);
+    expect(names).toContain(svc.server?.build?.target);
+    expect(names).toContain(svc.worker?.build?.target);
+    expect(svc.server?.environment).toMatchObject({ STORAGE_BACKEND: 's3', COMPUTE_BACKEND: 'bullmq' });
+    expect(svc.server?.environment?.DATABASE_URL).toMatch(/^postgres:\/\/.*@postgres:5432\//);
+    expect(svc.worker?.environment?.REDIS_URL).toBe('redis://redis:6379');
+  });
+
+  it('the worker entrypoint runs outside a container: usage without an id, and a job it does not find is skipped', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'fieldline-batch-run-'));
+    try {
+      const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+      const usage = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'batch-run'], {
+        cwd: SERVER_DIR,
+        env,
+        encoding: 'utf8',
+      });
+      expect(usage.status).toBe(2);
+      expect(usage.stderr).toContain('batch-run <jobId>');
+      const id = '00000000-0000-4000-8000-000000000000';
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'batch-run', id], {
+        cwd: SERVER_DIR,
+        env,
+        encoding: 'utf8',
+      });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toContain(`batch-run ${id}: skipped`);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
