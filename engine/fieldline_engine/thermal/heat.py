@@ -33,6 +33,10 @@ class HeatProblem:
         fixed = "|".join(f.label for f in setup.fixed)
         if fixed:
             kwargs["dirichlet"] = fixed
+        if order > 1:
+            # Vertex-only wirebasket: BDDC (the iterative path for large models) condenses the edge and face
+            # DOFs element by element and hands AMG a vertex problem, as core/h1_scalar.py does.
+            kwargs["wb_withedges"] = False
         self.fes = ng.H1(mesh, **kwargs)
         self.k = materials.coefficient(mesh, "thermalConductivity")
         self.rho_c = materials.coefficient(mesh, "density") * materials.coefficient(mesh, "heatCapacity")

@@ -55,8 +55,9 @@ def solve_steady(
     """A linear solve, or Newton iterations when faces radiate (each one a linear solve)."""
     fes = problem.fes
     state = ng.GridFunction(fes)
-    state.Set(ng.CF(_first_guess(problem, initial)))
     radiating = bool(problem.setup.radiation)
+    if radiating:  # the state only matters as the first linearisation point
+        state.Set(ng.CF(_first_guess(problem, initial)))
     report = SolveReport(method="direct")
     iterations = 0
     while True:
