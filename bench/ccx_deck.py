@@ -149,7 +149,14 @@ def timed(cmd: list[str], cwd: Path, env: dict | None = None) -> dict:
 
 
 def write_json(path: Path, data) -> None:
-    path.write_text(json.dumps(data, indent=2) + "\n")
+    """Indented JSON with exponents as the repository's formatter writes them (1e-5, not 1e-05)."""
+    text = json.dumps(data, indent=2)
+    text = re.sub(
+        r"(\d)e([+-])0*(\d)",
+        lambda m: m.group(1) + "e" + ("-" if m.group(2) == "-" else "") + m.group(3),
+        text,
+    )
+    path.write_text(text + "\n")
 
 
 def side_by_side(out: Path, deck: str, repeat: int, threads: int) -> dict:
