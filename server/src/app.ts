@@ -22,6 +22,7 @@ import { registerFeaRoutes } from './fea/fea-routes.ts';
 import { registerGeometryRoutes } from './geometry/geometry-routes.ts';
 import { transferSessionUploads, UploadService } from './geometry/upload-service.ts';
 import { StorageUploadStore } from './geometry/upload-store.ts';
+import { installJsonCompression } from './http/compress-json.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { ApiRegistry } from './http/openapi.ts';
 import { isApiPath, registerWebApp, sendPageNotFound } from './http/web-app.ts';
@@ -119,6 +120,7 @@ export async function buildApp(
     crossOriginEmbedderPolicy: false,
   });
   installErrorHandler(app, { pageNotFound: sendPageNotFound, isApiPath });
+  installJsonCompression(app);
   installCsrfProtection(app, { allowedOrigins: [config.publicOrigin] });
   installSessions(app, ctx.sessions);
   installCurrentUser(app, ctx.accounts.users, ctx.sessions);

@@ -101,4 +101,21 @@ describe('web app delivery', () => {
     expect(post.statusCode).toBe(404);
     expect(post.json()).toMatchObject({ error: 'not_found' });
   });
+
+  it('compresses API JSON replies of 1 kB and more by Accept-Encoding, small ones not', async () => {
+    const plain = await get('/api/docs');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(1024);
+    const br = await get('/api/docs', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.rawPayload.length).toBeLessThan(plain.body.length / 3);
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
+    const gz = await get('/api/docs', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(plain.json());
+    const small = await get('/api/auth/check', { 'accept-encoding': 'br' });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json()).toMatchObject({ authenticated: false });
+  });
 });
