@@ -1,6 +1,7 @@
 import {
   type AnalysisConfig,
   estimateResources,
+  MEMORY_MODEL,
   type MeshData,
   type ResourceEstimate,
 } from '@fieldline/contracts';
@@ -17,6 +18,9 @@ export function refuseOverMemory(mesh: MeshData, config: AnalysisConfig, limitMb
   const estimate = estimateResources(mesh, config);
   const limitBytes = limitMb * 1024 * 1024;
   if (estimate.memoryBytes <= limitBytes) return estimate;
+  // A limit below the libraries' own footprint is a deployment setting no model can run under: the
+  // engine's failure names JOB_MEMORY_LIMIT_MB for the operator, which a refusal of every model would not.
+  if (limitBytes < MEMORY_MODEL.baseBytes) return estimate;
   const order = config.meshOrder ?? 1;
   const iterativeHelps =
     estimate.solver === 'direct' && estimate.space !== 'hcurl' && config.analysisType !== 'modal';

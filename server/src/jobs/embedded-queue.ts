@@ -81,6 +81,9 @@ export class EmbeddedQueue implements JobQueue {
   async stop(graceMs = 30_000): Promise<void> {
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
+    // A claim already in flight lands in `running` after the fact: wait for it, so that job is re-queued
+    // (or awaited) with the others instead of being left `running` after the stop.
+    while (this.pumping) await sleep(5);
     const all = Promise.all([...this.finished]);
     const timedOut = await Promise.race([all.then(() => false), sleep(graceMs).then(() => true)]);
     if (timedOut) {
