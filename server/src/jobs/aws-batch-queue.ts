@@ -12,6 +12,7 @@ import type { BatchConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { type JobQueue, QUEUE_NAMES, type QueueStats } from './job-queue.ts';
 import type { JobService } from './job-service.ts';
+import { statsFromJobsTable } from './queue-stats.ts';
 import type { WorkerRegistry } from './worker-registry.ts';
 
 /** Batch states after which the container is gone. */
@@ -154,24 +155,8 @@ export class AwsBatchQueue implements JobQueue {
     return res.jobQueues ?? [];
   }
 
-  async stats(): Promise<QueueStats> {
-    const [depth, live] = await Promise.all([
-      this.deps.jobs.countByQueue(),
-      this.deps.registry.live(this.backend),
-    ]);
-    const queues = QUEUE_NAMES.map((name) => ({
-      name,
-      queued: depth[name]?.queued ?? 0,
-      running: depth[name]?.running ?? 0,
-    }));
-    return {
-      backend: this.backend,
-      slots: live.slots,
-      running: queues.reduce((n, q) => n + q.running, 0),
-      queued: queues.reduce((n, q) => n + q.queued, 0),
-      workers: live.workers,
-      queues,
-    };
+  stats(): Promise<QueueStats> {
+    return statsFromJobsTable(this.backend, this.deps.jobs, this.deps.registry);
   }
 
   /** One reconciliation pass; never runs twice at once. */

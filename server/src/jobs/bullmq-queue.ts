@@ -1,7 +1,8 @@
 import { Queue } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
-import { type JobQueue, QUEUE_NAMES, type QueueStats } from './job-queue.ts';
+import type { JobQueue, QUEUE_NAMES, QueueStats } from './job-queue.ts';
 import type { JobService } from './job-service.ts';
+import { statsFromJobsTable } from './queue-stats.ts';
 import { redisLocation, redisOptions } from './redis-options.ts';
 import type { WorkerRegistry } from './worker-registry.ts';
 
@@ -78,24 +79,8 @@ export class BullmqQueue implements JobQueue {
     return null;
   }
 
-  async stats(): Promise<QueueStats> {
-    const [depth, live] = await Promise.all([
-      this.deps.jobs.countByQueue(),
-      this.deps.registry.live(this.backend),
-    ]);
-    const queues = QUEUE_NAMES.map((name) => ({
-      name,
-      queued: depth[name]?.queued ?? 0,
-      running: depth[name]?.running ?? 0,
-    }));
-    return {
-      backend: this.backend,
-      slots: live.slots,
-      running: queues.reduce((n, q) => n + q.running, 0),
-      queued: queues.reduce((n, q) => n + q.queued, 0),
-      workers: live.workers,
-      queues,
-    };
+  stats(): Promise<QueueStats> {
+    return statsFromJobsTable(this.backend, this.deps.jobs, this.deps.registry);
   }
 
   /** Re-announces jobs whose lease expired (their worker died) and queued jobs Redis does not hold. */
