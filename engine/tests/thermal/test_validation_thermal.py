@@ -25,20 +25,7 @@ def solve(mesh, config, transient=False):
     return model, solution, time.perf_counter() - started
 
 
-def report(
-    name: str, value: float, exact: float, solution, seconds: float, scale: float | None = None
-) -> float:
-    """Records the case `name` of validation/cases.toml; relative error against `scale` (the rise a case
-    is about), else against the exact value. Returns |error|."""
-    return RECORDER.record(
-        name,
-        value=value,
-        reference=exact,
-        error=(value - exact) / (scale if scale is not None else exact),
-        unknowns=solution.solver_info["matrix_size"],
-        order=solution.solver_info["element_order"],
-        seconds=seconds,
-    )
+report = RECORDER.record_solution
 
 
 def balance(solution, name: str) -> float:

@@ -129,6 +129,21 @@ class Recorder:
         assert row.passed, f"{case.name}: error {magnitude:.3e} exceeds the tolerance {case.tolerance:g}"
         return magnitude
 
+    def record_solution(
+        self, case_id: str, value: float, exact: float, solution, seconds: float, scale: float | None = None
+    ) -> float:
+        """A case measured on an analysis `Solution`: relative error against `scale` (the rise a case is
+        about) or the exact value; unknowns and order from its solver_info. Returns |error|."""
+        return self.record(
+            case_id,
+            value=value,
+            reference=exact,
+            error=(value - exact) / (scale if scale is not None else exact),
+            unknowns=solution.solver_info["matrix_size"],
+            order=solution.solver_info["element_order"],
+            seconds=seconds,
+        )
+
     def missing(self) -> list[str]:
         return [case_id for case_id in self.cases if case_id not in self.rows]
 

@@ -35,17 +35,7 @@ def euler_bernoulli(beta_l: float) -> float:
     return beta_l**2 / (2 * math.pi) * math.sqrt(E * I / (RHO * A * L**4))
 
 
-def report(case_id: str, value: float, exact: float, sol, seconds: float) -> float:
-    """Records the case's row in the validation report (validation/cases.toml) and returns |error|."""
-    return RECORDER.record(
-        case_id,
-        value=value,
-        reference=exact,
-        error=(value - exact) / exact,
-        unknowns=sol.solver_info["matrix_size"],
-        order=sol.solver_info["element_order"],
-        seconds=seconds,
-    )
+report = RECORDER.record_solution
 
 
 def test_cantilever_bending_frequencies_euler_bernoulli():
