@@ -1,6 +1,7 @@
 """Command line: python -m fieldline_engine <command> [--job DIR]."""
 
 import argparse
+import importlib
 import os
 import sys
 import traceback
@@ -24,14 +25,7 @@ def _health(_job: Path | None) -> dict[str, Any]:
 def _solve(job: Path | None) -> dict[str, Any]:
     from fieldline_engine.commands.solve import run_solve
 
-    job_dir = _require_job(job)
-    if os.environ.get("FIELDLINE_TEST_HOOKS") == "1":
-        # Test seams load only when the server's ENGINE_TEST_HOOKS is on; production never imports them.
-        from fieldline_engine.io.job_files import read_job
-        from fieldline_engine.testing.hooks import apply_test_hooks
-
-        apply_test_hooks(read_job(job_dir))
-    return run_solve(job_dir)
+    return run_solve(_require_job(job))
 
 
 def _mesh(job: Path | None) -> dict[str, Any]:
@@ -54,6 +48,14 @@ COMMANDS: dict[str, Callable[[Path | None], dict[str, Any]]] = {
 }
 
 
+def _run_plugin(command: str, job: Path | None) -> None:
+    """FIELDLINE_ENGINE_PLUGIN names a module whose before_command(command, job_dir) runs first. Only tests
+    set it (the server's ENGINE_TEST_HOOKS → fieldline_engine.testing.hooks); production runs none."""
+    name = os.environ.get("FIELDLINE_ENGINE_PLUGIN")
+    if name:
+        importlib.import_module(name).before_command(command, job)
+
+
 def _require_job(job: Path | None) -> Path:
     if job is None:
         raise EngineError("usage", "this command needs --job DIR")
@@ -71,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         apply_memory_limit_from_env()
         watch_parent_from_env()
+        _run_plugin(args.command, args.job)
         result = COMMANDS[args.command](args.job)
         protocol.done(result)
         return 0

@@ -1,17 +1,24 @@
 """Test-only hooks that give queue tests a job of controllable duration.
 
-Honoured only when the server sets FIELDLINE_TEST_HOOKS=1 (its ENGINE_TEST_HOOKS setting, never set in
-production) and the job input carries `test_hooks`. The real solve still runs afterwards.
+An engine plugin (cli.py's FIELDLINE_ENGINE_PLUGIN): the server names this module only when its
+ENGINE_TEST_HOOKS setting is on (never in production), and the hooks act only when the job input carries
+`test_hooks`. The real solve still runs afterwards.
 """
 
 import time
+from pathlib import Path
 from typing import Any
 
 from fieldline_engine import protocol
+from fieldline_engine.io.job_files import read_job
+
+
+def before_command(command: str, job_dir: Path | None) -> None:
+    if command == "solve" and job_dir is not None and (job_dir / "job.json").is_file():
+        apply_test_hooks(read_job(job_dir))
 
 
 def apply_test_hooks(job: dict[str, Any]) -> None:
-    """Called by the CLI only when FIELDLINE_TEST_HOOKS=1 (cli.py)."""
     hooks = job.get("test_hooks")
     if not isinstance(hooks, dict):
         return

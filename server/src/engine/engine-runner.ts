@@ -23,7 +23,7 @@ export interface EngineRunOptions {
   memoryLimitMb: number;
   onProgress?: (percent: number, message: string | undefined) => void;
   signal?: AbortSignal;
-  /** Extra environment for the engine (e.g. FIELDLINE_TEST_HOOKS in tests). */
+  /** Extra environment for the engine (e.g. FIELDLINE_ENGINE_PLUGIN, set only in tests). */
   env?: Record<string, string>;
 }
 

@@ -83,7 +83,9 @@ export async function runClaimedJob(
           timeoutSeconds: deps.limits.timeoutSeconds,
           memoryLimitMb: deps.limits.memoryLimitMb,
           signal: engineStop.signal,
-          env: deps.engineTestHooks ? { FIELDLINE_TEST_HOOKS: '1' } : undefined,
+          env: deps.engineTestHooks
+            ? { FIELDLINE_ENGINE_PLUGIN: 'fieldline_engine.testing.hooks' }
+            : undefined,
           onProgress: (percent, message) => {
             const t = Date.now();
             if (t - lastWrite < PROGRESS_MIN_INTERVAL_MS && percent < 100) return;

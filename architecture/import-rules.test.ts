@@ -1,0 +1,139 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { IMPORT_RULES } from './import-rules.ts';
+import { checkSource, checkTree, formatViolation, importsOf, REPO_ROOT } from './scan.ts';
+
+describe('import rules (architecture/import-rules.ts)', () => {
+  it('the repository breaks none of them', () => {
+    const violations = checkTree(IMPORT_RULES, REPO_ROOT).map(formatViolation);
+    expect(violations, violations.join('\n')).toEqual([]);
+  });
+
+  it('reads the imports of TypeScript and Python sources', () => {
+    const ts = [
+      "import { a } from '../../../server/src/app.ts';",
+      "import type {\n  B,\n  C,\n} from './b.ts';",
+      "export * from '../lib/index.ts';",
+      "import '@fieldline/contracts';",
+      "const m = await import('../dyn.tsx');",
+      "import { z } from 'zod';",
+    ].join('\n');
+    expect(importsOf('web/src/env/x.ts', ts)).toEqual([
+      'server/src/app',
+      'web/src/env/b',
+      'web/src/lib',
+      'contracts/src',
+      'web/src/dyn',
+    ]);
+    const py = [
+      'import numpy as np',
+      'from fieldline_engine import protocol',
+      'from fieldline_engine.em.constants import (\n    EPS0,\n    MU0,\n)',
+      '    import fieldline_engine.thermal.heat',
+      'from .sibling import thing',
+      'from .. import errors',
+    ].join('\n');
+    expect(new Set(importsOf('engine/fieldline_engine/post/x.py', py))).toEqual(
+      new Set([
+        'engine/fieldline_engine/protocol',
+        'engine/fieldline_engine',
+        'engine/fieldline_engine/em/constants/EPS0',
+        'engine/fieldline_engine/em/constants/MU0',
+        'engine/fieldline_engine/em/constants',
+        'engine/fieldline_engine/thermal/heat',
+        'engine/fieldline_engine/post/sibling/thing',
+        'engine/fieldline_engine/post/sibling',
+        'engine/fieldline_engine/errors',
+      ]),
+    );
+  });
+
+  it('catches a planted forbidden import in memory, naming the file, the import and the rule', () => {
+    const planted = [
+      checkSource(
+        IMPORT_RULES,
+        'web/src/environment/planted.ts',
+        "import { x } from '../../../server/src/app.ts';",
+      ),
+      checkSource(
+        IMPORT_RULES,
+        'web/src/viewer/planted.ts',
+        "import { y } from '../environment/EnvironmentPage.tsx';",
+      ),
+      checkSource(IMPORT_RULES, 'contracts/src/planted.ts', "import { z } from '../../web/src/site.ts';"),
+      checkSource(
+        IMPORT_RULES,
+        'server/src/accounts/planted.ts',
+        "import { j } from '../jobs/job-service.ts';",
+      ),
+      checkSource(
+        IMPORT_RULES,
+        'engine/fieldline_engine/post/planted.py',
+        'from fieldline_engine.em.constants import EPS0',
+      ),
+      checkSource(
+        IMPORT_RULES,
+        'engine/fieldline_engine/thermal/planted.py',
+        'from fieldline_engine.em import conduction',
+      ),
+      checkSource(
+        IMPORT_RULES,
+        'engine/fieldline_engine/commands/planted.py',
+        'from fieldline_engine.testing import hooks',
+      ),
+    ].map((found) => found.map(formatViolation));
+    expect(planted).toEqual([
+      ['web/src/environment/planted.ts imports server/src/app — breaks "web does not import the server"'],
+      [
+        'web/src/viewer/planted.ts imports web/src/environment/EnvironmentPage — breaks "the viewer page talks to the environment by messages only (contracts/src/viewer-protocol.ts)"',
+      ],
+      ['contracts/src/planted.ts imports web/src/site — breaks "contracts import nothing of ours"'],
+      [
+        'server/src/accounts/planted.ts imports server/src/jobs/job-service — breaks "accounts do not import jobs"',
+      ],
+      [
+        'engine/fieldline_engine/post/planted.py imports engine/fieldline_engine/em/constants/EPS0 — breaks "physics-neutral engine code (core/, post/, mesh/, io/, geometry/, commands/) imports no physics family"',
+        'engine/fieldline_engine/post/planted.py imports engine/fieldline_engine/em/constants — breaks "physics-neutral engine code (core/, post/, mesh/, io/, geometry/, commands/) imports no physics family"',
+      ],
+      [
+        'engine/fieldline_engine/thermal/planted.py imports engine/fieldline_engine/em/conduction — breaks "the thermal family imports another family only through a Solution"',
+        'engine/fieldline_engine/thermal/planted.py imports engine/fieldline_engine/em — breaks "the thermal family imports another family only through a Solution"',
+      ],
+      [
+        'engine/fieldline_engine/commands/planted.py imports engine/fieldline_engine/testing/hooks — breaks "engine test seams (testing/) stay out of the production engine"',
+        'engine/fieldline_engine/commands/planted.py imports engine/fieldline_engine/testing — breaks "engine test seams (testing/) stay out of the production engine"',
+      ],
+    ]);
+    // The allowed cross-family edge stays allowed: thermal's Joule heating reads EM's Solution.
+    expect(
+      checkSource(
+        IMPORT_RULES,
+        'engine/fieldline_engine/thermal/joule.py',
+        'from fieldline_engine.em.em_analyses import EmAnalysis',
+      ),
+    ).toEqual([]);
+  });
+
+  const tree = mkdtempSync(join(tmpdir(), 'import-rules-'));
+  afterAll(() => rmSync(tree, { recursive: true, force: true }));
+
+  it('catches a planted forbidden import in a file on disk (the tree walk finds it)', () => {
+    const plant = (path: string, text: string) => {
+      mkdirSync(join(tree, dirname(path)), { recursive: true });
+      writeFileSync(join(tree, path), text);
+    };
+    plant('web/src/billing/planted.tsx', "import { buildApp } from '../../../server/src/app.ts';\n");
+    plant('web/node_modules/x/index.ts', "import '../../../server/src/app.ts';\n"); // skipped: not our source
+    plant(
+      'engine/fieldline_engine/core/planted.py',
+      'def f():\n    from fieldline_engine.vibration.modal import solve_modes\n',
+    );
+    expect(checkTree(IMPORT_RULES, tree).map(formatViolation)).toEqual([
+      'engine/fieldline_engine/core/planted.py imports engine/fieldline_engine/vibration/modal/solve_modes — breaks "physics-neutral engine code (core/, post/, mesh/, io/, geometry/, commands/) imports no physics family"',
+      'engine/fieldline_engine/core/planted.py imports engine/fieldline_engine/vibration/modal — breaks "physics-neutral engine code (core/, post/, mesh/, io/, geometry/, commands/) imports no physics family"',
+      'web/src/billing/planted.tsx imports server/src/app — breaks "web does not import the server"',
+    ]);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * The import rules of the repository, in one table: which folders may not import which. Paths are
+ * repo-relative, without file extension; a rule's `from`/`to` entry names a folder (everything under it) or
+ * a module. `scan.ts` reads the imports; `import-rules.test.ts` checks the whole tree against this table.
+ */
+export interface ImportRule {
+  /** Shown with every violation: the rule and why it exists. */
+  name: string;
+  /** The importing files the rule applies to. */
+  from: string[];
+  /** What they must not import. */
+  to: string[];
+  /** Allowed edges inside `to`, each with its reason: [importing file or folder, imported module or folder]. */
+  except?: { from: string; to: string; why: string }[];
+}
+
+const ENGINE = 'engine/fieldline_engine';
+const FAMILIES = ['em', 'thermal', 'structural', 'vibration'] as const;
+const family = (f: string) => `${ENGINE}/${f}`;
+
+/** One family never imports another, except along the edges listed (docs/multiphysics.md §4). */
+const FAMILY_EDGES: Record<string, { from: string; to: string; why: string }[]> = {
+  thermal: [
+    {
+      from: `${ENGINE}/thermal/joule`,
+      to: `${ENGINE}/em/em_analyses`,
+      why: 'Joule heating runs the EM analysis and reads only the Solution it returns',
+    },
+  ],
+  vibration: [
+    {
+      from: `${ENGINE}/vibration`,
+      to: `${ENGINE}/structural`,
+      why: "vibration is structural dynamics: it reuses structural's setup, elasticity operator and loads",
+    },
+  ],
+};
+
+export const IMPORT_RULES: ImportRule[] = [
+  // --- web ---
+  { name: 'web does not import the server', from: ['web'], to: ['server'] },
+  {
+    name: 'the viewer page talks to the environment by messages only (contracts/src/viewer-protocol.ts)',
+    from: ['web/src/viewer'],
+    to: ['web/src/environment', 'web/src/auth', 'web/src/billing', 'web/src/dashboard', 'web/src/pages'],
+  },
+  {
+    name: 'the environment talks to the viewer page by messages only (contracts/src/viewer-protocol.ts)',
+    from: ['web/src/environment'],
+    to: ['web/src/viewer'],
+  },
+  // --- contracts ---
+  {
+    name: 'contracts import nothing of ours',
+    from: ['contracts/src'],
+    to: ['server', 'web', 'engine', 'e2e', 'bench', 'scripts'],
+  },
+  // --- server (the domain rules) ---
+  { name: 'accounts do not import jobs', from: ['server/src/accounts'], to: ['server/src/jobs'] },
+  // Issue 22 (arch22s): `jobs ↛ billing/admin/geometry` goes here once jobs depend on a metering
+  // interface they own:
+  // { name: 'jobs import no billing, admin or geometry', from: ['server/src/jobs'],
+  //   to: ['server/src/billing', 'server/src/admin', 'server/src/geometry'] },
+  // --- engine ---
+  {
+    name: 'physics-neutral engine code (core/, post/, mesh/, io/, geometry/, commands/) imports no physics family',
+    from: ['core', 'post', 'mesh', 'io', 'geometry', 'commands'].map((d) => `${ENGINE}/${d}`),
+    to: FAMILIES.map(family),
+  },
+  ...FAMILIES.map(
+    (f): ImportRule => ({
+      name: `the ${f} family imports another family only through a Solution`,
+      from: [family(f)],
+      to: FAMILIES.filter((other) => other !== f).map(family),
+      except: FAMILY_EDGES[f] ?? [],
+    }),
+  ),
+  {
+    name: 'engine test seams (testing/) stay out of the production engine',
+    from: [ENGINE],
+    to: [`${ENGINE}/testing`],
+    except: [{ from: `${ENGINE}/testing`, to: `${ENGINE}/testing`, why: 'the seams use each other' }],
+  },
+];
