@@ -76,4 +76,18 @@ describe('structural analysis through the API', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('poissonRatio');
   });
+
+  it('refuses a support given both faces and edges, or an edge that is not a vertex pair, naming the field', async () => {
+    const both = await submit({
+      analysisType: 'structural',
+      displacementConditions: [{ faces: [1], edges: [[0, 1]], displacement: [null, null, 0] }],
+    });
+    expect(both.statusCode).toBe(400);
+    expect(both.body).toContain('displacementConditions');
+    expect(both.body).toContain('give one of faces, edges or points, not faces and edges');
+    const shape = await submit({ analysisType: 'structural', fixedSupports: [{ edges: [[0, 1, 2]] }] });
+    expect(shape.statusCode).toBe(400);
+    expect(shape.body).toContain('fixedSupports');
+    expect(shape.body).toContain('edges');
+  });
 });

@@ -17,13 +17,45 @@ const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const vector = z.tuple([finite, finite, finite]);
 const optionalComponent = finite.nullable();
 
-export const FixedSupport = z.object({ faces: faceList, name: z.string().optional() });
+const vertexIndex = z.number().int().nonnegative();
+/**
+ * Where a support acts: `faces` (1-based surface-triangle ids), or `edges` — mesh edges as pairs of vertex
+ * indices (0-based, as `faces` triangles and `tetrahedra` hold them), a line such as a plate's mid-line —
+ * or `points` (vertex indices). Exactly one of the three.
+ */
+const supportTargets = {
+  faces: faceList.default([]),
+  edges: z.array(z.tuple([vertexIndex, vertexIndex])).optional(),
+  points: z.array(vertexIndex).optional(),
+};
+const oneTarget = (
+  value: { faces: number[]; edges?: unknown[]; points?: unknown[] },
+  ctx: z.RefinementCtx,
+) => {
+  const given = (['faces', 'edges', 'points'] as const).filter((key) => (value[key]?.length ?? 0) > 0);
+  if (given.length !== 1) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: [given[1] ?? 'faces'],
+      message:
+        given.length === 0
+          ? 'a support needs faces, edges or points'
+          : `give one of faces, edges or points, not ${given.join(' and ')}`,
+    });
+  }
+};
+
+export const FixedSupport = z
+  .object({ ...supportTargets, name: z.string().optional() })
+  .superRefine(oneTarget);
 /** null components are free: a symmetry plane is 0 on its normal component only. */
-export const DisplacementCondition = z.object({
-  faces: faceList,
-  displacement: z.tuple([optionalComponent, optionalComponent, optionalComponent]),
-  name: z.string().optional(),
-});
+export const DisplacementCondition = z
+  .object({
+    ...supportTargets,
+    displacement: z.tuple([optionalComponent, optionalComponent, optionalComponent]),
+    name: z.string().optional(),
+  })
+  .superRefine(oneTarget);
 /** A total force (N) spread over the faces by area. */
 export const ForceLoad = z.object({ faces: faceList, force: vector, name: z.string().optional() });
 export const PressureLoad = z.object({ faces: faceList, pressure: finite, name: z.string().optional() });

@@ -6,7 +6,7 @@ that uses it (`default` when none), so weak forms can say ds("dirichlet_0") and 
 
 import ngsolve as ng
 import numpy as np
-from netgen.meshing import FaceDescriptor
+from netgen.meshing import Element0D, FaceDescriptor
 from netgen.meshing import Mesh as NgMesh
 
 from fieldline_engine.mesh.tet_model import TetModel
@@ -15,7 +15,14 @@ DEFAULT_LABEL = "default"
 INTERFACE_LABEL = "interface"
 
 
-def build_ngsolve_mesh(model: TetModel, face_labels: np.ndarray | None = None) -> ng.Mesh:
+def build_ngsolve_mesh(
+    model: TetModel,
+    face_labels: np.ndarray | None = None,
+    edge_regions: dict[str, np.ndarray] | None = None,
+    point_regions: dict[str, np.ndarray] | None = None,
+) -> ng.Mesh:
+    """`edge_regions` (label → vertex pairs) and `point_regions` (label → vertices) become named
+    co-dimension 2 and 3 regions (NGSolve BBND and BBBND), for conditions on lines and points."""
     labels = np.full(len(model.faces), DEFAULT_LABEL, dtype=object) if face_labels is None else face_labels
     m = NgMesh(dim=3)
     m.AddPoints(np.ascontiguousarray(model.vertices, dtype=np.float64))
@@ -51,6 +58,13 @@ def build_ngsolve_mesh(model: TetModel, face_labels: np.ndarray | None = None) -
             rows = (pairs[:, 0] == inner) & (pairs[:, 1] == outer)
             tris = np.ascontiguousarray(model.interface_faces[rows], dtype=np.int32)
             m.AddElements(dim=2, index=fd_index, data=tris, base=0)
+    for index, (label, pairs) in enumerate((edge_regions or {}).items(), start=1):
+        m.SetCD2Name(index, label)
+        m.AddElements(dim=1, index=index, data=np.ascontiguousarray(pairs, dtype=np.int32), base=0)
+    for index, (label, points) in enumerate((point_regions or {}).items(), start=1):
+        m.SetCD3Name(index, label)
+        for p in points:
+            m.Add(Element0D(int(p) + 1, index=index))
     return ng.Mesh(m)
 
 

@@ -40,7 +40,7 @@ class StructuralAnalysis:
         require_no_rigid_motion(model, setup)
         order = element_order(config)
         progress(0.05, "Building mesh")
-        mesh = build_ngsolve_mesh(model, setup.face_labels)
+        mesh = build_ngsolve_mesh(model, setup.face_labels, setup.edge_regions(), setup.point_regions())
         curving = curve_mesh(mesh, model, config, order)
         sol = solve_static(
             mesh, setup, materials, order, SolverOptions.from_config(config), progress.sub(0.1, 0.85)

@@ -5,7 +5,7 @@ Poisson's ratio ν: μ = E / 2(1+ν), λ = Eν / (1+ν)(1−2ν). The operator i
 and by vibration (modal and harmonic), which adds the consistent mass ∫ ρ u·v.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import ngsolve as ng
 
@@ -17,17 +17,21 @@ VOIGT = ((0, 0), (1, 1), (2, 2), (0, 1), (1, 2), (0, 2))
 
 @dataclass
 class ComponentDirichlet:
-    """Boundary labels (regex alternatives) whose x, y or z displacement is prescribed."""
+    """Region labels (regex alternatives) whose x, y or z displacement is prescribed: on faces (x, y, z),
+    on edges (BBND regions) and at points (BBBND regions)."""
 
     x: list[str]
     y: list[str]
     z: list[str]
+    edges: tuple[list[str], list[str], list[str]] = field(default_factory=lambda: ([], [], []))
+    points: tuple[list[str], list[str], list[str]] = field(default_factory=lambda: ([], [], []))
 
     def flags(self) -> dict[str, str]:
         out = {}
-        for axis, labels in (("x", self.x), ("y", self.y), ("z", self.z)):
-            if labels:
-                out[f"dirichlet{axis}"] = "|".join(sorted(set(labels)))
+        for suffix, axes in (("", (self.x, self.y, self.z)), ("_bbnd", self.edges), ("_bbbnd", self.points)):
+            for axis, labels in zip("xyz", axes, strict=True):
+                if labels:
+                    out[f"dirichlet{axis}{suffix}"] = "|".join(sorted(set(labels)))
         return out
 
 

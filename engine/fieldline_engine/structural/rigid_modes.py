@@ -36,7 +36,7 @@ def free_rigid_motions(model: TetModel, setup: StructuralSetup) -> tuple[list[np
     size = float(np.linalg.norm(model.vertices.max(axis=0) - model.vertices.min(axis=0))) or 1.0
     rows: list[np.ndarray] = []
     for support in setup.supports:
-        vertices = np.unique(model.faces[support.rows])
+        vertices = support.vertices(model.faces)
         modes = rigid_motions(model.vertices[vertices], centre, size)
         for axis, value in enumerate(support.values):
             if value is not None:
@@ -100,5 +100,5 @@ def require_no_rigid_motion(model: TetModel, setup: StructuralSetup) -> None:
         parts.append(f"rotate about {_join(_basis_names(axes))}")
     raise InvalidInput(
         f"The model is not held in place: it can still {' and '.join(parts)}; add supports "
-        "(fixed supports or displacement conditions on faces) that stop these motions."
+        "(fixed supports or displacement conditions on faces, edges or points) that stop these motions."
     )

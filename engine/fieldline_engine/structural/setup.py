@@ -2,7 +2,8 @@
 
 `fixedSupports: [{faces}]` fixes every displacement component; `displacementConditions: [{faces,
 displacement: [ux|null, uy|null, uz|null]}]` prescribes the given components (null = free, so a symmetry
-plane is 0 on its normal component); `forceLoads: [{faces, force: [Fx, Fy, Fz]}]` is a total force in N
+plane is 0 on its normal component); either support may hold `edges` (mesh edges as pairs of vertex
+indices, a line such as a plate's mid-line) or `points` (vertex indices) instead of `faces`; `forceLoads: [{faces, force: [Fx, Fy, Fz]}]` is a total force in N
 spread over the faces by area; `pressureLoads: [{faces, pressure}]` pushes into the body for positive
 values (Pa); `gravity: [gx, gy, gz]` (m/s²) loads every body by its density. Face ids are 1-based
 surface-triangle ids; a face carries at most one condition (core/regions.py refuses overlaps, naming the
@@ -31,7 +32,21 @@ class Support:
     name: str
     # per axis: the prescribed displacement (m), or None where the component is free
     values: tuple[float | None, float | None, float | None]
-    rows: np.ndarray  # face rows (0-based) it covers
+    rows: np.ndarray  # face rows (0-based) it covers (empty for an edge or point support)
+    edges: np.ndarray | None = None  # (k, 2) vertex pairs of an edge support
+    points: np.ndarray | None = None  # vertex indices of a point support
+
+    @property
+    def codim(self) -> int:
+        """1 on faces, 2 on edges, 3 at points: the NGSolve region kind (BND, BBND, BBBND)."""
+        return 2 if self.edges is not None else 3 if self.points is not None else 1
+
+    def vertices(self, faces: np.ndarray) -> np.ndarray:
+        if self.edges is not None:
+            return np.unique(self.edges)
+        if self.points is not None:
+            return self.points
+        return np.unique(faces[self.rows])
 
 
 @dataclass
@@ -55,6 +70,12 @@ class StructuralSetup:
     forces: list[ForceLoad] = field(default_factory=list)
     pressures: list[PressureLoad] = field(default_factory=list)
     gravity: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+    def edge_regions(self) -> dict[str, np.ndarray]:
+        return {s.label: s.edges for s in self.supports if s.edges is not None}
+
+    def point_regions(self) -> dict[str, np.ndarray]:
+        return {s.label: s.points for s in self.supports if s.points is not None}
 
 
 def structural_materials(model: TetModel, config: dict[str, Any]) -> MaterialTable:
@@ -115,19 +136,18 @@ def structural_setup(model: TetModel, config: dict[str, Any], static: bool = Tru
     """`static`: a static run needs supports and loads; vibration (free–free modal allowed) checks its own."""
     lab = FaceLabeller(model)
     setup = StructuralSetup(face_labels=lab.labels)
+    surface = SurfaceEdges(model)
     for k, cond in enumerate(config.get("fixedSupports") or []):
         what = f"Fixed support {k + 1}"
-        label = f"support_{len(setup.supports)}"
-        rows = lab.claim(cond.get("faces") or [], label, what)
-        setup.supports.append(Support(label, cond.get("name") or what, (0.0, 0.0, 0.0), rows))
+        field_name = f"fixedSupports[{k}]"
+        setup.supports.append(_support(cond, (0.0, 0.0, 0.0), what, field_name, lab, surface, setup))
     for k, cond in enumerate(config.get("displacementConditions") or []):
         what = f"Displacement condition {k + 1}"
         values = _vector(cond.get("displacement"), what, allow_null=True)
         if all(v is None for v in values):
             raise InvalidInput(f"{what} leaves every component free (null): give at least one displacement.")
-        label = f"support_{len(setup.supports)}"
-        rows = lab.claim(cond.get("faces") or [], label, what)
-        setup.supports.append(Support(label, cond.get("name") or what, values, rows))
+        field_name = f"displacementConditions[{k}]"
+        setup.supports.append(_support(cond, values, what, field_name, lab, surface, setup))
     for k, load in enumerate(config.get("forceLoads") or []):
         what = f"Force load {k + 1}"
         force = _vector(load.get("force"), what)
@@ -150,11 +170,83 @@ def structural_setup(model: TetModel, config: dict[str, Any], static: bool = Tru
     return setup
 
 
+class SurfaceEdges:
+    """The edges of the surface triangulation, to check an edge support lies on the model's surface."""
+
+    def __init__(self, model: TetModel):
+        self.nv = model.nv
+        tris = model.faces
+        pairs = np.concatenate([tris[:, [0, 1]], tris[:, [1, 2]], tris[:, [2, 0]]])
+        self.keys = np.unique(self._keys(pairs))
+
+    def _keys(self, pairs: np.ndarray) -> np.ndarray:
+        pairs = np.sort(pairs, axis=1).astype(np.int64)
+        return pairs[:, 0] * self.nv + pairs[:, 1]
+
+    def missing(self, pairs: np.ndarray) -> np.ndarray:
+        """Rows of `pairs` that are not edges of the surface mesh."""
+        return np.nonzero(~np.isin(self._keys(pairs), self.keys))[0]
+
+
+def _support(
+    cond: dict[str, Any],
+    values: tuple,
+    what: str,
+    field_name: str,
+    lab: FaceLabeller,
+    surface: SurfaceEdges,
+    setup: StructuralSetup,
+) -> Support:
+    """A support on exactly one of `faces`, `edges` (vertex pairs) or `points` (vertex indices)."""
+    label = f"support_{len(setup.supports)}"
+    name = cond.get("name") or what
+    given = [key for key in ("faces", "edges", "points") if cond.get(key)]
+    if len(given) > 1:
+        raise InvalidInput(
+            f"{field_name}: give one of faces, edges or points, not {' and '.join(given)} (one condition each)."
+        )
+    if given == ["edges"]:
+        edges = _index_array(cond["edges"], f"{field_name}.edges", surface.nv, pairs=True)
+        off = surface.missing(edges)
+        if off.size:
+            a, b = (int(x) for x in edges[off[0]])
+            raise InvalidInput(
+                f"{field_name}.edges: [{a}, {b}] is not an edge of the surface mesh (vertices {a} and {b} share "
+                "no surface triangle); an edge is two vertex indices joined by a side of a surface triangle."
+            )
+        return Support(label, name, values, np.zeros(0, dtype=np.int64), edges=edges)
+    if given == ["points"]:
+        points = np.unique(_index_array(cond["points"], f"{field_name}.points", surface.nv, pairs=False))
+        return Support(label, name, values, np.zeros(0, dtype=np.int64), points=points)
+    return Support(label, name, values, lab.claim(cond.get("faces") or [], label, what))
+
+
+def _index_array(value: Any, field_name: str, nv: int, pairs: bool) -> np.ndarray:
+    """Vertex indices (0-based, as `faces` and `tetrahedra` hold them): a list, or a list of pairs."""
+    shape = "a list of [vertex, vertex] pairs" if pairs else "a list of vertex indices"
+    try:
+        out = np.asarray(value)
+        ok = out.dtype.kind in "iu" and out.ndim == (2 if pairs else 1) and (not pairs or out.shape[1] == 2)
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise InvalidInput(f"{field_name} must be {shape} (0-based vertex indices).")
+    out = out.astype(np.int64)
+    bad = out[(out < 0) | (out >= nv)]
+    if bad.size:
+        raise InvalidInput(
+            f"{field_name}: vertex {int(bad[0])} is out of range; the model has {nv} vertices (0–{nv - 1})."
+        )
+    if pairs and np.any(out[:, 0] == out[:, 1]):
+        raise InvalidInput(f"{field_name}: an edge joins two different vertices.")
+    return out
+
+
 def require_supports_and_loads(setup: StructuralSetup) -> None:
     if not setup.supports:
         raise InvalidInput(
-            "The model has no supports: add a fixed support or a displacement condition on some faces, "
-            "or it can move freely as a rigid body."
+            "The model has no supports: add a fixed support or a displacement condition on some faces, edges "
+            "or points, or it can move freely as a rigid body."
         )
     if not (setup.forces or setup.pressures or any(setup.gravity) or _prescribes_motion(setup)):
         raise InvalidInput(

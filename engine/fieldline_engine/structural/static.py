@@ -18,7 +18,7 @@ from fieldline_engine.core.materials import MaterialTable
 from fieldline_engine.limits import parallel
 from fieldline_engine.protocol import SILENT, ProgressSpan
 from fieldline_engine.structural.elasticity import ComponentDirichlet, Elasticity
-from fieldline_engine.structural.setup import StructuralSetup
+from fieldline_engine.structural.setup import StructuralSetup, Support
 
 
 @dataclass
@@ -33,12 +33,21 @@ class StaticSolution:
 
 
 def component_dirichlet(setup: StructuralSetup) -> ComponentDirichlet:
-    axes: list[list[str]] = [[], [], []]
+    by_codim: dict[int, tuple[list[str], list[str], list[str]]] = {c: ([], [], []) for c in (1, 2, 3)}
     for s in setup.supports:
         for k, v in enumerate(s.values):
             if v is not None:
-                axes[k].append(s.label)
-    return ComponentDirichlet(*axes)
+                by_codim[s.codim][k].append(s.label)
+    return ComponentDirichlet(*by_codim[1], edges=by_codim[2], points=by_codim[3])
+
+
+def support_region(mesh: ng.Mesh, support: Support) -> tuple[object, ng.Region]:
+    """The support's region and its kind: faces (BND), an edge (BBND) or points (BBBND)."""
+    if support.codim == 2:
+        return ng.BBND, mesh.BBoundaries(support.label)
+    if support.codim == 3:
+        return ng.BBBND, mesh.BBBoundaries(support.label)
+    return ng.BND, mesh.Boundaries(support.label)
 
 
 def applied_load(mesh: ng.Mesh, setup: StructuralSetup, elasticity: Elasticity, v: ng.CoefficientFunction):
@@ -121,15 +130,16 @@ def _set_prescribed(gfu: ng.GridFunction, setup: StructuralSetup, mesh: ng.Mesh)
     for support in setup.supports:
         for k, value in enumerate(support.values):
             if value:
+                vb, region = support_region(mesh, support)
                 scratch = ng.GridFunction(gfu.space)
-                scratch.components[k].Set(ng.CF(value), ng.BND, definedon=mesh.Boundaries(support.label))
-                dofs = _component_dofs(gfu.space, mesh, support.label, k)
+                scratch.components[k].Set(ng.CF(value), vb, definedon=region)
+                dofs = _component_dofs(gfu.space, region, k)
                 gfu.vec.FV().NumPy()[dofs] = scratch.vec.FV().NumPy()[dofs]
 
 
-def _component_dofs(fes: ng.FESpace, mesh: ng.Mesh, label: str, component: int) -> np.ndarray:
-    """DOFs of one displacement component on a boundary region (VectorH1 stores component blocks)."""
-    on_region = np.nonzero(np.array(fes.GetDofs(mesh.Boundaries(label)), dtype=bool))[0]
+def _component_dofs(fes: ng.FESpace, region: ng.Region, component: int) -> np.ndarray:
+    """DOFs of one displacement component on a support's region (VectorH1 stores component blocks)."""
+    on_region = np.nonzero(np.array(fes.GetDofs(region), dtype=bool))[0]
     block = fes.ndof // 3
     return on_region[(on_region >= component * block) & (on_region < (component + 1) * block)]
 
@@ -144,14 +154,15 @@ def _reactions(
     out: dict[str, np.ndarray] = {}
     for support in setup.supports:
         force = np.zeros(3)
+        vb, region = support_region(mesh, support)
         for k, value in enumerate(support.values):
             if value is None:
                 continue
-            dofs = _component_dofs(fes, mesh, support.label, k)
+            dofs = _component_dofs(fes, region, k)
             dofs = dofs[~claimed[dofs]]
             claimed[dofs] = True
             unit = ng.GridFunction(fes)
-            unit.components[k].Set(ng.CF(1.0), ng.BND, definedon=mesh.Boundaries(support.label))
+            unit.components[k].Set(ng.CF(1.0), vb, definedon=region)
             weights = unit.vec.FV().NumPy()[dofs]
             # r = K u − f is the force the body needs from outside at constrained DOFs: the reaction.
             force[k] = float(np.sum(r[dofs] * weights))

@@ -38,7 +38,7 @@ def _modal(model: TetModel, config: dict[str, Any], progress: ProgressSpan, coun
     setup = structural_setup(model, config, static=False)
     translations, axes = free_rigid_motions(model, setup)
     order = element_order(config)
-    mesh = build_ngsolve_mesh(model, setup.face_labels)
+    mesh = build_ngsolve_mesh(model, setup.face_labels, setup.edge_regions(), setup.point_regions())
     curving = curve_mesh(mesh, model, config, order)
     min_f = config.get("modalMinFrequency")
     min_f = float(min_f) if min_f not in (None, 0, "") else None

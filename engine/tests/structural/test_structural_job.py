@@ -88,3 +88,54 @@ def test_job_writes_named_fields_quantities_and_a_safety_factor(engine, tmp_path
         f"job: max |u| {q['max_displacement_m']:.3e} m, max σ_vm {q['max_von_mises_Pa'] / 1e6:.1f} MPa, "
         f"safety factor {q['safety_factor']:.2f}"
     )
+
+
+def _bottom_line(x: float) -> list[list[int]]:
+    """Surface-mesh edges along y at (x, z = 0): a line support across the bar's width."""
+    import numpy as np
+
+    v = np.asarray(MESH["vertices"])
+    on = np.nonzero(np.isclose(v[:, 0], x) & np.isclose(v[:, 2], 0.0))[0]
+    on = on[np.argsort(v[on, 1])]
+    return [[int(a), int(b)] for a, b in zip(on[:-1], on[1:], strict=True)]
+
+
+def test_a_beam_on_two_line_supports_carries_half_the_load_on_each():
+    """Pinned line at x = 0 and a roller line (u_z only) at x = L, both on the bottom edge, 100 N down on
+    the top: statics gives 50 N up at each line, whatever the mesh. The roller is also given as points."""
+    import numpy as np
+
+    top = faces_on_plane(MESH, 2, 0.02)
+    roller_points = sorted({v for edge in _bottom_line(0.2) for v in edge})
+    for roller in ({"edges": _bottom_line(0.2)}, {"points": roller_points}):
+        sol = StructuralAnalysis().solve(
+            model_from_mesh_data(MESH),
+            {
+                "analysisType": "structural",
+                "fixedSupports": [{"edges": _bottom_line(0.0), "name": "pin"}],
+                "displacementConditions": [{**roller, "displacement": [None, None, 0], "name": "roller"}],
+                "forceLoads": [{"faces": top, "force": [0, 0, -100]}],
+            },
+            SILENT,
+        )
+        reactions = {r["support"]: np.asarray(r["reaction_N"]) for r in sol.quantities["reactions"]}
+        print(f"line supports ({next(iter(roller))}): {reactions}")
+        assert reactions["pin"][2] == pytest.approx(50.0, rel=1e-6)
+        assert reactions["roller"][2] == pytest.approx(50.0, rel=1e-6)
+        assert sol.quantities["reaction_balance_error"] < 1e-8
+
+
+def test_bad_edges_and_points_are_refused_naming_the_field():
+    load = {"forceLoads": [{"faces": RIGHT, "force": [0, 0, -10]}]}
+    message = refusal({"fixedSupports": [{"edges": [[0, 10**6]]}], **load})
+    assert message.startswith("fixedSupports[0].edges: vertex 1000000 is out of range")
+    # Opposite corners of the bar share no surface triangle.
+    far = len(MESH["vertices"]) - 1
+    message = refusal({"displacementConditions": [{"edges": [[0, far]], "displacement": [0, 0, 0]}], **load})
+    assert message.startswith(
+        f"displacementConditions[0].edges: [0, {far}] is not an edge of the surface mesh"
+    )
+    message = refusal({"fixedSupports": [{"faces": LEFT, "points": [0]}], **load})
+    assert "give one of faces, edges or points, not faces and points" in message
+    message = refusal({"fixedSupports": [{"points": [[0, 1]]}], **load})
+    assert "fixedSupports[0].points must be a list of vertex indices" in message

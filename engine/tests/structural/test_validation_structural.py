@@ -192,3 +192,16 @@ def test_plate_with_a_hole_howland():
     edge = np.isclose(xyz[:, 0], 0, atol=1e-9) & np.isclose(xyz[:, 1], d / 2, rtol=1e-3)
     peak = float(sol.field("stress").values[edge, 0].mean())
     assert report("structural-howland", peak / sigma, 3.14, sol, seconds) < 0.03
+
+
+def test_nafems_le10_thick_plate():
+    """NAFEMS LE10: the elliptic thick plate under 1 MPa, held in z on the outer face's mid-line only (an
+    edge condition); σ_yy at D = (2, 0, 0.3) is −5.38 MPa. A coarse mesh here; bench/structural/le10.py
+    runs the finer ones against CalculiX."""
+    from fieldline_engine.testing import nafems_le10 as le10
+
+    data, groups, mid_line = le10.mesh_data(0.2)
+    model, sol, seconds = solve(data, {**le10.config(groups, mid_line), "useCurvedGeometry": True})
+    sigma_yy = float(sol.field("stress").values[le10.d_vertex(model.vertices), 1])
+    assert report("structural-nafems-le10", sigma_yy, le10.TARGET_PA, sol, seconds) < 0.02
+    assert sol.quantities["reaction_balance_error"] < 1e-6
