@@ -1,8 +1,8 @@
 // The benchmark page: the parent of the real viewer (same origin), as the environment is. It loads the
 // 1M-tetrahedron result as results.bin, measures the viewer, then parses the same result as JSON (the peer).
-import { decodeResultsBinary } from '../../web/src/results/results-binary.ts';
-import { viewerPayloadFromResultsJson } from '../../web/src/results/results-json.ts';
-import { loadMeshMessage, payloadTransferables } from '../../web/src/results/viewer-payload.ts';
+import { decodeResultsBinary } from '../../web/src/results-format/results-binary.ts';
+import { viewerPayloadFromResultsJson } from '../../web/src/results-format/results-json.ts';
+import { loadMeshMessage, payloadTransferables } from '../../web/src/results-format/viewer-payload.ts';
 
 interface Stats {
   loadToFirstFrameMs: number;

@@ -1,7 +1,7 @@
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boxMesh, facesOnPlane } from '../../server/test/support/box-mesh.ts';
-import { decodeResultsBinary } from '../../web/src/results/index.ts';
+import { decodeResultsBinary } from '../../web/src/results-format/index.ts';
 import { registerApiUser } from '../support/api-user.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { compareToReference, decodePng, diffImages } from '../support/image-compare.ts';

@@ -1,4 +1,4 @@
-import { viewerPayloadFromResultsJson } from '../../results/index.ts';
+import { viewerPayloadFromResultsJson } from '../../results-format/index.ts';
 import { fieldColumns } from './field-columns.ts';
 
 /** Per-vertex CSV: x, y, z and every vertex field of the result's catalogue (components, magnitude). */

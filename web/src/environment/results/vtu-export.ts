@@ -1,5 +1,5 @@
 import { FIELD_COMPONENTS } from '@fieldline/contracts';
-import { viewerPayloadFromResultsJson } from '../../results/index.ts';
+import { viewerPayloadFromResultsJson } from '../../results-format/index.ts';
 
 const VTK_TETRA = 10;
 const VTK_TRIANGLE = 5;

@@ -1,5 +1,5 @@
 import type { LENGTH_UNITS, MeshData } from '@fieldline/contracts';
-import type { CatalogueSummary } from '../../results/index.ts';
+import type { CatalogueSummary } from '../../results-format/index.ts';
 import { type AnalysisForm, defaultAnalysisForm } from '../config/analysis-form.ts';
 import type { MeshingOptions } from '../config/to-backend-config.ts';
 import type { ProblemMarkersPayload } from '../meshing/problem-markers.ts';

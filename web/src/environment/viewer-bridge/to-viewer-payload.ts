@@ -4,12 +4,12 @@ import {
   type ViewerPayload,
   viewerMeshFromMeshData,
   viewerPayloadFromResultsJson,
-} from '../../results/index.ts';
+} from '../../results-format/index.ts';
 import type { ProblemMarkersPayload } from '../meshing/problem-markers.ts';
 
 /**
  * Mesh data and results → the viewer's typed-array payloads. The conversions are the viewer issue's
- * (web/src/results/); this module only adds the environment's body visibility and problem markers.
+ * (web/src/results-format/); this module only adds the environment's body visibility and problem markers.
  */
 
 type Cells = ReadonlyArray<ReadonlyArray<number>>;

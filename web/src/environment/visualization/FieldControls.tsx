@@ -1,6 +1,6 @@
 import { ANALYSIS_BOUNDS, type FieldSelection } from '@fieldline/contracts';
 import { useEffect, useState } from 'react';
-import type { CatalogueSummary } from '../../results/index.ts';
+import type { CatalogueSummary } from '../../results-format/index.ts';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { Checkbox, Select, Slider } from '../ui/fields.tsx';
 import {

@@ -1,5 +1,5 @@
 import { SPEC_FIELD_MODES } from '@fieldline/contracts';
-import { type FieldSummary, hasSpecFieldModes, prettyUnit } from '../../results/index.ts';
+import { type FieldSummary, hasSpecFieldModes, prettyUnit } from '../../results-format/index.ts';
 
 /** One entry of the surface-field selector: a spec mode (setFieldMode) or a named field (setField). */
 export interface SurfaceOption {

@@ -1,4 +1,4 @@
-import { summarizeCatalogue, type ViewerPayload } from '../../results/index.ts';
+import { summarizeCatalogue, type ViewerPayload } from '../../results-format/index.ts';
 import { isLengthUnit } from '../api/convert-step.ts';
 import { isRecord } from '../api/http.ts';
 import { fromBackendConfig, restoreNotice } from '../config/from-backend-config.ts';

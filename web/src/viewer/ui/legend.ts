@@ -1,4 +1,4 @@
-import { prettyUnit } from '../../results/field-summary.ts';
+import { prettyUnit } from '../../results-format/field-summary.ts';
 import { type ColorRange, formatTick, normalize, siPrefix, ticks } from '../color/color-scale.ts';
 import { type ColorMapName, colorAt } from '../color/colormaps.ts';
 

@@ -4,7 +4,7 @@ import {
   ResultsJsonError,
   viewerMeshFromMeshData,
   viewerPayloadFromResultsJson,
-} from '../../src/results/index.ts';
+} from '../../src/results-format/index.ts';
 
 const tet = {
   vertices: [

@@ -8,7 +8,7 @@ import {
   decodeResultsBinary,
   ResultsBinaryError,
   viewerPayloadFromResultsJson,
-} from '../../src/results/index.ts';
+} from '../../src/results-format/index.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const PYTHON = process.env.ENGINE_PYTHON ?? join(ROOT, '.venv', 'bin', 'python');
