@@ -69,8 +69,17 @@ function emIsFullWave(config: AnalysisConfig): boolean {
 
 // Above this size `linearSolver: auto` goes iterative for the H1 families (engine core/linear_solve.py).
 export const DIRECT_SOLVER_MAX_DOFS = 60_000;
+// ...and for full-wave, GMRES + BDDC (engine em/fullwave/iterative.py), or earlier if the factor would not fit.
+export const FULLWAVE_DIRECT_MAX_DOFS = 100_000;
 
-function spaceOf(config: AnalysisConfig): { space: DiscreteSpace; complex: boolean; alwaysDirect: boolean } {
+interface SolverPath {
+  space: DiscreteSpace;
+  complex: boolean;
+  alwaysDirect: boolean;
+  fullWave?: boolean;
+}
+
+function spaceOf(config: AnalysisConfig): SolverPath {
   const type = (config.transient && TRANSIENT_TWINS[config.analysisType]) || config.analysisType;
   switch (type) {
     case 'structural':
@@ -87,7 +96,7 @@ function spaceOf(config: AnalysisConfig): { space: DiscreteSpace; complex: boole
       return { space: 'hcurl', complex: false, alwaysDirect: true };
     default:
       return emIsFullWave(config)
-        ? { space: 'hcurl', complex: true, alwaysDirect: true }
+        ? { space: 'hcurl', complex: true, alwaysDirect: false, fullWave: true }
         : { space: 'h1', complex: config.frequency > 0, alwaysDirect: false };
   }
 }
@@ -106,22 +115,49 @@ export const MEMORY_MODEL = {
     exponent: number;
   },
   iterativeBytesPerUnknown: 4000,
+  // GMRES + BDDC on complex Nédélec (bench/scale): the matrix, BDDC's element matrices and wirebasket
+  // factor, and a Krylov basis of 60 vectors.
+  fullWaveIterativeBytesPerUnknown: 4000,
 } as const;
 
+function directBytes(space: DiscreteSpace, complex: boolean, unknowns: number): number {
+  const m = MEMORY_MODEL;
+  return m.direct[space] * (complex ? 2 : 1) * unknowns ** m.direct.exponent;
+}
+
+function usesDirect(
+  path: SolverPath,
+  config: AnalysisConfig,
+  unknowns: number,
+  limitBytes?: number,
+): boolean {
+  const choice = config.linearSolver ?? 'auto';
+  if (path.alwaysDirect || choice === 'direct') return true;
+  if (choice !== 'auto') return false;
+  if (!path.fullWave) return unknowns <= DIRECT_SOLVER_MAX_DOFS;
+  const fits =
+    limitBytes === undefined || MEMORY_MODEL.baseBytes + directBytes('hcurl', true, unknowns) <= limitBytes;
+  return unknowns <= FULLWAVE_DIRECT_MAX_DOFS && fits;
+}
+
+/**
+ * `memoryLimitBytes`, the job's limit where known, steers `auto` on the full-wave path as the engine does:
+ * a factorisation that would not fit goes iterative.
+ */
 export function estimateResources(
   mesh: { vertices: readonly unknown[]; faces: readonly unknown[]; tetrahedra?: readonly unknown[] | null },
   config: AnalysisConfig,
+  memoryLimitBytes?: number,
 ): ResourceEstimate {
   const topo = meshTopology(mesh.vertices.length, mesh.tetrahedra?.length ?? 0, mesh.faces.length);
-  const { space, complex, alwaysDirect } = spaceOf(config);
+  const path = spaceOf(config);
+  const { space, complex } = path;
   const unknowns = countUnknowns(topo, space, config.meshOrder ?? 1);
-  const choice = config.linearSolver ?? 'auto';
-  const direct =
-    alwaysDirect || choice === 'direct' || (choice === 'auto' && unknowns <= DIRECT_SOLVER_MAX_DOFS);
+  const direct = usesDirect(path, config, unknowns, memoryLimitBytes);
   const m = MEMORY_MODEL;
   const solverBytes = direct
-    ? m.direct[space] * (complex ? 2 : 1) * unknowns ** m.direct.exponent
-    : m.iterativeBytesPerUnknown * unknowns;
+    ? directBytes(space, complex, unknowns)
+    : (path.fullWave ? m.fullWaveIterativeBytesPerUnknown : m.iterativeBytesPerUnknown) * unknowns;
   return {
     unknowns,
     space,

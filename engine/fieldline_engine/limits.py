@@ -17,6 +17,12 @@ def apply_memory_limit_from_env() -> int | None:
     return limit_mb
 
 
+def address_space_limit_mb() -> int | None:
+    """The address-space cap in force (RLIMIT_AS), in MB, or None when unlimited."""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
+    return None if soft == resource.RLIM_INFINITY else soft // (1024 * 1024)
+
+
 def thread_count() -> int:
     """Threads for NGSolve's TaskManager: FIELDLINE_THREADS, else one per available core."""
     raw = os.environ.get("FIELDLINE_THREADS", "")

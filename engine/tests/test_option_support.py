@@ -10,7 +10,7 @@ from fieldline_engine.core.solution import Solution
 from fieldline_engine.em.option_support import (
     ADAPTIVE_SWEEP_FREQUENCY_DOMAIN_ONLY,
     DIRICHLET_NOT_FULLWAVE_SOURCE,
-    ITERATIVE_SOLVER_STATIC_ONLY,
+    ITERATIVE_SOLVER_DIRECT_ONLY_PATHS,
     NEUMANN_FLUX_NOT_USED,
     NO_ANIMATION_AT_DC,
     PORTS_PML_NOT_STATIC,
@@ -72,8 +72,9 @@ def test_output_options_left_out_are_warned_about():
     for path in ("fullwave", "em-time", "em-eigen"):
         assert check_options(charged, path) == [NEUMANN_FLUX_NOT_USED]
     assert check_options(charged, "static") == []
-    # an iterative solver choice only steers the static solvers
-    assert check_options({"linearSolver": "cg-amg"}, "fullwave") == [ITERATIVE_SOLVER_STATIC_ONLY]
+    # an iterative solver choice steers the static and full-wave solvers, not time-domain or eigenmode runs
+    assert check_options({"linearSolver": "gmres-bddc"}, "fullwave") == []
+    assert check_options({"linearSolver": "cg-amg"}, "em-eigen") == [ITERATIVE_SOLVER_DIRECT_ONLY_PATHS]
     assert check_options({"linearSolver": "direct"}, "em-time") == []
     assert check_options({"linearSolver": "cg-bddc"}, "static") == []
     # S-parameters need wave ports on a full-wave run (with ports and a sweep, the job is full-wave)

@@ -105,6 +105,52 @@ describe('full-wave two-port waveguide through the API', () => {
     expect(badFormat.statusCode).toBe(400);
   });
 
+  it("solves on the iterative path (GMRES + BDDC) when forced, with the direct solve's S-parameters", async () => {
+    const cookie = (await registerTestUser(t.app)).cookie;
+    const job = waveguideJob();
+    const run = async (linearSolver: string) => {
+      const submit = await t.app.inject({
+        method: 'POST',
+        url: '/api/fea/submit',
+        payload: { ...job, config: { ...job.config, linearSolver } },
+        headers: { cookie },
+      });
+      expect(submit.statusCode, submit.body).toBe(200);
+      const { body } = await waitForJob(t.app, submit.json().job_id, cookie);
+      expect(body.status, body.error).toBe('completed');
+      return body.results;
+    };
+    const direct = await run('direct');
+    const iterative = await run('gmres-bddc');
+    expect(direct.solver_info.linear_solver).toMatch(/^direct/);
+    expect(iterative.solver_info.linear_solver).toMatch(/^GMRES \+ BDDC/);
+    // every frequency's solve (both ports) reports its iterations and true residual
+    const solves = iterative.solver_info.iterative_solves as {
+      frequency: number;
+      iterations: number;
+      residual: number;
+    }[];
+    expect(new Set(solves.map((s) => s.frequency))).toEqual(new Set([9e9, 10e9, 11e9]));
+    for (const s of solves) {
+      expect(s.iterations).toBeGreaterThan(0);
+      expect(s.residual).toBeLessThan(1e-4);
+    }
+    let worst = 0;
+    const d = direct.s_parameters.matrix as [number, number][][][];
+    const it = iterative.s_parameters.matrix as [number, number][][][];
+    for (let k = 0; k < 3; k++)
+      for (let r = 0; r < 2; r++)
+        for (let c = 0; c < 2; c++) {
+          const [dr, di] = d[k]?.[r]?.[c] ?? [Number.NaN, Number.NaN];
+          const [ir, ii] = it[k]?.[r]?.[c] ?? [Number.NaN, Number.NaN];
+          worst = Math.max(worst, Math.hypot(ir - dr, ii - di));
+        }
+    console.log(
+      `iterative vs direct S-parameters: max |ΔS| = ${worst.toExponential(1)}, iterations ${solves.map((s) => s.iterations)}`,
+    );
+    expect(worst).toBeLessThan(1e-5);
+  });
+
   it('runs the adaptive fast sweep when asked (fewer full solves than points) and refuses an unknown sweep type', async () => {
     const cookie = (await registerTestUser(t.app)).cookie;
     const job = waveguideJob();

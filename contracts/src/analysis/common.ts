@@ -37,7 +37,8 @@ export const TRANSIENT_TWINS: Partial<Record<AnalysisType, AnalysisType>> = {
 };
 
 export const TIME_SCHEMES = ['newmark', 'explicit', 'implicit'] as const;
-export const LINEAR_SOLVERS = ['auto', 'direct', 'cg-bddc', 'cg-amg'] as const;
+/** gmres-bddc: the full-wave solver's iterative choice (GMRES + BDDC); for symmetric systems it means CG + BDDC. */
+export const LINEAR_SOLVERS = ['auto', 'direct', 'cg-bddc', 'cg-amg', 'gmres-bddc'] as const;
 export const MESH_ALGORITHMS = ['auto', 'hxt', 'delaunay', 'netgen'] as const;
 export const MESH_REPAIR_MODES = ['safe', 'none'] as const;
 
@@ -144,7 +145,7 @@ export const commonKeys = {
   useCurvedMesh: z.boolean().default(false),
   useCurvedGeometry: z.boolean().default(false),
   meshOrder: z.union([z.literal(1), z.literal(2), z.literal(3)]).default(1),
-  /** Solver choice: auto picks a direct solver for small systems, else CG + AMG/BDDC. */
+  /** Solver choice: auto picks a direct solver for small systems, else CG + AMG/BDDC (GMRES + BDDC for full-wave). */
   linearSolver: z.enum(LINEAR_SOLVERS).default('auto'),
   animate: z.boolean().default(false),
   animationFrames: z.number().int().min(10).max(200).default(d.animationFrames),

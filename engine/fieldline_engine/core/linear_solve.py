@@ -1,6 +1,6 @@
 """Choosing and running the linear solver: sparse direct for small systems, preconditioned CG for large.
 
-The choice (`linearSolver` in the config: auto | direct | cg-bddc | cg-amg) is made once per bilinear
+The choice (`linearSolver` in the config: auto | direct | cg-bddc | cg-amg | gmres-bddc) is made once per bilinear
 form, before it is assembled, because NGSolve's BDDC and AMG preconditioners register with the form
 and are built during assembly. One `LinearSolver` then solves any number of right-hand sides (the
 columns of a capacitance matrix reuse the factorization or the preconditioner).
@@ -18,7 +18,9 @@ from fieldline_engine.core import amg
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.limits import parallel
 
-SOLVER_CHOICES = ("auto", "direct", "cg-bddc", "cg-amg")
+# gmres-bddc is the full-wave family's iterative solver (em/fullwave/iterative.py); for the symmetric systems
+# solved here it means CG with BDDC, GMRES's short-recurrence form for them.
+SOLVER_CHOICES = ("auto", "direct", "cg-bddc", "cg-amg", "gmres-bddc")
 # Above this many DOFs a 3D sparse factorization costs far more time and memory than CG with
 # BDDC/AMG (measured here: order 3, 1.7e5 DOFs: Cholesky 55 s, CG + BDDC/AMG 2 s).
 DIRECT_SOLVER_MAX_DOFS = 60_000
@@ -51,6 +53,8 @@ def solver_choice(config: dict[str, Any]) -> str:
 
 
 def resolve_choice(choice: str, ndof: int) -> str:
+    if choice == "gmres-bddc":
+        return "cg-bddc"
     if choice != "auto":
         return choice
     return "direct" if ndof <= DIRECT_SOLVER_MAX_DOFS else "cg-amg"

@@ -26,9 +26,9 @@ NEUMANN_FLUX_NOT_USED = (
     "Neumann flux values act in static and quasi-static runs only: in full-wave, time-domain and eigenmode "
     "runs Neumann faces are magnetic walls (PMC) and their flux is not used."
 )
-ITERATIVE_SOLVER_STATIC_ONLY = (
-    "The iterative solver choice (linearSolver) applies to static and quasi-static runs; full-wave, "
-    "time-domain and eigenmode runs factorize their matrices directly."
+ITERATIVE_SOLVER_DIRECT_ONLY_PATHS = (
+    "The iterative solver choice (linearSolver) applies to static, quasi-static and frequency-domain full-wave "
+    "runs; time-domain and eigenmode runs factorize their matrices directly."
 )
 DIRICHLET_NOT_FULLWAVE_SOURCE = (
     "Dirichlet voltages do not drive a full-wave run: Dirichlet faces are perfect conductors (PEC) and node "
@@ -66,8 +66,8 @@ def check_options(config: dict[str, Any], path: str) -> list[str]:
     wants_s = bool(config.get("calculateSParameters") or config.get("extractSParameters"))
     if path != "static" and any(float(n.get("flux") or 0.0) for n in config.get("neumannConditions") or []):
         warnings.append(NEUMANN_FLUX_NOT_USED)
-    if path != "static" and str(config.get("linearSolver") or "auto") not in ("auto", "direct"):
-        warnings.append(ITERATIVE_SOLVER_STATIC_ONLY)
+    if path in ("em-time", "em-eigen") and str(config.get("linearSolver") or "auto") not in ("auto", "direct"):
+        warnings.append(ITERATIVE_SOLVER_DIRECT_ONLY_PATHS)
     if path == "em-time" and wants_s and config.get("sParamSweepType") == "adaptive":
         warnings.append(ADAPTIVE_SWEEP_FREQUENCY_DOMAIN_ONLY)
     if path == "em-time":

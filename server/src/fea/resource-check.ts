@@ -15,17 +15,19 @@ const gb = (bytes: number) => `${(bytes / 1e9).toFixed(1)} GB`;
  * through, after minutes of meshing and assembly. The advice names what lowers the need.
  */
 export function refuseOverMemory(mesh: MeshData, config: AnalysisConfig, limitMb: number): ResourceEstimate {
-  const estimate = estimateResources(mesh, config);
   const limitBytes = limitMb * 1024 * 1024;
+  const estimate = estimateResources(mesh, config, limitBytes);
   if (estimate.memoryBytes <= limitBytes) return estimate;
   // A limit below the libraries' own footprint is a deployment setting no model can run under: the
   // engine's failure names JOB_MEMORY_LIMIT_MB for the operator, which a refusal of every model would not.
   if (limitBytes < MEMORY_MODEL.baseBytes) return estimate;
   const order = config.meshOrder ?? 1;
   const iterativeHelps =
-    estimate.solver === 'direct' && estimate.space !== 'hcurl' && config.analysisType !== 'modal';
+    estimate.solver === 'direct' &&
+    !['modal', 'harmonic', 'em-time', 'em-eigen'].includes(config.analysisType);
+  const iterativeNames = estimate.space === 'hcurl' ? 'gmres-bddc' : 'cg-amg or cg-bddc';
   const advice = [
-    iterativeHelps ? 'choose an iterative linear solver (cg-amg or cg-bddc)' : null,
+    iterativeHelps ? `choose an iterative linear solver (${iterativeNames})` : null,
     order > 1 ? `lower the element order (now ${order})` : null,
     'use a coarser mesh',
   ]

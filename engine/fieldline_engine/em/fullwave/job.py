@@ -5,6 +5,7 @@ from typing import Any
 import numpy as np
 
 from fieldline_engine import protocol
+from fieldline_engine.core.linear_solve import solver_choice
 from fieldline_engine.core.solution import Solution
 from fieldline_engine.em.boundary_conditions import ResolvedBoundaries, resolve_boundaries
 from fieldline_engine.em.constants import EPS0, MU0
@@ -14,6 +15,7 @@ from fieldline_engine.em.fullwave.exterior import metal_bodies
 from fieldline_engine.em.fullwave.fast_sweep import DEFAULT_TOLERANCE, run_frequency_sweep
 from fieldline_engine.em.fullwave.fields_output import harmonic_fields
 from fieldline_engine.em.fullwave.impedance import walls_from_config
+from fieldline_engine.em.fullwave.iterative import iteration_settings
 from fieldline_engine.em.fullwave.media import media_from_bodies
 from fieldline_engine.em.fullwave.pml_job import VACUUM, setup_radial_pml
 from fieldline_engine.em.fullwave.scattering import radiated_power
@@ -104,15 +106,31 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> Solution:
     walls = walls_from_config(bnd, config)
     pml = pml_setup.pml if pml_setup else None
     metal_regex = "|".join(f"body{i}" for i in metal) or None
-    solver = FullwaveSolver(mesh, media, order, pec, ports, walls, pml, metal=metal_regex)
-    method = str(config.get("sParamMethod") or "wave_port")
+    tolerance, max_iterations = iteration_settings(config)
+    solver = FullwaveSolver(
+        mesh,
+        media,
+        order,
+        pec,
+        ports,
+        walls,
+        pml,
+        metal=metal_regex,
+        linear_solver=solver_choice(config),
+        tolerance=tolerance,
+        max_iterations=max_iterations,
+    )
+    method = solver.method
+    s_method = str(config.get("sParamMethod") or "wave_port")
     z_ref = float(config.get("portImpedance") or 50.0)
-    protocol.progress(15, f"Solving {len(freqs)} frequency point(s), {solver.ndof} unknowns")
+    protocol.progress(
+        15, f"Solving {len(freqs)} frequency point(s), {solver.ndof} unknowns ({method} solver)"
+    )
     sweep, field_solution, sweep_info = run_frequency_sweep(
         solver,
         freqs,
         field_freq,
-        method,
+        s_method,
         z_ref,
         sweep_type=str(config.get("sParamSweepType") or "uniform") if len(freqs) > 1 else "uniform",
         tolerance=float(config.get("sParamAdaptiveTolerance") or DEFAULT_TOLERANCE),
@@ -143,7 +161,7 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> Solution:
             "frequency": field_solution.frequency,
             "analysis": "fullwave",
             "element_order": order,
-            "linear_solver": f"direct ({solver.inverse})",
+            **solver.describe_linear_solver(),
             "phasor_convention": "e^{+jwt}",
             "frequency_points": len(freqs),
             "curved_geometry": curving,

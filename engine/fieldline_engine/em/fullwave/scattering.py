@@ -29,8 +29,7 @@ def scattered_field(solver: FullwaveSolver, frequency: float, scatterer: str, e_
     gf.Set(-e_inc, ng.BND, definedon=solver.mesh.Boundaries(scatterer))
     rhs = gf.vec.CreateVector()
     rhs.data = -solver.a.mat * gf.vec
-    with ng.TaskManager():
-        gf.vec.data += solver.inverse_operator * rhs
+    gf.vec.data += solver.apply_inverse(rhs)
     return gf
 
 

@@ -17,9 +17,16 @@ import ngsolve as ng
 import numpy as np
 
 from fieldline_engine.em.constants import C0, ETA0
+from fieldline_engine.em.fullwave.iterative import (
+    DEFAULT_MAX_ITERATIONS,
+    DEFAULT_TOLERANCE,
+    IterativeInverse,
+    fullwave_method,
+)
 from fieldline_engine.em.fullwave.media import Media
 from fieldline_engine.em.ports.wave_port import WavePort
 from fieldline_engine.errors import EngineError
+from fieldline_engine.limits import address_space_limit_mb
 
 # A direct factorization of complex, indefinite Maxwell systems beyond this many unknowns needs more
 # memory than a worker has; refuse with advice instead of thrashing.
@@ -72,6 +79,9 @@ class FullwaveSolver:
         pml=None,  # fieldline_engine.em.fullwave.pml.RadialPml
         inverse: str = "umfpack",
         metal: str | None = None,  # materials (regex) of PEC bodies: left out, E = 0 on their surfaces
+        linear_solver: str = "direct",  # `linearSolver`: direct, auto, or an iterative choice (iterative.py)
+        tolerance: float = DEFAULT_TOLERANCE,
+        max_iterations: int = DEFAULT_MAX_ITERATIONS,
     ):
         self.mesh, self.media, self.order = mesh, media, order
         self.ports, self.walls, self.pml = ports, walls or [], pml
@@ -81,11 +91,12 @@ class FullwaveSolver:
             if pec
             else ng.HCurl(mesh, order=order, complex=True)
         )
-        if self.fes.ndof > MAX_DIRECT_DOFS:
+        self.method = fullwave_method(linear_solver, self.fes.ndof, address_space_limit_mb())
+        if self.method == "direct" and self.fes.ndof > MAX_DIRECT_DOFS:
             raise EngineError(
                 "too_large",
-                f"The full-wave system has {self.fes.ndof} unknowns (limit {MAX_DIRECT_DOFS}). "
-                "Use a coarser mesh or a lower element order.",
+                f"The full-wave system has {self.fes.ndof} unknowns (limit {MAX_DIRECT_DOFS} for the direct "
+                "solver). Use linearSolver 'gmres-bddc', a coarser mesh or a lower element order.",
             )
         self.free_dofs = self.fes.FreeDofs()
         if metal:
@@ -95,6 +106,12 @@ class FullwaveSolver:
         self.wall_gamma = [_ComplexParameter() for _ in self.walls]
         self._build_forms()
         self._inv = None
+        # BDDC registers with the form before its first assembly, and is rebuilt by each one.
+        self.iterative = (
+            IterativeInverse(self.a, self.free_dofs, tolerance, max_iterations)
+            if self.method == "iterative"
+            else None
+        )
         self._mode_norms = [self._integrate_bnd(p.mode.cf() * p.mode.cf(), p.label) for p in ports]
 
     # --- assembly -----------------------------------------------------------------------------
@@ -154,6 +171,9 @@ class FullwaveSolver:
             gamma.set(1j * k0 * ETA0 / z if z != 0 else 0.0)
         with ng.TaskManager():
             self.a.Assemble()
+        if self.iterative is not None:
+            self.iterative.frequency = frequency
+            return props
         # UMFPACK outside the TaskManager: it threads through BLAS, not through NGSolve's tasks.
         if self._inv is None:
             self._inv = self.a.mat.Inverse(self.free_dofs, inverse=self.inverse)
@@ -161,9 +181,19 @@ class FullwaveSolver:
             self._inv.Update()
         return props
 
-    @property
-    def inverse_operator(self):
-        return self._inv
+    def apply_inverse(self, rhs: ng.BaseVector, port: int = 0) -> ng.BaseVector:
+        """A⁻¹ rhs on the free unknowns (zero on the fixed ones) at the frequency of the last solve_setup."""
+        if self.iterative is not None:
+            return self.iterative.solve(rhs, port)
+        x = rhs.CreateVector()
+        with ng.TaskManager():
+            x.data = self._inv * rhs
+        return x
+
+    def describe_linear_solver(self) -> dict[str, object]:
+        if self.iterative is not None:
+            return self.iterative.describe()
+        return {"linear_solver": f"direct ({self.inverse})"}
 
     def incident_scale(self, p: int, props: list) -> float:
         """Incident amplitude (in units of port p's mode shape) that carries 1 W: ½·a²·N_p/|Z_p| = 1."""
@@ -195,8 +225,7 @@ class FullwaveSolver:
         for p in range(n):
             rhs.FV().NumPy()[:] = self.rhs_coefficient(p, k0, props) * self.overlaps[p]
             gf = ng.GridFunction(self.fes)
-            with ng.TaskManager():
-                gf.vec.data = self._inv * rhs
+            gf.vec.data = self.apply_inverse(rhs, p)
             x = gf.vec.FV().NumPy()
             s[:, p] = self.s_column(np.array([np.dot(g, x) for g in self.overlaps]), p, props)
             if keep_fields:

@@ -9,6 +9,7 @@ const SOLVER_LABELS: Record<LinearSolver, string> = {
   direct: 'Direct (sparse factorisation)',
   'cg-bddc': 'CG + BDDC',
   'cg-amg': 'CG + AMG',
+  'gmres-bddc': 'GMRES + BDDC (full-wave)',
 };
 
 export function SolverGroup() {
