@@ -40,7 +40,8 @@ else
 fi
 step "web build (vite)" npm run --silent build -w web
 if bash scripts/system-packages.sh chromium; then
-  step "end-to-end tests (playwright-core + chromium)" npx vitest run --root e2e
+  # Under the S3/Batch emulator for the AWS Batch path (tests/aws-batch.e2e.ts).
+  step "end-to-end tests (playwright-core + chromium)" bash scripts/with-moto.sh npx vitest run --root e2e
 else
   results+=("FAIL  end-to-end tests: chromium is missing (sudo apt-get install chromium)")
   failed=1

@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { BatchConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
-import { type JobQueue, QUEUE_NAMES, type QueueStats } from './job-queue.ts';
+import type { JobQueue, QueueStats } from './job-queue.ts';
 import type { JobService } from './job-service.ts';
 import { statsFromJobsTable } from './queue-stats.ts';
 import type { WorkerRegistry } from './worker-registry.ts';
