@@ -6,7 +6,6 @@ import type { Db, DbDialect } from './db/database.ts';
 import type { EngineHealthProbe } from './engine/engine-health.ts';
 import type { EngineLocation } from './engine/engine-runner.ts';
 import type { UploadService } from './geometry/upload-service.ts';
-import type { ApiRegistry } from './http/openapi.ts';
 import type { Compute } from './jobs/compute.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import type { JobService } from './jobs/job-service.ts';
@@ -22,7 +21,6 @@ export interface AppContext {
   db: Db;
   dialect: DbDialect;
   log: FastifyBaseLogger;
-  api: ApiRegistry;
   sessions: SessionService;
   sessionCookie: SessionCookieOptions;
   accounts: AccountService;

@@ -10,11 +10,14 @@ import { installCsrfProtection } from './accounts/csrf.ts';
 import { installCurrentUser } from './accounts/current-user.ts';
 import { PasswordHasher } from './accounts/password-hasher.ts';
 import { RateLimiter } from './accounts/rate-limiter.ts';
+import { registerAdminRoutes } from './admin/admin-routes.ts';
+import { DebugService } from './admin/debug-service.ts';
 import type { AppContext } from './app-context.ts';
 import { createBilling } from './billing/billing.ts';
 import { registerBillingRoutes } from './billing/billing-routes.ts';
 import { registerLocalCheckoutRoutes } from './billing/local-checkout-routes.ts';
 import { registerStripeWebhookRoute } from './billing/stripe-webhook-route.ts';
+import { registerUsageRoutes } from './billing/usage-routes.ts';
 import type { AppConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { EngineHealthProbe } from './engine/engine-health.ts';
@@ -25,10 +28,11 @@ import { StorageUploadStore } from './geometry/upload-store.ts';
 import { installJsonCompression } from './http/compress-json.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { ApiRegistry } from './http/openapi.ts';
+import { createRouter } from './http/route.ts';
 import { isApiPath, registerWebApp, sendPageNotFound } from './http/web-app.ts';
 import { createCompute, createQueue } from './jobs/compute.ts';
-import { registerComputeRoutes } from './jobs/compute-routes.ts';
 import { transferSessionJobs } from './jobs/job-owner.ts';
+import { registerRecentJobsRoute } from './jobs/recent-jobs.ts';
 import { RetentionSweeper } from './jobs/retention-sweeper.ts';
 import { MaterialLibrary } from './materials/material-library.ts';
 import { registerMaterialRoutes } from './materials/material-routes.ts';
@@ -73,7 +77,6 @@ export async function buildApp(
     db,
     dialect,
     log: app.log,
-    api: new ApiRegistry(),
     sessions,
     sessionCookie: { secure: config.secureCookies, maxAgeSeconds: 30 * 24 * 3600 },
     // Anonymous-session objects that follow a guest who signs in; add uploads etc. to the list.
@@ -125,15 +128,25 @@ export async function buildApp(
   installSessions(app, ctx.sessions);
   installCurrentUser(app, ctx.accounts.users, ctx.sessions);
 
-  registerAuthRoutes(app, ctx);
-  registerFeaRoutes(app, ctx);
-  registerComputeRoutes(app, ctx);
-  registerGeometryRoutes(app, ctx);
-  registerBillingRoutes(app, ctx);
-  registerMaterialRoutes(app, ctx);
-  registerLocalCheckoutRoutes(app, ctx);
-  await registerStripeWebhookRoute(app, ctx);
-  app.get('/api/docs', async () => ctx.api.document(APP_VERSION));
+  // Every API route is declared once with `route` (Fastify route + OpenAPI entry from the same schemas).
+  const api = new ApiRegistry();
+  const route = createRouter(app, api);
+  registerAuthRoutes(route, ctx);
+  registerFeaRoutes(route, ctx);
+  registerRecentJobsRoute(route, ctx.jobs);
+  registerGeometryRoutes(route, ctx);
+  registerMaterialRoutes(route, ctx.materials);
+  registerBillingRoutes(route, ctx.billing.service);
+  registerUsageRoutes(route, {
+    db: ctx.db,
+    accounts: ctx.compute.accounts,
+    metering: ctx.compute.metering,
+    queue: ctx.queue,
+  });
+  registerLocalCheckoutRoutes(route, ctx.billing.local);
+  await registerStripeWebhookRoute(app, api, ctx.billing.webhooks);
+  registerAdminRoutes(route, new DebugService(ctx));
+  app.get('/api/docs', async () => api.document(APP_VERSION));
 
   if (existsSync(config.webDistDir)) {
     await registerWebApp(app, config.webDistDir);

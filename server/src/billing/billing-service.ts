@@ -4,14 +4,12 @@ import {
   type CreateCheckoutSessionResponse,
   type Plan,
   type PurchaseTokensResponse,
-  type RecentJob,
   type SubscriptionInfo,
   TOKEN_PRICE_USD,
 } from '@fieldline/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CurrentUser } from '../accounts/user-store.ts';
 import { HttpError } from '../http/errors.ts';
-import type { JobService } from '../jobs/job-service.ts';
 import type { BillingStore, CheckoutRow } from './billing-store.ts';
 import type { CheckoutProvider } from './checkout-provider.ts';
 import type { ComputeAccounts } from './compute-accounts.ts';
@@ -19,8 +17,6 @@ import type { LocalBilling } from './local-billing.ts';
 import type { PlanCatalog } from './plan-catalog.ts';
 import { roundUnits } from './usage-ledger.ts';
 import { LIVE_SUBSCRIPTION_STATUSES } from './user-plans.ts';
-
-const RECENT_JOBS = 10;
 
 /**
  * Plans, subscription info and checkout creation (spec 000 §3, §7). Checkouts are recorded before the
@@ -32,7 +28,6 @@ export class BillingService {
       store: BillingStore;
       catalog: PlanCatalog;
       accounts: ComputeAccounts;
-      jobs: JobService;
       /** null when payments are switched off (no Stripe keys and LOCAL_CHECKOUT=off). */
       provider: CheckoutProvider | null;
       local: LocalBilling | null;
@@ -141,23 +136,6 @@ export class BillingService {
   }
 
   /** GET /api/user/recent-jobs: the dashboard's Recent Activity (the caller's own jobs only). */
-  async recentJobs(userId: string): Promise<RecentJob[]> {
-    const jobs = await this.deps.jobs.listForUser(userId, RECENT_JOBS);
-    return jobs.map((j) => ({
-      id: j.id,
-      kind: j.kind,
-      analysis_type: j.analysis_type,
-      status: j.status,
-      message: j.error_message ?? j.message,
-      queued_at: j.queued_at,
-      started_at: j.started_at,
-      finished_at: j.finished_at,
-      compute_seconds: j.compute_seconds,
-      cost_tokens: j.cost_tokens,
-      cost_hours: j.cost_hours,
-    }));
-  }
-
   private requireProvider(): CheckoutProvider {
     if (!this.deps.provider) throw new HttpError(503, 'payments_disabled', BILLING_MESSAGES.paymentsDisabled);
     return this.deps.provider;

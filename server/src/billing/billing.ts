@@ -51,7 +51,6 @@ export function createBilling(config: AppConfig, db: Db, compute: Compute, log: 
     store,
     catalog: compute.catalog,
     accounts: compute.accounts,
-    jobs: compute.jobs,
     provider,
     local,
     publicOrigin: config.publicOrigin,

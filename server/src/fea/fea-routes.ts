@@ -7,166 +7,175 @@ import {
   SubmitRequest,
   SubmitResponse,
 } from '@fieldline/contracts';
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { HttpError, notFound, parseWith } from '../http/errors.ts';
+import { fieldError, HttpError, notFound } from '../http/errors.ts';
+import type { Route } from '../http/route.ts';
 import { ownerOf } from '../jobs/job-owner.ts';
+import { JobParams, jobOf, ownedJob } from '../jobs/owned-job.ts';
 import { ensureSession } from '../sessions/session-plugin.ts';
 import { FeaService } from './fea-service.ts';
 import { etagMatches, identityOf, pickEncoding } from './status-replies.ts';
 
-const JobParams = z.object({ jobId: z.string().uuid() });
+/** A malformed job id is answered like an unknown job; a bad query is a 400 naming the field. */
+const jobNotFound = (message: string) => (part: string, error: z.ZodError) =>
+  part === 'params' ? notFound(message) : fieldError(error);
+
+/** A refused submission answers `status: "error"` like the service's refusals (spec 001 §7 reads it). */
+const submitRefused = (_part: string, error: z.ZodError) => {
+  const err = fieldError(error);
+  return new HttpError(err.statusCode, err.code, err.message, { status: 'error' });
+};
 
 /** Spec 001 §7 simulator calls. Routes parse, call the service, shape the reply. */
-export function registerFeaRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function registerFeaRoutes(route: Route, ctx: AppContext): void {
   const fea = new FeaService(ctx);
-  const api = ctx.api;
+  const jobs = ctx.jobs;
 
-  api.add({
+  route({
     method: 'get',
     path: '/api/fea/health',
     summary: 'Engine and queue health',
     tag: 'fea',
     response: HealthResponse,
+    handler: () => fea.health(),
   });
-  app.get('/api/fea/health', async () => fea.health());
 
-  api.add({
+  route({
     method: 'post',
     path: '/api/fea/submit',
     summary: 'Submit a meshing or analysis job',
     tag: 'fea',
     body: SubmitRequest,
+    invalid: submitRefused,
     response: SubmitResponse,
-  });
-  app.post('/api/fea/submit', async (request, reply) => {
-    const body = parseSubmit(request.body);
-    const session = await ensureSession(request, reply, ctx.sessions, ctx.sessionCookie);
-    const declared = Number(request.headers['content-length']);
-    const modelBytes =
-      Number.isFinite(declared) && declared > 0 ? declared : Buffer.byteLength(JSON.stringify(request.body));
-    return fea.submit(
-      ownerOf(session),
-      body.mesh_data,
-      body.config,
-      modelBytes,
-      testHooks(ctx, request.headers),
-    );
+    handler: async ({ body }, request, reply) => {
+      const session = await ensureSession(request, reply, ctx.sessions, ctx.sessionCookie);
+      const declared = Number(request.headers['content-length']);
+      const modelBytes =
+        Number.isFinite(declared) && declared > 0
+          ? declared
+          : Buffer.byteLength(JSON.stringify(request.body));
+      return fea.submit(ownerOf(session), body.mesh_data, body.config, modelBytes, testHooks(ctx, request));
+    },
   });
 
-  api.add({
+  // Polled every 2 s by every open environment: cached session and status (the cache checks the
+  // owner, without a database read), ETag, compressed results.
+  route({
     method: 'get',
     path: '/api/fea/status/{jobId}',
     summary: 'Job status, progress and, when completed, results',
     tag: 'fea',
+    params: JobParams,
+    invalid: jobNotFound('Job not found'),
     response: JobStatusResponse,
-  });
-  // Polled every 2 s by every open environment: cached session and status, ETag, compressed results.
-  app.get('/api/fea/status/:jobId', { config: { cachedAuth: true } }, async (request, reply) => {
-    const { jobId } = parseJobParams(request.params);
-    const owner = request.session ? ownerOf(request.session) : null;
-    const status = owner ? await fea.statusReply(jobId, owner) : null;
-    if (!status) throw notFound('Job not found');
-    reply
-      .header('cache-control', 'private, no-cache')
-      .header('etag', status.etag)
-      .header('vary', 'Accept-Encoding');
-    if (etagMatches(request.headers['if-none-match'], status.etag)) return reply.code(304).send();
-    reply.type('application/json; charset=utf-8');
-    if (status.kind === 'json') return reply.send(status.body);
-    const encoding = pickEncoding(request.headers['accept-encoding']);
-    if (encoding === 'identity') return reply.send(await identityOf(status.body));
-    return reply.header('content-encoding', encoding).send(status.body[encoding]);
+    config: { cachedAuth: true },
+    handler: async ({ params }, request, reply) => {
+      const owner = request.session ? ownerOf(request.session) : null;
+      const status = owner ? await fea.statusReply(params.jobId, owner) : null;
+      if (!status) throw notFound('Job not found');
+      reply
+        .header('cache-control', 'private, no-cache')
+        .header('etag', status.etag)
+        .header('vary', 'Accept-Encoding');
+      if (etagMatches(request.headers['if-none-match'], status.etag)) return reply.code(304).send();
+      reply.type('application/json; charset=utf-8');
+      if (status.kind === 'json') return reply.send(status.body);
+      const encoding = pickEncoding(request.headers['accept-encoding']);
+      if (encoding === 'identity') return reply.send(await identityOf(status.body));
+      return reply.header('content-encoding', encoding).send(status.body[encoding]);
+    },
   });
 
-  api.add({
+  const downloadMissing = (request: FastifyRequest) =>
+    (request.query as { format?: string } | undefined)?.format &&
+    (request.query as { format?: string }).format !== 'json'
+      ? 'No S-parameters for this job'
+      : 'Results not found';
+  route({
     method: 'get',
     path: '/api/fea/download/{jobId}',
     summary: 'Download the results file (?format=json), or the S-parameters (?format=touchstone|csv)',
     tag: 'fea',
+    params: JobParams,
+    query: DownloadQuery,
+    invalid: (part, error, request) =>
+      part === 'params' ? notFound(downloadMissing(request)) : fieldError(error),
+    preHandler: ownedJob(jobs, downloadMissing),
     responseContentType: 'application/json',
-  });
-  app.get('/api/fea/download/:jobId', async (request, reply) => {
-    const { jobId } = parseJobParams(request.params);
-    const { format } = parseWith(DownloadQuery, request.query);
-    const owner = request.session ? ownerOf(request.session) : null;
-    if (format !== 'json') {
-      const exported = owner ? await fea.networkExport(jobId, owner, format) : null;
-      if (!exported) throw notFound('No S-parameters for this job');
+    handler: async ({ params, query }, request, reply) => {
+      const job = jobOf(request);
+      if (query.format !== 'json') {
+        const exported = await fea.networkExport(job, query.format);
+        if (!exported) throw notFound('No S-parameters for this job');
+        return reply
+          .header('content-type', exported.contentType)
+          .header('content-disposition', `attachment; filename="${exported.fileName}"`)
+          .send(exported.body);
+      }
+      const file = await fea.resultsFile(job);
+      if (!file) throw notFound('Results not found');
       return reply
-        .header('content-type', exported.contentType)
-        .header('content-disposition', `attachment; filename="${exported.fileName}"`)
-        .send(exported.body);
-    }
-    const file = owner ? await fea.resultsFile(jobId, owner) : null;
-    if (!file) throw notFound('Results not found');
-    return reply
-      .header('content-type', 'application/json')
-      .header('content-disposition', `attachment; filename="fea_results_${jobId}.json"`)
-      .send(file);
+        .header('content-type', 'application/json')
+        .header('content-disposition', `attachment; filename="fea_results_${params.jobId}.json"`)
+        .send(file);
+    },
   });
 
-  api.add({
+  route({
     method: 'post',
     path: '/api/fea/cancel/{jobId}',
     summary: 'Cancel a queued or running job (time already used is charged)',
     tag: 'fea',
+    params: JobParams,
+    invalid: jobNotFound('Job not found'),
+    preHandler: ownedJob(jobs, 'Job not found'),
     response: CancelResponse,
-  });
-  app.post('/api/fea/cancel/:jobId', async (request) => {
-    const { jobId } = parseJobParams(request.params);
-    const owner = request.session ? ownerOf(request.session) : null;
-    const result = owner ? await fea.cancel(jobId, owner) : null;
-    if (!result) throw notFound('Job not found');
-    return result;
+    handler: (_input, request) => fea.cancel(jobOf(request)),
   });
 
-  api.add({
+  route({
     method: 'post',
     path: '/api/fea/save/{jobId}',
     summary: 'Keep a job’s input and results past the retention period',
     tag: 'fea',
+    params: JobParams,
+    invalid: jobNotFound('Job not found'),
+    preHandler: ownedJob(jobs, 'Job not found'),
     response: SaveResponse,
-  });
-  app.post('/api/fea/save/:jobId', async (request) => {
-    const { jobId } = parseJobParams(request.params);
-    const owner = request.session ? ownerOf(request.session) : null;
-    const result = owner ? await fea.save(jobId, owner) : null;
-    if (!result) throw notFound('Job not found');
-    return result;
+    handler: (_input, request) => fea.save(jobOf(request)),
   });
 
-  api.add({
+  route({
     method: 'get',
     path: '/api/fea/results/{jobId}/binary',
     summary: 'The results as binary arrays for the viewer (results.bin; see docs/results-binary.md)',
     tag: 'fea',
+    params: JobParams,
+    invalid: jobNotFound('Results not found'),
+    preHandler: ownedJob(jobs, 'Results not found'),
     responseContentType: 'application/octet-stream',
-  });
-  app.get('/api/fea/results/:jobId/binary', async (request, reply) => {
-    const { jobId } = parseJobParams(request.params);
-    const owner = request.session ? ownerOf(request.session) : null;
-    const file = owner ? await fea.resultsBinary(jobId, owner) : null;
-    if (!file) throw notFound('Results not found');
-    return reply
-      .header('content-type', 'application/octet-stream')
-      .header('cache-control', 'private, no-store')
-      .send(file);
+    handler: async (_input, request, reply) => {
+      const file = await fea.resultsBinary(jobOf(request));
+      if (!file) throw notFound('Results not found');
+      return reply
+        .header('content-type', 'application/octet-stream')
+        .header('cache-control', 'private, no-store')
+        .send(file);
+    },
   });
 
-  api.add({
+  route({
     method: 'get',
     path: '/api/fea/results/{jobId}/info',
     summary: 'What a job produced',
     tag: 'fea',
-  });
-  app.get('/api/fea/results/:jobId/info', async (request) => {
-    const { jobId } = parseJobParams(request.params);
-    const owner = request.session ? ownerOf(request.session) : null;
-    const info = owner ? await fea.resultsInfo(jobId, owner) : null;
-    if (!info) throw notFound('Job not found');
-    return info;
+    params: JobParams,
+    invalid: jobNotFound('Job not found'),
+    preHandler: ownedJob(jobs, 'Job not found'),
+    handler: (_input, request) => fea.resultsInfo(jobOf(request)),
   });
 }
 
@@ -174,24 +183,8 @@ export function registerFeaRoutes(app: FastifyInstance, ctx: AppContext): void {
  * Test-only (ENGINE_TEST_HOOKS=1, never in production): `x-test-sleep-seconds` makes the engine wait
  * before its real solve, so queue tests get jobs of controllable duration.
  */
-function testHooks(ctx: AppContext, headers: Record<string, unknown>): { sleep_seconds: number } | undefined {
+function testHooks(ctx: AppContext, request: FastifyRequest): { sleep_seconds: number } | undefined {
   if (!ctx.config.compute.engineTestHooks) return undefined;
-  const raw = Number(headers['x-test-sleep-seconds']);
+  const raw = Number(request.headers['x-test-sleep-seconds']);
   return Number.isFinite(raw) && raw > 0 ? { sleep_seconds: raw } : undefined;
-}
-
-/** A refused submission answers `status: "error"` like the service's refusals (spec 001 §7 reads it). */
-function parseSubmit(body: unknown): SubmitRequest {
-  try {
-    return parseWith(SubmitRequest, body);
-  } catch (err) {
-    if (!(err instanceof HttpError)) throw err;
-    throw new HttpError(err.statusCode, err.code, err.message, { ...err.extra, status: 'error' });
-  }
-}
-
-function parseJobParams(params: unknown): { jobId: string } {
-  const parsed = JobParams.safeParse(params);
-  if (!parsed.success) throw notFound('Job not found');
-  return parsed.data;
 }

@@ -237,27 +237,23 @@ export class FeaService {
     }
   }
 
-  async resultsFile(jobId: string, owner: JobOwner): Promise<Buffer | null> {
-    const job = await this.ctx.jobs.findOwned(jobId, owner);
-    if (job?.status !== 'completed' || !job.result_location || job.files_deleted_at) return null;
+  async resultsFile(job: JobRow): Promise<Buffer | null> {
+    if (job.status !== 'completed' || !job.result_location || job.files_deleted_at) return null;
     return this.ctx.jobs.files.readResult(job.id, 'results.json');
   }
 
   /** results.bin, the viewer's binary twin of results.json (docs/results-binary.md), if the engine wrote it. */
-  async resultsBinary(jobId: string, owner: JobOwner): Promise<Buffer | null> {
-    const job = await this.ctx.jobs.findOwned(jobId, owner);
-    if (job?.status !== 'completed' || !job.result_location || job.files_deleted_at) return null;
+  async resultsBinary(job: JobRow): Promise<Buffer | null> {
+    if (job.status !== 'completed' || !job.result_location || job.files_deleted_at) return null;
     return this.ctx.jobs.files.readResult(job.id, 'results.bin');
   }
 
   /** The engine's S-parameter exports (`sparameters.sNp`, `sparameters.csv`) of a completed job. */
   async networkExport(
-    jobId: string,
-    owner: JobOwner,
+    job: JobRow,
     format: Exclude<DownloadFormat, 'json'>,
   ): Promise<{ body: Buffer; fileName: string; contentType: string } | null> {
-    const job = await this.ctx.jobs.findOwned(jobId, owner);
-    if (job?.status !== 'completed' || job.files_deleted_at) return null;
+    if (job.status !== 'completed' || job.files_deleted_at) return null;
     const name = resultFiles(job)
       .map((f) => f.name)
       .find((n) => (format === 'csv' ? n === 'sparameters.csv' : /^sparameters\.s\d+p$/.test(n)));
@@ -267,14 +263,12 @@ export class FeaService {
     const ext = name.slice(name.indexOf('.'));
     return {
       body,
-      fileName: `fea_sparameters_${jobId}${ext}`,
+      fileName: `fea_sparameters_${job.id}${ext}`,
       contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'text/plain; charset=us-ascii',
     };
   }
 
-  async resultsInfo(jobId: string, owner: JobOwner): Promise<Record<string, unknown> | null> {
-    const job = await this.ctx.jobs.findOwned(jobId, owner);
-    if (!job) return null;
+  async resultsInfo(job: JobRow): Promise<Record<string, unknown>> {
     return {
       job_id: job.id,
       status: job.status,
@@ -301,12 +295,7 @@ export class FeaService {
   }
 
   /** POST /api/fea/cancel/{jobId}: a queued job stops at once, a running one at its worker's next heartbeat. */
-  async cancel(
-    jobId: string,
-    owner: JobOwner,
-  ): Promise<{ job_id: string; status: string; message: string } | null> {
-    const job = await this.ctx.jobs.findOwned(jobId, owner);
-    if (!job) return null;
+  async cancel(job: JobRow): Promise<{ job_id: string; status: string; message: string }> {
     if (job.status !== 'queued' && job.status !== 'running') {
       throw new HttpError(
         409,
@@ -316,7 +305,7 @@ export class FeaService {
     }
     const status = await this.ctx.jobs.requestCancel(job);
     if (status === 'cancelled') await this.ctx.queue.cancel(job.id);
-    this.ctx.log.info({ jobId, status }, 'job cancel requested');
+    this.ctx.log.info({ jobId: job.id, status }, 'job cancel requested');
     return {
       job_id: job.id,
       status,
@@ -330,12 +319,7 @@ export class FeaService {
   }
 
   /** Keeps a job's input and results past the retention period. */
-  async save(
-    jobId: string,
-    owner: JobOwner,
-  ): Promise<{ job_id: string; saved: boolean; message: string } | null> {
-    const job = await this.ctx.jobs.findOwned(jobId, owner);
-    if (!job) return null;
+  async save(job: JobRow): Promise<{ job_id: string; saved: boolean; message: string }> {
     if (job.files_deleted_at) {
       throw new HttpError(410, 'files_deleted', FILES_DELETED(this.ctx.config.compute.retentionHours));
     }

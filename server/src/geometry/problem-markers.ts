@@ -14,11 +14,16 @@ const RECENT_FAILURES = 5;
 export class ProblemMarkersService {
   constructor(private readonly ctx: AppContext) {}
 
-  /** Raw JSON of the job's markers, or null when the job is not the caller's or has none. */
-  async forJob(jobId: string, owner: JobOwner): Promise<string | null> {
-    const job = await this.ctx.jobs.findOwned(jobId, owner);
-    if (job?.kind !== 'meshing' || job.status !== 'failed') return null;
+  /** Raw JSON of the job's markers (the caller's: see `ownedJob`), or null when it has none. */
+  async forJob(job: JobRow): Promise<string | null> {
+    if (job.kind !== 'meshing' || job.status !== 'failed') return null;
     return this.read(job);
+  }
+
+  /** The markers of `?job_id=` for GET /results/tetra_output.json, or null when it is not the owner's. */
+  async forJobId(jobId: string, owner: JobOwner): Promise<string | null> {
+    const job = await this.ctx.jobs.findOwned(jobId, owner);
+    return job ? this.forJob(job) : null;
   }
 
   async latest(owner: JobOwner): Promise<string | null> {

@@ -20,9 +20,14 @@ export const notFound = (what = 'Not found') => new HttpError(404, 'not_found', 
 export function parseWith<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
+  throw fieldError(result.error);
+}
+
+/** The 400 for a request part that does not fit its schema, naming the first bad field. */
+export function fieldError(error: z.ZodError): HttpError {
+  const issue = error.issues[0];
   const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-  throw new HttpError(400, 'invalid_request', `${where}${issue?.message ?? 'Invalid request'}`);
+  return new HttpError(400, 'invalid_request', `${where}${issue?.message ?? 'Invalid request'}`);
 }
 
 export interface ErrorHandlerOptions {

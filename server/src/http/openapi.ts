@@ -6,10 +6,25 @@ export interface RouteDoc {
   path: string;
   summary: string;
   tag: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
   body?: z.ZodType;
   response?: z.ZodType;
   /** Content type of the success response when it is not JSON. */
   responseContentType?: string;
+}
+
+/** The properties of an object schema (path or query parameters) as JSON Schemas. */
+function propertiesOf(schema: z.ZodType | undefined): {
+  properties: Record<string, unknown>;
+  required: string[];
+} {
+  if (!schema) return { properties: {}, required: [] };
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, unknown>;
+    required?: string[];
+  };
+  return { properties: json.properties ?? {}, required: json.required ?? [] };
 }
 
 /**
@@ -27,12 +42,19 @@ export class ApiRegistry {
     const paths: Record<string, Record<string, unknown>> = {};
     for (const r of this.routes) {
       const op: Record<string, unknown> = { summary: r.summary, tags: [r.tag] };
-      const params = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-        name: m[1],
+      const pathProps = propertiesOf(r.params);
+      const params: { name: string; in: string; required: boolean; schema: unknown }[] = [
+        ...r.path.matchAll(/\{(\w+)\}/g),
+      ].map((m) => ({
+        name: m[1] ?? '',
         in: 'path',
         required: true,
-        schema: { type: 'string' },
+        schema: pathProps.properties[m[1] ?? ''] ?? { type: 'string' },
       }));
+      const query = propertiesOf(r.query);
+      for (const [name, schema] of Object.entries(query.properties)) {
+        params.push({ name, in: 'query', required: query.required.includes(name), schema });
+      }
       if (params.length > 0) op.parameters = params;
       if (r.body) {
         op.requestBody = {

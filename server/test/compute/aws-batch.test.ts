@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syncBatchUsage } from '../../src/billing/batch-usage.ts';
 import { AwsBatchQueue } from '../../src/jobs/aws-batch-queue.ts';
-import { syncBatchUsage } from '../../src/jobs/batch-usage.ts';
 import {
   creditTokens,
   pollUntil,

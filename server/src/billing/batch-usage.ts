@@ -1,7 +1,7 @@
 import type { JobDetail } from '@aws-sdk/client-batch';
-import type { Metering } from '../billing/metering.ts';
-import { roundUnits } from '../billing/usage-ledger.ts';
 import type { Db } from '../db/database.ts';
+import type { Metering } from './metering.ts';
+import { roundUnits } from './usage-ledger.ts';
 
 /** Ledger source of the charge for Batch-measured time beyond the worker's own measure. */
 export const BATCH_SYNC_SOURCE = 'batch-sync';
