@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AccountService } from './accounts/account-service.ts';
 import type { Billing } from './billing/billing.ts';
+import type { Compute } from './compute.ts';
 import type { AppConfig } from './config.ts';
 import type { Db, DbDialect } from './db/database.ts';
 import type { EngineHealthProbe } from './engine/engine-health.ts';
 import type { EngineLocation } from './engine/engine-runner.ts';
 import type { UploadService } from './geometry/upload-service.ts';
-import type { Compute } from './jobs/compute.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import type { JobService } from './jobs/job-service.ts';
 import type { MaterialLibrary } from './materials/material-library.ts';

@@ -18,11 +18,16 @@ import { registerBillingRoutes } from './billing/billing-routes.ts';
 import { registerLocalCheckoutRoutes } from './billing/local-checkout-routes.ts';
 import { registerStripeWebhookRoute } from './billing/stripe-webhook-route.ts';
 import { registerUsageRoutes } from './billing/usage-routes.ts';
+import { createCompute, createQueue } from './compute.ts';
 import type { AppConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { EngineHealthProbe } from './engine/engine-health.ts';
 import { registerFeaRoutes } from './fea/fea-routes.ts';
+import { FeaService } from './fea/fea-service.ts';
+import { ConvertService } from './geometry/convert-service.ts';
 import { registerGeometryRoutes } from './geometry/geometry-routes.ts';
+import { ProblemMarkersService } from './geometry/problem-markers.ts';
+import { uploadLimitFor } from './geometry/upload-limits.ts';
 import { transferSessionUploads, UploadService } from './geometry/upload-service.ts';
 import { StorageUploadStore } from './geometry/upload-store.ts';
 import { installJsonCompression } from './http/compress-json.ts';
@@ -30,12 +35,11 @@ import { installErrorHandler } from './http/errors.ts';
 import { ApiRegistry } from './http/openapi.ts';
 import { createRouter } from './http/route.ts';
 import { isApiPath, registerWebApp, sendPageNotFound } from './http/web-app.ts';
-import { createCompute, createQueue } from './jobs/compute.ts';
 import { transferSessionJobs } from './jobs/job-owner.ts';
 import { registerRecentJobsRoute } from './jobs/recent-jobs.ts';
-import { RetentionSweeper } from './jobs/retention-sweeper.ts';
 import { MaterialLibrary } from './materials/material-library.ts';
 import { registerMaterialRoutes } from './materials/material-routes.ts';
+import { RetentionSweeper } from './retention-sweeper.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
 import { installSessions } from './sessions/session-plugin.ts';
 import { SessionService } from './sessions/session-service.ts';
@@ -131,10 +135,25 @@ export async function buildApp(
   // Every API route is declared once with `route` (Fastify route + OpenAPI entry from the same schemas).
   const api = new ApiRegistry();
   const route = createRouter(app, api);
-  registerAuthRoutes(route, ctx);
-  registerFeaRoutes(route, ctx);
+  registerAuthRoutes(route, { accounts: ctx.accounts, sessionCookie: ctx.sessionCookie });
+  registerFeaRoutes(route, {
+    fea: new FeaService(ctx),
+    jobs: ctx.jobs,
+    sessions: ctx.sessions,
+    sessionCookie: ctx.sessionCookie,
+    engineTestHooks: config.compute.engineTestHooks,
+  });
   registerRecentJobsRoute(route, ctx.jobs);
-  registerGeometryRoutes(route, ctx);
+  registerGeometryRoutes(route, {
+    convert: new ConvertService(ctx),
+    markers: new ProblemMarkersService(ctx),
+    uploads: ctx.uploads,
+    uploadLimitFor: (user) => uploadLimitFor(user, ctx),
+    jobs: ctx.jobs,
+    db: ctx.db,
+    sessions: ctx.sessions,
+    sessionCookie: ctx.sessionCookie,
+  });
   registerMaterialRoutes(route, ctx.materials);
   registerBillingRoutes(route, ctx.billing.service);
   registerUsageRoutes(route, {

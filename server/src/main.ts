@@ -2,10 +2,10 @@ import { AccountService } from './accounts/account-service.ts';
 import { PasswordHasher } from './accounts/password-hasher.ts';
 import { RateLimiter } from './accounts/rate-limiter.ts';
 import { buildApp } from './app.ts';
+import { runBatchJob } from './commands/batch-run.ts';
+import { runWorker } from './commands/worker.ts';
 import { loadConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
-import { runBatchJob } from './jobs/batch-run-command.ts';
-import { runWorker } from './jobs/worker-command.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
 import { SessionService } from './sessions/session-service.ts';
 

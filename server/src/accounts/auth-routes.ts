@@ -13,11 +13,14 @@ import {
 } from '@fieldline/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../app-context.ts';
 import { HttpError } from '../http/errors.ts';
 import type { Route } from '../http/route.ts';
-import { clearSessionCookie, setSessionCookie } from '../sessions/session-plugin.ts';
-import type { Caller } from './account-service.ts';
+import {
+  clearSessionCookie,
+  type SessionCookieOptions,
+  setSessionCookie,
+} from '../sessions/session-plugin.ts';
+import type { AccountService, Caller } from './account-service.ts';
 import { toAuthUser } from './user-store.ts';
 
 const callerOf = (request: FastifyRequest): Caller => ({ ip: request.ip, session: request.session });
@@ -30,10 +33,12 @@ const refuse = (message: string, extra: Record<string, unknown>) => () =>
 const RegisterOrCheck = z.union([UsernameCheckRequest, RegisterRequest]);
 
 /** Spec 000 §7 auth calls. Routes parse, call AccountService, set or clear the cookie. */
-export function registerAuthRoutes(route: Route, ctx: AppContext): void {
-  const accounts = ctx.accounts;
+export function registerAuthRoutes(
+  route: Route,
+  { accounts, sessionCookie }: { accounts: AccountService; sessionCookie: SessionCookieOptions },
+): void {
   const signIn = (reply: FastifyReply, rawSessionId: string) =>
-    setSessionCookie(reply, rawSessionId, ctx.sessionCookie);
+    setSessionCookie(reply, rawSessionId, sessionCookie);
 
   route({
     method: 'get',
@@ -80,7 +85,7 @@ export function registerAuthRoutes(route: Route, ctx: AppContext): void {
     response: LogoutResponse,
     handler: async (_input, request, reply) => {
       await accounts.logout(request.session);
-      clearSessionCookie(reply, ctx.sessionCookie.secure);
+      clearSessionCookie(reply, sessionCookie.secure);
       return { success: true, message: AUTH_MESSAGES.loggedOut };
     },
   });

@@ -1,16 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import type { Compute } from '../jobs/compute.ts';
 import { BillingService } from './billing-service.ts';
 import { BillingStore } from './billing-store.ts';
 import type { CheckoutProvider } from './checkout-provider.ts';
+import type { ComputeAccounts } from './compute-accounts.ts';
 import { Fulfillment } from './fulfillment.ts';
 import { LocalBilling } from './local-billing.ts';
 import { LocalCheckoutProvider } from './local-checkout-provider.ts';
+import type { PlanCatalog } from './plan-catalog.ts';
 import { StripeCheckoutProvider } from './stripe-checkout-provider.ts';
 import { StripeGateway } from './stripe-gateway.ts';
 import { StripeWebhooks } from './stripe-webhooks.ts';
+import type { UsageLedger } from './usage-ledger.ts';
+import type { UserPlans } from './user-plans.ts';
 
 /** Checkout, fulfilment and subscription state (issue 9), on top of compute's catalog and ledger. */
 export interface Billing {
@@ -24,7 +27,12 @@ export interface Billing {
 }
 
 /** Stripe when STRIPE_SECRET_KEY is set; else the built-in checkout unless LOCAL_CHECKOUT=off. */
-export function createBilling(config: AppConfig, db: Db, compute: Compute, log: FastifyBaseLogger): Billing {
+export function createBilling(
+  config: AppConfig,
+  db: Db,
+  compute: { catalog: PlanCatalog; ledger: UsageLedger; userPlans: UserPlans; accounts: ComputeAccounts },
+  log: FastifyBaseLogger,
+): Billing {
   const b = config.billing;
   const store = new BillingStore(db);
   const fulfillment = new Fulfillment(store, compute.ledger, compute.userPlans, compute.catalog, log);

@@ -9,13 +9,14 @@ import {
 } from '@fieldline/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { AppContext } from '../app-context.ts';
 import { fieldError, HttpError, notFound } from '../http/errors.ts';
 import type { Route } from '../http/route.ts';
 import { ownerOf } from '../jobs/job-owner.ts';
+import type { JobService } from '../jobs/job-service.ts';
 import { JobParams, jobOf, ownedJob } from '../jobs/owned-job.ts';
-import { ensureSession } from '../sessions/session-plugin.ts';
-import { FeaService } from './fea-service.ts';
+import { ensureSession, type SessionCookieOptions } from '../sessions/session-plugin.ts';
+import type { SessionService } from '../sessions/session-service.ts';
+import type { FeaService } from './fea-service.ts';
 import { etagMatches, identityOf, pickEncoding } from './status-replies.ts';
 
 /** A malformed job id is answered like an unknown job; a bad query is a 400 naming the field. */
@@ -28,10 +29,18 @@ const submitRefused = (_part: string, error: z.ZodError) => {
   return new HttpError(err.statusCode, err.code, err.message, { status: 'error' });
 };
 
+export interface FeaRouteDeps {
+  fea: FeaService;
+  jobs: JobService;
+  sessions: SessionService;
+  sessionCookie: SessionCookieOptions;
+  /** ENGINE_TEST_HOOKS=1 (tests only): honour `x-test-sleep-seconds` on submit. */
+  engineTestHooks: boolean;
+}
+
 /** Spec 001 §7 simulator calls. Routes parse, call the service, shape the reply. */
-export function registerFeaRoutes(route: Route, ctx: AppContext): void {
-  const fea = new FeaService(ctx);
-  const jobs = ctx.jobs;
+export function registerFeaRoutes(route: Route, deps: FeaRouteDeps): void {
+  const { fea, jobs } = deps;
 
   route({
     method: 'get',
@@ -51,13 +60,19 @@ export function registerFeaRoutes(route: Route, ctx: AppContext): void {
     invalid: submitRefused,
     response: SubmitResponse,
     handler: async ({ body }, request, reply) => {
-      const session = await ensureSession(request, reply, ctx.sessions, ctx.sessionCookie);
+      const session = await ensureSession(request, reply, deps.sessions, deps.sessionCookie);
       const declared = Number(request.headers['content-length']);
       const modelBytes =
         Number.isFinite(declared) && declared > 0
           ? declared
           : Buffer.byteLength(JSON.stringify(request.body));
-      return fea.submit(ownerOf(session), body.mesh_data, body.config, modelBytes, testHooks(ctx, request));
+      return fea.submit(
+        ownerOf(session),
+        body.mesh_data,
+        body.config,
+        modelBytes,
+        testHooks(deps.engineTestHooks, request),
+      );
     },
   });
 
@@ -183,8 +198,8 @@ export function registerFeaRoutes(route: Route, ctx: AppContext): void {
  * Test-only (ENGINE_TEST_HOOKS=1, never in production): `x-test-sleep-seconds` makes the engine wait
  * before its real solve, so queue tests get jobs of controllable duration.
  */
-function testHooks(ctx: AppContext, request: FastifyRequest): { sleep_seconds: number } | undefined {
-  if (!ctx.config.compute.engineTestHooks) return undefined;
+function testHooks(enabled: boolean, request: FastifyRequest): { sleep_seconds: number } | undefined {
+  if (!enabled) return undefined;
   const raw = Number(request.headers['x-test-sleep-seconds']);
   return Number.isFinite(raw) && raw > 0 ? { sleep_seconds: raw } : undefined;
 }

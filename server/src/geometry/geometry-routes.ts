@@ -1,17 +1,20 @@
 import { ConvertResponse, ProblemMarkersPayload, SaveResponse } from '@fieldline/contracts';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../app-context.ts';
+import type { CurrentUser } from '../accounts/user-store.ts';
+import type { Db } from '../db/database.ts';
 import { HttpError, notFound } from '../http/errors.ts';
 import type { Route } from '../http/route.ts';
 import { ownerOf } from '../jobs/job-owner.ts';
+import type { JobService } from '../jobs/job-service.ts';
 import { JobParams, jobOf, ownedJob } from '../jobs/owned-job.ts';
-import { ensureSession } from '../sessions/session-plugin.ts';
-import { ConvertService, checkUploadName } from './convert-service.ts';
+import { ensureSession, type SessionCookieOptions } from '../sessions/session-plugin.ts';
+import type { SessionService } from '../sessions/session-service.ts';
+import { type ConvertService, checkUploadName } from './convert-service.ts';
 import { receiveUpload } from './multipart-upload.ts';
-import { ProblemMarkersService } from './problem-markers.ts';
-import { uploadLimitFor } from './upload-limits.ts';
-import { markUploadSaved } from './upload-service.ts';
+import type { ProblemMarkersService } from './problem-markers.ts';
+import type { UploadLimit } from './upload-limits.ts';
+import { markUploadSaved, type UploadService } from './upload-service.ts';
 import { removeScratch } from './upload-store.ts';
 
 const MarkersQuery = z.object({ job_id: z.uuid().optional() });
@@ -26,10 +29,20 @@ function sendMarkers(reply: FastifyReply, json: string) {
     .send(json);
 }
 
+export interface GeometryRouteDeps {
+  convert: ConvertService;
+  markers: ProblemMarkersService;
+  uploads: UploadService;
+  uploadLimitFor: (user: CurrentUser | null) => Promise<UploadLimit>;
+  jobs: JobService;
+  db: Db;
+  sessions: SessionService;
+  sessionCookie: SessionCookieOptions;
+}
+
 /** Upload + conversion (spec 001 §7 convert-step), saving uploads, and meshing diagnostics (problem markers). */
-export function registerGeometryRoutes(route: Route, ctx: AppContext): void {
-  const convert = new ConvertService(ctx);
-  const markers = new ProblemMarkersService(ctx);
+export function registerGeometryRoutes(route: Route, deps: GeometryRouteDeps): void {
+  const { convert, markers, uploads } = deps;
 
   route({
     method: 'post',
@@ -39,9 +52,9 @@ export function registerGeometryRoutes(route: Route, ctx: AppContext): void {
     tag: 'geometry',
     response: ConvertResponse,
     handler: async (_input, request, reply) => {
-      const session = await ensureSession(request, reply, ctx.sessions, ctx.sessionCookie);
-      const limit = await uploadLimitFor(request.user, ctx);
-      const scratch = await ctx.uploads.store.scratchDir();
+      const session = await ensureSession(request, reply, deps.sessions, deps.sessionCookie);
+      const limit = await deps.uploadLimitFor(request.user);
+      const scratch = await uploads.store.scratchDir();
       try {
         const upload = await receiveUpload(request, scratch, limit.bytes, limit.message, (name) =>
           checkUploadName(name),
@@ -62,9 +75,9 @@ export function registerGeometryRoutes(route: Route, ctx: AppContext): void {
     response: SaveResponse,
     handler: async ({ params }, request) => {
       const owner = request.session ? ownerOf(request.session) : null;
-      const upload = owner ? await ctx.uploads.findOwned(params.id, owner) : null;
+      const upload = owner ? await uploads.findOwned(params.id, owner) : null;
       if (!upload) throw notFound('Upload not found');
-      await markUploadSaved(ctx.db, upload.id);
+      await markUploadSaved(deps.db, upload.id);
       return {
         upload_id: upload.id,
         saved: true,
@@ -81,7 +94,7 @@ export function registerGeometryRoutes(route: Route, ctx: AppContext): void {
     tag: 'fea',
     params: JobParams,
     invalid: () => notFound(NO_MARKERS),
-    preHandler: ownedJob(ctx.jobs, NO_MARKERS),
+    preHandler: ownedJob(deps.jobs, NO_MARKERS),
     response: ProblemMarkersPayload,
     handler: async (_input, request, reply) => {
       const json = await markers.forJob(jobOf(request));

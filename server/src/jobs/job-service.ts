@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Metering } from '../billing/metering.ts';
 import { type Db, softWrite } from '../db/database.ts';
 import type { Database, JobRunsTable, JobsTable } from '../db/schema.ts';
+import type { JobMetering } from './job-metering.ts';
 import type { JobOwner } from './job-owner.ts';
 import { JobStatusCache, SNAPSHOT_COLUMNS } from './job-status-cache.ts';
 import type { JobStorage, StoredFile } from './job-storage.ts';
@@ -51,7 +51,7 @@ export class JobService {
   constructor(
     private readonly db: Db,
     readonly files: JobStorage,
-    private readonly metering: Metering,
+    private readonly metering: JobMetering,
     private readonly policy: { maxAttempts: number; retentionHours: number },
     statusCache: JobStatusCache = new JobStatusCache(),
   ) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RetentionSweeper } from '../../src/jobs/retention-sweeper.ts';
+import { RetentionSweeper } from '../../src/retention-sweeper.ts';
 import { creditTokens, pollUntil, signedInUser, submit } from '../support/compute.ts';
 import { cookieFrom, createTestApp, type TestApp, waitForJob } from '../support/test-app.ts';
 import { registerTestAdmin } from '../support/users.ts';

@@ -1,9 +1,9 @@
 import pino from 'pino';
+import { createCompute } from '../compute.ts';
 import type { AppConfig } from '../config.ts';
 import { migrateToLatest, openDatabase } from '../db/database.ts';
+import { BullmqWorker } from '../jobs/bullmq-worker.ts';
 import { loadOrCreateSecrets } from '../secrets.ts';
-import { BullmqWorker } from './bullmq-worker.ts';
-import { createCompute } from './compute.ts';
 
 /**
  * `fieldline worker`: one process per machine (or several), each running up to JOB_SLOTS engine

@@ -1,25 +1,29 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { ComputeAccounts } from '../billing/compute-accounts.ts';
-import { Metering } from '../billing/metering.ts';
-import { PlanCatalog } from '../billing/plan-catalog.ts';
-import { UsageLedger } from '../billing/usage-ledger.ts';
-import { UserPlans } from '../billing/user-plans.ts';
-import type { AppConfig } from '../config.ts';
-import type { Db } from '../db/database.ts';
-import type { EngineLocation } from '../engine/engine-runner.ts';
-import type { AppSecrets } from '../secrets.ts';
-import { createStorage } from '../storage/create-storage.ts';
-import type { EncryptedStorage } from '../storage/encrypted-storage.ts';
-import { AwsBatchQueue } from './aws-batch-queue.ts';
-import { BullmqQueue } from './bullmq-queue.ts';
-import { EmbeddedQueue } from './embedded-queue.ts';
-import type { JobQueue } from './job-queue.ts';
-import type { RunnerDeps } from './job-runner.ts';
-import { JobService } from './job-service.ts';
-import { JobStorage } from './job-storage.ts';
-import { WorkerRegistry } from './worker-registry.ts';
+import { ComputeAccounts } from './billing/compute-accounts.ts';
+import { Metering } from './billing/metering.ts';
+import { PlanCatalog } from './billing/plan-catalog.ts';
+import { UsageLedger } from './billing/usage-ledger.ts';
+import { UserPlans } from './billing/user-plans.ts';
+import type { AppConfig } from './config.ts';
+import type { Db } from './db/database.ts';
+import type { EngineLocation } from './engine/engine-runner.ts';
+import { AwsBatchQueue } from './jobs/aws-batch-queue.ts';
+import { BullmqQueue } from './jobs/bullmq-queue.ts';
+import { EmbeddedQueue } from './jobs/embedded-queue.ts';
+import type { JobQueue } from './jobs/job-queue.ts';
+import type { RunnerDeps } from './jobs/job-runner.ts';
+import { JobService } from './jobs/job-service.ts';
+import { JobStorage } from './jobs/job-storage.ts';
+import { WorkerRegistry } from './jobs/worker-registry.ts';
+import type { AppSecrets } from './secrets.ts';
+import { createStorage } from './storage/create-storage.ts';
+import type { EncryptedStorage } from './storage/encrypted-storage.ts';
 
-/** Everything that runs, meters and stores jobs; the API server and `fieldline worker` both build it. */
+/**
+ * Everything that runs, meters and stores jobs; the API server, `fieldline worker` and `batch-run` all
+ * build it here, the composition root: billing's metering is handed to the jobs as their `JobMetering`,
+ * so jobs/ never imports billing/.
+ */
 export interface Compute {
   catalog: PlanCatalog;
   storage: EncryptedStorage;

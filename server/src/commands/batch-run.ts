@@ -1,10 +1,10 @@
 import { hostname } from 'node:os';
 import pino from 'pino';
+import { createCompute } from '../compute.ts';
 import type { AppConfig } from '../config.ts';
 import { migrateToLatest, openDatabase } from '../db/database.ts';
+import { type RunEnd, runClaimedJob } from '../jobs/job-runner.ts';
 import { loadOrCreateSecrets } from '../secrets.ts';
-import { createCompute } from './compute.ts';
-import { type RunEnd, runClaimedJob } from './job-runner.ts';
 
 export type BatchRunResult = RunEnd | 'skipped';
 

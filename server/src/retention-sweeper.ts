@@ -1,5 +1,5 @@
-import type { AppContext } from '../app-context.ts';
-import { expiredUploads } from '../geometry/upload-service.ts';
+import type { AppContext } from './app-context.ts';
+import { expiredUploads } from './geometry/upload-service.ts';
 
 /**
  * Deletes what users did not save once the retention time has passed (RETENTION_HOURS, default 24 h),
