@@ -25,6 +25,13 @@ COPY contracts contracts
 COPY web web
 RUN npm run build -w web
 
+# ---- server build: TypeScript → one ES module, server/dist/main.js (scripts/build-server.mjs) ----
+FROM node-deps AS server-build
+COPY scripts/build-server.mjs scripts/
+COPY contracts contracts
+COPY server server
+RUN node scripts/build-server.mjs
+
 # ---- engine: Python 3.11 (Debian bookworm's) with the pinned wheels from engine/pyproject.toml ----
 FROM ${NODE_IMAGE} AS engine
 RUN apt-get update -qq \
@@ -38,7 +45,7 @@ RUN python3 -m venv .venv \
  && .venv/bin/pip install --no-cache-dir --quiet ./engine \
  && .venv/bin/python -c "import ngsolve, gmsh"
 
-# ---- runtime base: engine + node + server sources (tsx runs the TypeScript directly) ----
+# ---- runtime base: engine + node + the compiled server (plain node, no TypeScript loader) ----
 FROM engine AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
@@ -50,11 +57,12 @@ COPY package.json tsconfig.base.json ./
 COPY config config
 COPY contracts contracts
 COPY server server
+COPY --from=server-build /app/server/dist server/dist
 RUN useradd --system --uid 10001 --home /data fieldline && mkdir -p /data && chown fieldline /data
 USER fieldline
 WORKDIR /app/server
 # node is PID 1 and handles SIGTERM itself (graceful stop / re-queue), so no wrapper process in between.
-ENTRYPOINT ["node", "--import", "tsx", "/app/server/src/main.ts"]
+ENTRYPOINT ["node", "--enable-source-maps", "/app/server/dist/main.js"]
 
 FROM runtime AS worker
 CMD ["worker"]

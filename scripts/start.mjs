@@ -1,7 +1,9 @@
-// `npm start`: install what is missing, build the web app when its sources changed, migrate, serve.
+// `npm start`: install what is missing, build the web app and the server when their sources changed,
+// migrate, serve (compiled JavaScript: server/dist/main.js, see scripts/build-server.mjs).
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureServerBuilt, SERVER_ENTRY } from './build-server.mjs';
 import { ensureEngine, ensureNodeModules, ROOT, run } from './ensure-deps.mjs';
 
 function treeHash(dirs) {
@@ -38,6 +40,6 @@ if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== sources) {
   writeFileSync(stamp, sources);
 }
 
-run(process.execPath, ['--import', 'tsx', 'server/src/main.ts', 'migrate']);
-const serve = ['--import', 'tsx', 'server/src/main.ts', 'serve'];
-run(process.execPath, serve);
+await ensureServerBuilt();
+run(process.execPath, ['--enable-source-maps', SERVER_ENTRY, 'migrate']);
+run(process.execPath, ['--enable-source-maps', SERVER_ENTRY, 'serve']);

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -24,12 +24,26 @@ async function freePort(): Promise<number> {
   });
 }
 
+let built = false;
+/** The compiled server `npm start` runs (server/dist/main.js), rebuilt when its sources changed. */
+function serverEntry(): string {
+  if (!built) {
+    const result = spawnSync(process.execPath, ['scripts/build-server.mjs'], {
+      cwd: REPO_ROOT,
+      stdio: 'inherit',
+    });
+    if (result.status !== 0) throw new Error(`building the server failed (exit ${result.status})`);
+    built = true;
+  }
+  return join(REPO_ROOT, 'server', 'dist', 'main.js');
+}
+
 /** Starts the real server (as `npm start` runs it) on a free port with a fresh data dir. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'fieldline-e2e-'));
   const origin = `http://localhost:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts', 'serve'], {
+  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', serverEntry(), 'serve'], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,

@@ -1,12 +1,16 @@
 #!/usr/bin/env node
-// `fieldline <serve|worker|migrate|admin ...>`: runs server/src/main.ts through tsx.
+// `fieldline <serve|worker|migrate|admin ...>`: runs the compiled server, server/dist/main.js. In a
+// checkout it is (re)built first when the sources changed (scripts/build-server.mjs); an image ships it built.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const main = join(here, '..', 'src', 'main.ts');
-const result = spawnSync(process.execPath, ['--import', 'tsx', main, ...process.argv.slice(2)], {
+const builder = join(here, '..', '..', 'scripts', 'build-server.mjs');
+if (existsSync(builder)) await (await import(pathToFileURL(builder).href)).ensureServerBuilt();
+const main = join(here, '..', 'dist', 'main.js');
+const result = spawnSync(process.execPath, ['--enable-source-maps', main, ...process.argv.slice(2)], {
   stdio: 'inherit',
 });
 process.exit(result.status ?? 1);

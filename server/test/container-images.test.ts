@@ -59,7 +59,9 @@ describe('container images', () => {
         }
       }
     }
-    expect(dockerfile).toMatch(/ENTRYPOINT \["node", "--import", "tsx", "\/app\/server\/src\/main\.ts"\]/);
+    expect(dockerfile).toMatch(
+      /ENTRYPOINT \["node", "--enable-source-maps", "\/app\/server\/dist\/main\.js"\]/,
+    );
     expect(all.find((s) => s.name === 'worker')?.lines).toContain('CMD ["worker"]');
     expect(all.find((s) => s.name === 'server')?.lines).toContain('CMD ["serve"]');
     expect(readFileSync(join(ROOT, 'engine', 'pyproject.toml'), 'utf8')).toMatch(/ngsolve==/);
@@ -84,11 +86,15 @@ describe('container images', () => {
     expect(svc.worker?.environment?.REDIS_URL).toBe('redis://redis:6379');
   });
 
-  it('the worker entrypoint runs outside a container: usage without an id, and a job it does not find is skipped', () => {
+  it('the worker entrypoint (the compiled server the images run) works outside a container: usage without an id, and a job it does not find is skipped', () => {
+    const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-server.mjs')], {
+      encoding: 'utf8',
+    });
+    expect(build.status, build.stderr).toBe(0);
     const dataDir = mkdtempSync(join(tmpdir(), 'fieldline-batch-run-'));
     try {
       const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-      const usage = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'batch-run'], {
+      const usage = spawnSync(process.execPath, ['dist/main.js', 'batch-run'], {
         cwd: SERVER_DIR,
         env,
         encoding: 'utf8',
@@ -96,7 +102,7 @@ describe('container images', () => {
       expect(usage.status).toBe(2);
       expect(usage.stderr).toContain('batch-run <jobId>');
       const id = '00000000-0000-4000-8000-000000000000';
-      const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'batch-run', id], {
+      const run = spawnSync(process.execPath, ['dist/main.js', 'batch-run', id], {
         cwd: SERVER_DIR,
         env,
         encoding: 'utf8',

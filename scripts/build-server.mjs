@@ -1,0 +1,57 @@
+// Compiles the server (server/src + the contracts it imports) into one ES module, server/dist/main.js,
+// which production runs with plain `node` (no TypeScript loader). npm packages stay external: they are
+// loaded from node_modules as usual. `ensureServerBuilt()` rebuilds only when the sources changed.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(fileURLToPath(import.meta.url), '..', '..');
+export const SERVER_ENTRY = join(ROOT, 'server', 'dist', 'main.js');
+const STAMP = join(ROOT, 'server', 'dist', '.source-hash');
+const SOURCES = ['server/src', 'server/package.json', 'contracts/src', 'scripts/build-server.mjs'];
+
+function sourceHash() {
+  const hash = createHash('sha256');
+  const walk = (p) => {
+    if (!existsSync(p)) return;
+    if (statSync(p).isDirectory()) for (const name of readdirSync(p).sort()) walk(join(p, name));
+    else hash.update(p).update(readFileSync(p));
+  };
+  for (const s of SOURCES) walk(join(ROOT, s));
+  return hash.digest('hex');
+}
+
+export async function buildServer() {
+  const { build } = await import('esbuild');
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'server', 'package.json'), 'utf8'));
+  // Every dependency but our own contracts (TypeScript sources, compiled into the bundle) stays external.
+  const external = Object.keys(pkg.dependencies)
+    .filter((name) => !name.startsWith('@fieldline/'))
+    .flatMap((name) => [name, `${name}/*`]);
+  await build({
+    entryPoints: [join(ROOT, 'server', 'src', 'main.ts')],
+    outfile: SERVER_ENTRY,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: true,
+    external,
+    logLevel: 'warning',
+  });
+}
+
+/** Builds server/dist/main.js unless it was built from exactly these sources. */
+export async function ensureServerBuilt() {
+  const want = sourceHash();
+  if (existsSync(SERVER_ENTRY) && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === want) return false;
+  console.log('fieldline: building the server');
+  await buildServer();
+  writeFileSync(STAMP, want);
+  return true;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await ensureServerBuilt();
+}
