@@ -57,10 +57,12 @@ export const IMPORT_RULES: ImportRule[] = [
   },
   // --- server (the domain rules) ---
   { name: 'accounts do not import jobs', from: ['server/src/accounts'], to: ['server/src/jobs'] },
-  // Issue 22 (arch22s): `jobs ↛ billing/admin/geometry` goes here once jobs depend on a metering
-  // interface they own:
-  // { name: 'jobs import no billing, admin or geometry', from: ['server/src/jobs'],
-  //   to: ['server/src/billing', 'server/src/admin', 'server/src/geometry'] },
+  {
+    // Jobs charge through their own JobMetering interface; billing's Metering is wired in src/compute.ts.
+    name: 'jobs import no billing, admin or geometry',
+    from: ['server/src/jobs'],
+    to: ['server/src/billing', 'server/src/admin', 'server/src/geometry'],
+  },
   // --- engine ---
   {
     name: 'physics-neutral engine code (core/, post/, mesh/, io/, geometry/, commands/) imports no physics family',
