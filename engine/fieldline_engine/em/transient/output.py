@@ -125,10 +125,17 @@ def transient_results(
             "linear_solver": f"direct (sparse Cholesky, {run.factor}), factorized once",
             "steps": run.steps,
             "time_step": run.time_step,
+            # throughput of the time loop (also under time_domain_info.performance)
+            "steps_per_s": steps_per_s,
+            "dof_steps_per_s": steps_per_s * run.ndof if steps_per_s else None,
+            "threads": run.threads,
         },
         "time_domain_info": info,
         "units": {"length": "model", "E": "V/m", "H": "A/m", "time": "s"},
     }
+    if run.stability is not None:
+        # the explicit scheme's CFL limit, beside the Δt used
+        results["solver_info"]["stable_time_step"] = run.stability.critical_time_step
     if solver.ports:
         results["ports"] = [p.describe() for p in solver.ports]
     if run.frames_e:

@@ -36,6 +36,7 @@ from fieldline_engine.em.transient.sources import (
 from fieldline_engine.em.transient.stability import StabilityLimit, explicit_stability_limit
 from fieldline_engine.em.transient.waveforms import Waveform
 from fieldline_engine.errors import EngineError, InvalidInput
+from fieldline_engine.limits import THREADED_MIN_DOFS, parallel
 from fieldline_engine.post.vertex_fields import VertexSampler
 
 # A direct factorization of the (real, SPD) step matrix beyond this many unknowns needs more memory and
@@ -106,6 +107,7 @@ class TransientRun:
     seconds_setup: float = 0.0
     factor: str = ""  # the step factor's backend (factor.py)
     columns: int = 1  # excitations stepped in this time loop
+    threads: int = 1  # NGSolve threads the time loop ran with
     # port_id → the port records of a wave port driven alone in the same time loop (`also_drive`)
     port_drive_runs: dict[str, "TransientRun"] = field(default_factory=dict)
 
@@ -322,21 +324,25 @@ class TransientSolver:
 
         record(0)
         last_pct = -1
-        for n in range(1, steps + 1):
-            u_old[:] = u_np
-            stepper.step()
-            # Blow-up (a scheme past its stability limit): stop long before the numbers overflow.
-            if not np.max(np.abs(u_all)) < BLOW_UP_FIELD:
-                raise EngineError(
-                    "unstable",
-                    f"The {scheme} run became unstable at step {n} (t = {n * dt:.4g} s); reduce timeStep.",
-                )
-            phi_np += 0.5 * dt * (u_old + u_np)
-            record(n)
-            pct = (100 * n) // steps
-            if progress is not None and pct != last_pct:
-                last_pct = pct
-                progress(n, steps)
+        # NGSolve's threads (FIELDLINE_THREADS, limits.parallel) for the factor's substitutions and the
+        # probes, on systems large enough to gain from them.
+        run.threads = ng.GetNumThreads() if self.ndof >= THREADED_MIN_DOFS else 1
+        with parallel(self.ndof):
+            for n in range(1, steps + 1):
+                u_old[:] = u_np
+                stepper.step()
+                # Blow-up (a scheme past its stability limit): stop long before the numbers overflow.
+                if not np.max(np.abs(u_all)) < BLOW_UP_FIELD:
+                    raise EngineError(
+                        "unstable",
+                        f"The {scheme} run became unstable at step {n} (t = {n * dt:.4g} s); reduce timeStep.",
+                    )
+                phi_np += 0.5 * dt * (u_old + u_np)
+                record(n)
+                pct = (100 * n) // steps
+                if progress is not None and pct != last_pct:
+                    last_pct = pct
+                    progress(n, steps)
         run.seconds_stepping = time.perf_counter() - started
         run.energy_electric = np.asarray(w_e)
         run.energy_magnetic = np.asarray(w_m)
