@@ -30,6 +30,7 @@ import { ProblemMarkersService } from './geometry/problem-markers.ts';
 import { uploadLimitFor } from './geometry/upload-limits.ts';
 import { transferSessionUploads, UploadService } from './geometry/upload-service.ts';
 import { StorageUploadStore } from './geometry/upload-store.ts';
+import { installBodyDepthLimit } from './http/body-depth.ts';
 import { installJsonCompression } from './http/compress-json.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { ApiRegistry } from './http/openapi.ts';
@@ -128,6 +129,7 @@ export async function buildApp(
   });
   installErrorHandler(app, { pageNotFound: sendPageNotFound, isApiPath });
   installJsonCompression(app);
+  installBodyDepthLimit(app);
   installCsrfProtection(app, { allowedOrigins: [config.publicOrigin] });
   installSessions(app, ctx.sessions);
   installCurrentUser(app, ctx.accounts.users, ctx.sessions);

@@ -29,6 +29,7 @@ class SurfaceBody:
 _BINARY_DTYPE = np.dtype([("normal", "<f4", (3,)), ("corners", "<f4", (3, 3)), ("attribute", "<u2")])
 _FLOAT = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _VERTEX = re.compile(rf"vertex\s+({_FLOAT})\s+({_FLOAT})\s+({_FLOAT})", re.IGNORECASE)
+_VERTEX_LINE = re.compile(r"^\s*vertex\b", re.IGNORECASE | re.MULTILINE)
 _SOLID = re.compile(r"^\s*solid\b[ \t]*([^\r\n]*)", re.IGNORECASE | re.MULTILINE)
 
 
@@ -65,6 +66,12 @@ def read_stl(path: Path, display: str, default_name: str) -> list[SurfaceBody]:
         end = starts[i + 1].start() if i + 1 < len(starts) else len(text)
         block = text[m.end() : end]
         values = _VERTEX.findall(block)
+        # A vertex line the pattern skips (nan, inf, a missing coordinate) would shift every later corner
+        # into the wrong triangle and still leave a multiple of three: refuse the file instead.
+        if len(_VERTEX_LINE.findall(block)) != len(values):
+            raise InvalidInput(
+                f"{display}: solid '{m.group(1).strip()}' has a vertex line that is not three finite numbers."
+            )
         if not values:
             continue
         if len(values) % 3:

@@ -24,6 +24,7 @@ import { type CachedSnapshot, type JobSnapshot, ownsJob } from '../jobs/job-stat
 import type { StoredFile } from '../jobs/job-storage.ts';
 import { refuseOverMemory } from './resource-check.ts';
 import { CompletedReplies, etagOf, type StatusReply } from './status-replies.ts';
+import { firstFlatTetrahedron } from './tet-volumes.ts';
 
 const invalidMesh = (message: string) => new HttpError(400, 'invalid_mesh', message, { status: 'error' });
 
@@ -403,6 +404,8 @@ export function validateMesh(mesh: MeshData, meshing: boolean): void {
     cells?.some((c) => c.length !== size || c.some((i) => i >= n));
   if (bad(mesh.tetrahedra, 4))
     throw invalidMesh('Invalid mesh data: a tetrahedron refers to a missing vertex.');
+  if (hasTets && firstFlatTetrahedron(mesh.vertices, mesh.tetrahedra ?? []) >= 0)
+    throw invalidMesh('Invalid mesh data: the volume mesh has tetrahedra with zero volume.');
   if (mesh.faces.some((f) => f.length < 3 || f.some((i) => i >= n))) {
     throw invalidMesh('Invalid mesh data: a face refers to a missing vertex.');
   }

@@ -38,6 +38,11 @@ export class BullmqWorker {
   }
 
   async start(): Promise<void> {
+    // Directories of jobs no longer running were left by a killed worker on this machine; another
+    // worker sharing WORK_DIR may be running the others.
+    await this.deps.jobs.files.sweepWorkDir(
+      async (jobId) => (await this.deps.jobs.get(jobId))?.status === 'running',
+    );
     const lockMs = this.deps.leaseSeconds * 1000;
     const connection = redisOptions(this.deps.redisUrl);
     const make = (name: QueueName) =>

@@ -36,6 +36,9 @@ export class EmbeddedQueue implements JobQueue {
 
   async start(): Promise<void> {
     this.started = true;
+    // Every job here ran in this process, which is starting: what a crash left in WORK_DIR is stale.
+    const swept = await this.deps.jobs.files.sweepWorkDir(async () => false);
+    if (swept > 0) this.deps.log.info({ swept }, 'removed working directories of interrupted jobs');
     const recovered = await this.deps.jobs.recoverInterrupted();
     if (recovered.requeued + recovered.failed > 0)
       this.deps.log.info(recovered, 'recovered interrupted jobs');

@@ -84,6 +84,27 @@ export class JobStorage {
     await rm(dir, { recursive: true, force: true });
   }
 
+  /**
+   * Removes working directories a killed process left behind (SIGKILL gives it no chance to clean up),
+   * except those of jobs `inUse` says another live process may be running. Returns how many went.
+   */
+  async sweepWorkDir(inUse: (jobId: string) => Promise<boolean>): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.workDir);
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    for (const name of names) {
+      const jobId = /^(.+)-\d+$/.exec(name)?.[1];
+      if (jobId && (await inUse(jobId))) continue;
+      await rm(join(this.workDir, name), { recursive: true, force: true });
+      removed++;
+    }
+    return removed;
+  }
+
   async readResult(jobId: string, name: string): Promise<Buffer | null> {
     if (!SAFE_NAME.test(name)) return null;
     return this.store.get(this.resultKey(jobId, name));

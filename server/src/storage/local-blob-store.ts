@@ -22,8 +22,14 @@ export class LocalBlobStore implements BlobStore {
     const file = this.path(key);
     await mkdir(dirname(file), { recursive: true, mode: 0o700 });
     const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(tmp, body, { mode: 0o600 });
-    await rename(tmp, file);
+    try {
+      await writeFile(tmp, body, { mode: 0o600 });
+      await rename(tmp, file);
+    } catch (err) {
+      // A full disk leaves a partial temporary file: remove it, so nothing half-written stays behind.
+      await rm(tmp, { force: true }).catch(() => undefined);
+      throw err;
+    }
   }
 
   async get(key: string): Promise<Buffer | null> {
