@@ -76,6 +76,33 @@ describe('resource estimate', () => {
     });
   }
 
+  it('estimates the full-wave iterative path the engine takes (GMRES + BDDC) when forced or when the factor would not fit', async () => {
+    const config = { ...CASES['full-wave EM, order 2 (Nédélec)'], linearSolver: 'gmres-bddc' };
+    const estimate = estimateResources(mesh, AnalysisConfig.parse(config));
+    expect(estimate).toMatchObject({ space: 'hcurl', complex: true, solver: 'iterative' });
+    const res = await submit(config);
+    expect(res.statusCode, res.body).toBe(200);
+    const { body } = await waitForJob(t.app, res.json().job_id, cookie);
+    expect(body.status, body.error).toBe('completed');
+    const info = (body.results as { solver_info: { matrix_size: number; linear_solver: string } })
+      .solver_info;
+    expect(info.linear_solver).toMatch(/^GMRES/);
+    expect(estimate.unknowns).toBe(info.matrix_size);
+    // auto: 80 k unknowns factorize unless the job's limit is below the factor's estimate (≈ 2.3 GB)
+    const big = boxMesh([1, 0.2, 0.1], [40, 8, 4]);
+    const auto = AnalysisConfig.parse({ ...CASES['full-wave EM, order 2 (Nédélec)'] });
+    const unlimited = estimateResources(big, auto);
+    const limited = estimateResources(big, auto, 1536 * 1024 * 1024);
+    console.log(
+      `full-wave auto, ${unlimited.unknowns} unknowns: ${unlimited.solver} ${(unlimited.memoryBytes / 1e9).toFixed(2)} GB; ` +
+        `under 1.5 GB: ${limited.solver} ${(limited.memoryBytes / 1e9).toFixed(2)} GB`,
+    );
+    expect(unlimited.unknowns).toBeLessThan(100_000);
+    expect(unlimited.solver).toBe('direct');
+    expect(limited.solver).toBe('iterative');
+    expect(limited.memoryBytes).toBeLessThan(1536 * 1024 * 1024);
+  });
+
   it('refuses a run over the memory limit with the estimate and advice, storing nothing', async () => {
     const big = boxMesh([1, 0.2, 0.1], [60, 12, 6]);
     const config = {

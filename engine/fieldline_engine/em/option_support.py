@@ -66,7 +66,10 @@ def check_options(config: dict[str, Any], path: str) -> list[str]:
     wants_s = bool(config.get("calculateSParameters") or config.get("extractSParameters"))
     if path != "static" and any(float(n.get("flux") or 0.0) for n in config.get("neumannConditions") or []):
         warnings.append(NEUMANN_FLUX_NOT_USED)
-    if path in ("em-time", "em-eigen") and str(config.get("linearSolver") or "auto") not in ("auto", "direct"):
+    if path in ("em-time", "em-eigen") and str(config.get("linearSolver") or "auto") not in (
+        "auto",
+        "direct",
+    ):
         warnings.append(ITERATIVE_SOLVER_DIRECT_ONLY_PATHS)
     if path == "em-time" and wants_s and config.get("sParamSweepType") == "adaptive":
         warnings.append(ADAPTIVE_SWEEP_FREQUENCY_DOMAIN_ONLY)

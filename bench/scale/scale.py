@@ -1,0 +1,120 @@
+"""WR-90 at order 2 on growing meshes: time and peak memory per solve, direct vs iterative (GMRES + BDDC),
+and S21's phase of the iterative solve against the direct one (issue 19's goals).
+
+Each (rung, solver) runs in a fresh process so its peak memory is its own: VmPeak (the address space,
+what JOB_MEMORY_LIMIT_MB caps) and VmHWM (resident). A direct rung too large for the machine is skipped.
+
+Usage: .venv/bin/python bench/scale/scale.py [--rungs 0.35,1] [--direct-max 0.4] [--freq 10e9]
+Writes bench/scale/out/scale.json and prints a table.
+"""
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ENGINE = HERE.parents[1] / "engine"
+
+# maxh (m) of the 100 mm WR-90 section giving about this many order-2 unknowns (measured).
+MAXH_FOR_MILLIONS = {0.35: 0.00144, 1.0: 0.00101, 2.0: 0.0008}
+
+CHILD = r"""
+import cmath, json, math, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+import ngsolve as ng
+from fieldline_engine.em.fullwave.media import uniform_media
+from fieldline_engine.em.fullwave.solver import FullwaveSolver
+from fieldline_engine.em.ports.wave_port import build_wave_port
+from fieldline_engine.testing.rf_meshes import waveguide_mesh
+ng.SetNumThreads(2)
+maxh, method, freq = float(sys.argv[2]), sys.argv[3], float(sys.argv[4])
+t0 = time.perf_counter(); c0 = time.process_time()
+mesh = waveguide_mesh(0.1, maxh=maxh)
+ports = [build_wave_port(mesh, f"port_{k}", str(k + 1), "TE10", order=2) for k in range(2)]
+solver = FullwaveSolver(mesh, uniform_media(), 2, "default", ports, linear_solver=method, tolerance=1e-7)
+t1 = time.perf_counter(); c1 = time.process_time()
+sol = solver.solve(freq, keep_fields=False)
+t2 = time.perf_counter(); c2 = time.process_time()
+status = {l.split(":")[0]: int(l.split()[1]) for l in open("/proc/self/status") if l.startswith(("VmPeak", "VmHWM"))}
+info = solver.describe_linear_solver()
+print(json.dumps({
+    "unknowns": solver.ndof, "elements": mesh.ne, "method": solver.method,
+    "setup_s": t1 - t0, "solve_s": t2 - t1, "solve_cpu_s": c2 - c1,
+    "vm_peak_gb": status["VmPeak"] / 1e6 * 1.024, "vm_hwm_gb": status["VmHWM"] / 1e6 * 1.024,
+    "s21": [sol.s[1, 0].real, sol.s[1, 0].imag], "s21_phase_deg": math.degrees(cmath.phase(sol.s[1, 0])),
+    "iterations": [s["iterations"] for s in info.get("iterative_solves", [])],
+    "residuals": [s["residual"] for s in info.get("iterative_solves", [])],
+}))
+"""
+
+
+def run(maxh: float, method: str, freq: float) -> dict:
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, str(ENGINE), str(maxh), method, str(freq)],
+        capture_output=True,
+        text=True,
+        env={"OPENBLAS_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    if proc.returncode != 0:
+        return {"method": method, "error": proc.stderr.strip().splitlines()[-1:]}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rungs", default="0.35,1")
+    ap.add_argument(
+        "--direct-max",
+        type=float,
+        default=0.4,
+        help="largest rung (M unknowns) solved directly",
+    )
+    ap.add_argument("--freq", type=float, default=10e9)
+    ap.add_argument(
+        "--maxh",
+        type=float,
+        default=None,
+        help="instead, one rung at this maxh (rung 0)",
+    )
+    args = ap.parse_args()
+    rungs = [
+        (float(r), MAXH_FOR_MILLIONS[float(r)]) for r in args.rungs.split(",") if r
+    ]
+    if args.maxh:
+        rungs = [(0.0, args.maxh)]  # solved both ways whatever its size
+    rows = []
+    for millions, maxh in rungs:
+        methods = ["gmres-bddc"] + (["direct"] if millions <= args.direct_max else [])
+        results: dict[str, dict] = {}
+        for (
+            m
+        ) in methods:  # direct last: its phase is the reference for the iterative row
+            r = results[m] = run(maxh, m, args.freq)
+            r["rung_m"], r["maxh"] = millions, maxh
+            rows.append(r)
+            print(json.dumps(r), flush=True)
+        it, d = results["gmres-bddc"], results.get("direct", {})
+        if "s21" in it and "s21" in d:
+            it["s21_phase_vs_direct_deg"] = (
+                it["s21_phase_deg"] - d["s21_phase_deg"] + 180
+            ) % 360 - 180
+            print(
+                f"rung {millions} M: S21 phase iterative - direct = {it['s21_phase_vs_direct_deg']:+.2e} deg",
+                flush=True,
+            )
+    out = HERE / "out"
+    out.mkdir(exist_ok=True)
+    (out / "scale.json").write_text(
+        json.dumps(
+            {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "rows": rows},
+            indent=1,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
