@@ -24,15 +24,17 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "engine"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from ccx_deck import QuadraticTets, frd_blocks, nset, side_by_side, write_json  # noqa: E402
-from fieldline_engine.testing import nafems_le10 as le10  # noqa: E402
+from ccx_deck import QuadraticTets, frd_blocks, nset, side_by_side, write_json
+from fieldline_engine.testing import nafems_le10 as le10
 
 
 def prepare(maxh: float, out: Path, solver: str) -> None:
     data, groups, mid_line = le10.mesh_data(maxh)
     config = {**le10.config(groups, mid_line), "linearSolver": solver}
     (out / "fieldline").mkdir(parents=True, exist_ok=True)
-    (out / "fieldline" / "job.json").write_text(json.dumps({"mesh_data": data, "config": config}))
+    (out / "fieldline" / "job.json").write_text(
+        json.dumps({"mesh_data": data, "config": config})
+    )
     (out / "ccx").mkdir(parents=True, exist_ok=True)
     (out / "ccx" / "le10.inp").write_text(calculix_deck(data, groups, mid_line))
     d = le10.d_vertex(np.asarray(data["vertices"]))
@@ -44,12 +46,19 @@ def prepare(maxh: float, out: Path, solver: str) -> None:
         "d_node": d,
     }
     write_json(out / "meta.json", meta)
-    print(f"LE10 maxh {maxh}: {meta['vertices']} vertices, {meta['tetrahedra']} tetrahedra, D = vertex {d}")
+    print(
+        f"LE10 maxh {maxh}: {meta['vertices']} vertices, {meta['tetrahedra']} tetrahedra, D = vertex {d}"
+    )
 
 
-def calculix_deck(data: dict, groups: dict[str, list[int]], mid_line: np.ndarray) -> str:
+def calculix_deck(
+    data: dict, groups: dict[str, list[int]], mid_line: np.ndarray
+) -> str:
     q = QuadraticTets(data)
-    mid_nodes = np.unique(np.concatenate([mid_line.ravel(), q.nv + q._edge_index(mid_line)])) + 1
+    mid_nodes = (
+        np.unique(np.concatenate([mid_line.ravel(), q.nv + q._edge_index(mid_line)]))
+        + 1
+    )
     lines = ["*HEADING", "NAFEMS LE10 (Fieldline bench: the same tetrahedra as C3D10)"]
     lines += q.deck_mesh("C3D10")
     lines += nset("SYM_X", q.face_nodes(groups["sym_x"]))
@@ -57,10 +66,18 @@ def calculix_deck(data: dict, groups: dict[str, list[int]], mid_line: np.ndarray
     lines += nset("OUTER", q.face_nodes(groups["outer"]))
     lines += nset("MIDLINE", mid_nodes)
     lines += ["*MATERIAL, NAME=STEEL", "*ELASTIC", f"{le10.E:.6g}, {le10.NU}"]
-    lines += ["*SOLID SECTION, ELSET=EALL, MATERIAL=STEEL", "*STEP", "*STATIC", "*BOUNDARY"]
+    lines += [
+        "*SOLID SECTION, ELSET=EALL, MATERIAL=STEEL",
+        "*STEP",
+        "*STATIC",
+        "*BOUNDARY",
+    ]
     lines += ["SYM_X, 1, 1", "SYM_Y, 2, 2", "OUTER, 1, 2", "MIDLINE, 3, 3", "*DLOAD"]
     # Positive *DLOAD pressure pushes into the element, as Fieldline's positive pressure does.
-    lines += [f"{e}, P{face}, {le10.PRESSURE:.6g}" for e, face in q.element_faces(groups["top"])]
+    lines += [
+        f"{e}, P{face}, {le10.PRESSURE:.6g}"
+        for e, face in q.element_faces(groups["top"])
+    ]
     lines += ["*NODE FILE", "S", "*END STEP"]
     return "\n".join(lines) + "\n"
 
@@ -74,7 +91,8 @@ def report(out: Path) -> dict:
     row = {
         **meta,
         "fieldline_dofs": res["solver_info"]["matrix_size"],
-        "fieldline_method": res["solver_info"].get("method") or res["solver_info"].get("solver"),
+        "fieldline_method": res["solver_info"].get("method")
+        or res["solver_info"].get("solver"),
         "fieldline_sigma_yy_MPa": ours / 1e6,
         "fieldline_error": ours / le10.TARGET_PA - 1,
         "calculix_sigma_yy_MPa": theirs / 1e6,
@@ -86,9 +104,20 @@ def report(out: Path) -> dict:
 
 if __name__ == "__main__":
     if sys.argv[1] == "prepare":
-        prepare(float(sys.argv[2]), Path(sys.argv[3]), sys.argv[4] if len(sys.argv) > 4 else "direct")
+        prepare(
+            float(sys.argv[2]),
+            Path(sys.argv[3]),
+            sys.argv[4] if len(sys.argv) > 4 else "direct",
+        )
     elif sys.argv[1] == "run":
         out = Path(sys.argv[2])
-        print(json.dumps(side_by_side(out, "le10", int(sys.argv[3]) if len(sys.argv) > 3 else 1, 1), indent=2))
+        print(
+            json.dumps(
+                side_by_side(
+                    out, "le10", int(sys.argv[3]) if len(sys.argv) > 3 else 1, 1
+                ),
+                indent=2,
+            )
+        )
     else:
         report(Path(sys.argv[2]))
