@@ -59,10 +59,13 @@ class Elasticity:
         eps = self.strain(u)
         return 2 * self.mu * eps + self.lam * ng.Trace(eps) * ng.Id(3)
 
-    def stiffness(self) -> ng.BilinearForm:
+    def stiffness(self, mass_shift: float = 0.0) -> ng.BilinearForm:
+        """K, or K + mass_shift · M (positive definite for a free body too, for a preconditioner)."""
         u, v = self.fes.TnT()
         a = ng.BilinearForm(self.fes, symmetric=True)
         a += ng.InnerProduct(self.stress(u), self.strain(v)) * ng.dx
+        if mass_shift:
+            a += mass_shift * self.rho * u * v * ng.dx
         return a
 
     def mass(self) -> ng.BilinearForm:

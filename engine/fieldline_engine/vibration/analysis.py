@@ -6,6 +6,7 @@ from typing import Any
 import numpy as np
 
 from fieldline_engine.core.fields import Field, Frames
+from fieldline_engine.core.linear_solve import solver_choice
 from fieldline_engine.core.solution import Solution
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.curving import curve_mesh
@@ -45,7 +46,15 @@ def _modal(model: TetModel, config: dict[str, Any], progress: ProgressSpan, coun
     if min_f is not None and min_f < 0:
         raise InvalidInput("modalMinFrequency must be 0 Hz or above.")
     modal = solve_modes(
-        mesh, setup, materials, order, count, len(translations) + len(axes), min_f, progress.sub(0.05, 0.8)
+        mesh,
+        setup,
+        materials,
+        order,
+        count,
+        len(translations) + len(axes),
+        min_f,
+        progress.sub(0.05, 0.8),
+        solver_choice(config),
     )
     return materials, setup, mesh, modal, order, curving
 
@@ -94,9 +103,10 @@ class ModalAnalysis:
                 "non_zeros": modal.non_zeros,
                 "analysis": "modal",
                 "element_order": order,
-                "eigen_solver": "shift-and-invert Lanczos (ARPACK), sparse Cholesky factor",
+                **modal.info,
                 "eigen_iterations": modal.iterations,
                 "max_residual": float(np.max(modal.residuals)),
+                "eigen_seconds": round(modal.seconds, 3),
                 "curved_geometry": curving,
             }
         )

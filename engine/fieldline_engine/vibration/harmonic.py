@@ -90,8 +90,10 @@ def direct(
     progress: ProgressSpan = SILENT,
 ) -> HarmonicResponse:
     free = modal.free
-    K = modal.K[free][:, free].tocsc()
-    M = modal.M[free][:, free].tocsc()
+    K_full, M_full = modal.scipy_matrices()
+    K = K_full[free][:, free].tocsc()
+    M = M_full[free][:, free].tocsc()
+    del K_full, M_full
     C = alpha * M + beta * K
     out = {name: np.zeros((len(frequencies), 3), dtype=complex) for name in probes}
     field = None
@@ -99,7 +101,7 @@ def direct(
     for i, f in enumerate(points):
         w = 2 * math.pi * f
         lu = splu(sp.csc_matrix(K - w * w * M + 1j * w * C))
-        u = np.zeros(modal.K.shape[0], dtype=complex)
+        u = np.zeros(len(force), dtype=complex)
         u[free] = lu.solve(force[free].astype(complex))
         if i < len(frequencies):
             for name, rows in probes.items():

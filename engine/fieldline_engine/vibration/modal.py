@@ -25,9 +25,18 @@ from fieldline_engine.protocol import SILENT, ProgressSpan
 from fieldline_engine.structural.elasticity import Elasticity
 from fieldline_engine.structural.setup import StructuralSetup
 from fieldline_engine.structural.static import component_dirichlet
+from fieldline_engine.vibration.lobpcg import lobpcg
 
 MAX_MODES = 50
 MAX_DOFS = 1_500_000
+
+
+# `linearSolver: auto` factors K − σM directly up to this size and would go to LOBPCG with BDDC above it. Kept at
+# MAX_DOFS (auto = always direct) until LOBPCG is measured at scale: its BDDC coarse space is the linear (vertex)
+# elasticity problem, which converges slowly on slender parts (bench/vibration/README.md).
+DIRECT_MAX_DOFS = MAX_DOFS
+LOBPCG_TOLERANCE = 1e-6
+LOBPCG_MAX_ITERATIONS = 400
 
 
 @dataclass
@@ -36,15 +45,18 @@ class ModalResult:
     eigenvalues: np.ndarray  # ω² (rad²/s²), ascending
     vectors: np.ndarray  # (ndof, k) mass-normalised, zero on constrained DOFs
     rigid: int  # how many of the first modes are rigid-body motions
-    residuals: np.ndarray  # ‖Kφ − ω²Mφ‖ / ‖Kφ‖ per mode
+    residuals: np.ndarray  # ‖Kφ − ω²Mφ‖ / (‖Mφ‖ · max ω²) per mode
     participation: np.ndarray  # (k, 3) Γ = φᵀ M r_d
     total_mass: np.ndarray  # (3,) r_dᵀ M r_d (kg)
     non_zeros: int
     iterations: int
     seconds: float
-    K: sp.csr_matrix
-    M: sp.csr_matrix
+    stiffness: ng.BaseMatrix  # assembled K + shift · M on every DOF (NGSolve's, no copy)
+    mass: ng.BaseMatrix
+    shift: float
     free: np.ndarray
+    method: str
+    info: dict
 
     @property
     def frequencies(self) -> np.ndarray:
@@ -54,12 +66,52 @@ class ModalResult:
     def effective_mass(self) -> np.ndarray:
         return self.participation**2
 
+    def scipy_matrices(self) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+        """K and M on every DOF as SciPy matrices (copies: only the harmonic full method, a validation path,
+        asks for them)."""
+        n = self.elasticity.fes.ndof
+        M = _scipy(self.mass, n)
+        return _scipy(self.stiffness, n) - self.shift * M, M
+
 
 def _scipy(mat: ng.BaseMatrix, n: int) -> sp.csr_matrix:
     rows, cols, vals = mat.COO()
     out = sp.csr_matrix((np.asarray(vals), (np.asarray(rows), np.asarray(cols))), shape=(n, n))
     out.sum_duplicates()
     return out
+
+
+class FreeBlock:
+    """An NGSolve operator on the free DOFs applied to the columns of an (n_free, k) array: each column is
+    scattered into a full vector (zero on the constrained DOFs), multiplied and gathered."""
+
+    def __init__(self, op: ng.BaseMatrix, like: ng.BaseMatrix, free: np.ndarray, ndof: int):
+        self.op, self.free, self.ndof = op, free, ndof
+        self.x, self.y = like.CreateColVector(), like.CreateColVector()
+        self.x[:] = 0.0
+        self.xn, self.yn = self.x.FV().NumPy(), self.y.FV().NumPy()
+
+    def __call__(self, block: np.ndarray) -> np.ndarray:
+        squeeze = block.ndim == 1
+        block = block.reshape(len(self.free), -1)
+        out = np.empty_like(block)
+        with parallel(self.ndof):
+            for j in range(block.shape[1]):
+                self.xn[self.free] = block[:, j]
+                self.y.data = self.op * self.x
+                out[:, j] = self.yn[self.free]
+        return out[:, 0] if squeeze else out
+
+    def full(self, block: np.ndarray) -> np.ndarray:
+        """The operator on full-length columns (every DOF, e.g. the rigid translations)."""
+        out = np.empty_like(block)
+        with parallel(self.ndof):
+            for j in range(block.shape[1]):
+                self.xn[:] = block[:, j]
+                self.y.data = self.op * self.x
+                out[:, j] = self.yn
+        self.xn[:] = 0.0
+        return out
 
 
 def translations(fes: ng.FESpace) -> np.ndarray:
@@ -73,6 +125,17 @@ def translations(fes: ng.FESpace) -> np.ndarray:
     return r
 
 
+def eigen_method(choice: str, ndof: int, min_frequency: float | None) -> str:
+    """ "direct" (shift-and-invert Lanczos on a sparse factor) or "lobpcg" (BDDC-preconditioned, no factor of
+    the whole matrix). A lowest frequency of interest needs the shift-and-invert: LOBPCG finds the lowest
+    modes only."""
+    if min_frequency or choice == "direct":
+        return "direct"
+    if choice == "auto":
+        return "direct" if ndof <= DIRECT_MAX_DOFS else "lobpcg"
+    return "lobpcg"
+
+
 def solve_modes(
     mesh: ng.Mesh,
     setup: StructuralSetup,
@@ -82,6 +145,8 @@ def solve_modes(
     rigid: int,
     min_frequency: float | None,
     progress: ProgressSpan = SILENT,
+    solver: str = "auto",
+    max_iterations: int | None = None,
 ) -> ModalResult:
     if not 1 <= count <= MAX_MODES:
         raise InvalidInput(f"modalNumModes must be between 1 and {MAX_MODES}.")
@@ -91,58 +156,89 @@ def solve_modes(
             "not a prescribed motion."
         )
     started = time.perf_counter()
-    elasticity = Elasticity(mesh, materials, order, component_dirichlet(setup))
+    fixed = component_dirichlet(setup)
+    probe = ng.VectorH1(mesh, order=order, **fixed.flags())
+    if probe.ndof > MAX_DOFS:
+        raise EngineError("too_large", f"The eigenproblem has {probe.ndof} unknowns (limit {MAX_DOFS}).")
+    method = eigen_method(solver, probe.ndof, min_frequency)
+    # BDDC's coarse problem is the vertex DOFs only (Elasticity's wirebasket at order ≥ 2), factored directly.
+    elasticity = Elasticity(mesh, materials, order, fixed)
     fes = elasticity.fes
-    if fes.ndof > MAX_DOFS:
-        raise EngineError("too_large", f"The eigenproblem has {fes.ndof} unknowns (limit {MAX_DOFS}).")
-    progress(0.05, f"Assembling stiffness and mass ({fes.ndof} DOFs)")
-    a, m = elasticity.stiffness(), elasticity.mass()
-    with parallel(fes.ndof):
-        a.Assemble()
-        m.Assemble()
     free = np.nonzero(np.array(fes.FreeDofs(), dtype=bool))[0]
-    K_full, M_full = _scipy(a.mat, fes.ndof), _scipy(m.mat, fes.ndof)
-    K = K_full[free][:, free].tocsc()
-    M = M_full[free][:, free].tocsc()
     wanted = count + (0 if min_frequency else rigid)
     wanted = min(wanted, len(free) - 2)
-    diag = K.diagonal() / np.maximum(M.diagonal(), 1e-300)
-    sigma = (2 * math.pi * min_frequency) ** 2 if min_frequency else -1e-9 * float(np.mean(diag))
-    progress(0.2, "Factorizing the shifted system")
-    op = _shift_invert(a.mat, m.mat, fes, free, K, M, sigma)
-    progress(0.4, f"Lanczos: {wanted} modes")
-    iterations = [0]
+    info: dict = {}
+    if method == "direct":
+        progress(0.05, f"Assembling stiffness and mass ({fes.ndof} DOFs)")
+        a, m = elasticity.stiffness(), elasticity.mass()
+        with parallel(fes.ndof):
+            a.Assemble()
+            m.Assemble()
+        K = FreeBlock(a.mat, a.mat, free, fes.ndof)
+        M = FreeBlock(m.mat, a.mat, free, fes.ndof)
+        values, vectors, iterations, sigma = _lanczos(
+            a.mat, m.mat, fes, free, M, wanted, min_frequency, progress
+        )
+        shift = -sigma  # a.mat now holds K − σM
+        info["eigen_solver"] = "shift-and-invert Lanczos (ARPACK), sparse Cholesky factor"
+    else:
+        # A free or partly free body has a singular K: precondition K + sM (s far below the first elastic
+        # eigenvalue) and solve with it; ω² = μ − s.
+        shift = _small_shift(mesh, materials) if rigid else 0.0
+        progress(0.05, f"Assembling stiffness and mass, BDDC preconditioner ({fes.ndof} DOFs)")
+        a, m = elasticity.stiffness(mass_shift=shift), elasticity.mass()
+        pre = ng.Preconditioner(a, "bddc")
+        with parallel(fes.ndof):
+            a.Assemble()
+            m.Assemble()
+        K = FreeBlock(a.mat, a.mat, free, fes.ndof)
+        M = FreeBlock(m.mat, a.mat, free, fes.ndof)
+        T = FreeBlock(pre.mat, a.mat, free, fes.ndof)
+        block = wanted + max(4, wanted // 2)
+        progress(0.3, f"LOBPCG: {wanted} modes (block of {block})")
 
-    def counted(x):
-        iterations[0] += 1
-        return op(x)
+        def report(it: int, done: int) -> None:
+            progress(0.3 + 0.6 * min(1.0, done / wanted), f"LOBPCG iteration {it}: {done} of {wanted} modes")
 
-    inverse = LinearOperator(K.shape, matvec=counted, dtype=np.float64)
-    try:
-        values, vectors = eigsh(K, k=wanted, M=M, sigma=sigma, which="LM", OPinv=inverse, tol=1e-10)
-    except ArpackNoConvergence as exc:
-        values, vectors = exc.eigenvalues, exc.eigenvectors
-        if len(values) == 0:
-            raise EngineError("eigen_no_convergence", "The eigen solve found no converged mode.") from exc
-        found = ", ".join(f"{math.sqrt(max(v, 0)) / (2 * math.pi):.4g} Hz" for v in np.sort(values))
-        raise EngineError(
-            "eigen_no_convergence",
-            f"The eigen solve converged for {len(values)} of {wanted} modes only ({found}). Ask for fewer modes "
-            "or set a lowest frequency near the wanted ones.",
-        ) from exc
+        limit = max_iterations or LOBPCG_MAX_ITERATIONS
+        result = lobpcg(K, M, T, len(free), block, wanted, LOBPCG_TOLERANCE, limit, report)
+        values, vectors, iterations = (
+            result.values[:wanted] - shift,
+            result.vectors[:, :wanted],
+            result.iterations,
+        )
+        info["eigen_solver"] = "LOBPCG, BDDC preconditioner (vertex coarse space, sparse Cholesky)"
+        info["eigen_block_size"] = block
     order_idx = np.argsort(values)
     values, vectors = values[order_idx], vectors[:, order_idx]
-    # Mass-normalise: φᵀMφ = 1.
-    vectors = vectors / np.sqrt(np.einsum("ij,ij->j", vectors, M @ vectors))
+    Mv = M(vectors)
+    norms = np.sqrt(np.einsum("ij,ij->j", vectors, Mv))
+    vectors, Mv = vectors / norms, Mv / norms  # φᵀMφ = 1
     # Relative to the largest eigenvalue found, so rigid modes (λ ≈ 0) are judged on the same scale.
     scale = max(float(np.max(np.abs(values))), 1e-300)
-    residuals = np.linalg.norm(K @ vectors - (M @ vectors) * values, axis=0) / (
-        np.linalg.norm(M @ vectors, axis=0) * scale
-    )
+    Kv = K(vectors) - shift * Mv
+    residuals = np.linalg.norm(Kv - Mv * values, axis=0) / (np.linalg.norm(Mv, axis=0) * scale)
+    del Kv, Mv
+    if method == "lobpcg":
+        info["eigen_residuals"] = [float(r) for r in residuals]
+        converged = int(np.argmin(np.append(residuals <= 10 * LOBPCG_TOLERANCE, False)))
+        if converged < wanted:
+            found = ", ".join(
+                f"{math.sqrt(max(v, 0)) / (2 * math.pi):.4g} Hz (residual {r:.1e})"
+                for v, r in zip(values[:converged], residuals[:converged], strict=True)
+            )
+            raise EngineError(
+                "eigen_no_convergence",
+                f"LOBPCG converged for {converged} of {wanted} modes after {iterations} iterations"
+                + (f": {found}" if found else "")
+                + f". Largest residual {float(np.max(residuals)):.1e} (tolerance {LOBPCG_TOLERANCE:g}). Ask for "
+                'fewer modes or use linearSolver "direct".',
+            )
     full = np.zeros((fes.ndof, len(values)))
     full[free] = vectors
+    del vectors
     r = translations(fes)
-    Mr = M_full @ r
+    Mr = M.full(r)
     participation = full.T @ Mr  # φᵀ M r (φ mass-normalised)
     total_mass = np.einsum("ij,ij->j", r, Mr)
     return ModalResult(
@@ -154,43 +250,93 @@ def solve_modes(
         participation=participation,
         total_mass=total_mass,
         non_zeros=int(a.mat.nze),
-        iterations=iterations[0],
+        iterations=iterations,
         seconds=time.perf_counter() - started,
-        K=K_full,
-        M=M_full,
+        stiffness=a.mat,
+        mass=m.mat,
+        shift=shift,
         free=free,
+        method=method,
+        info=info,
     )
 
 
-def _shift_invert(
-    k_mat: ng.BaseMatrix,
-    m_mat: ng.BaseMatrix,
-    fes: ng.FESpace,
-    free: np.ndarray,
-    K: sp.csc_matrix,
-    M: sp.csc_matrix,
-    sigma: float,
-):
+def _small_shift(mesh: ng.Mesh, materials: MaterialTable) -> float:
+    """s = 10⁻⁶ · (E/ρ) / L² (L the bounding box diagonal): far below any elastic ω² of the body (the first is
+    of order (E/ρ)/L² times its slenderness squared), far above round-off on the rigid modes."""
+    E = ng.Integrate(materials.coefficient(mesh, "youngsModulus"), mesh)
+    rho = ng.Integrate(materials.coefficient(mesh, "density"), mesh)
+    points = np.array([v.point for v in mesh.vertices])
+    length = float(np.linalg.norm(points.max(axis=0) - points.min(axis=0)))
+    return 1e-6 * (E / rho) / length**2
+
+
+def _lanczos(k_mat, m_mat, fes, free, M: FreeBlock, wanted, min_frequency, progress):
+    """Shift-and-invert Lanczos. K is overwritten by K − σM, which is factored (ARPACK's mode 3 needs only
+    (K − σM)⁻¹ and M, so no second matrix is kept); returns the eigenpairs, the iterations and σ."""
+    sigma = (
+        (2 * math.pi * min_frequency) ** 2 if min_frequency else -1e-9 * _mean_ratio(k_mat, m_mat, fes, free)
+    )
+    progress(0.2, "Factorizing the shifted system")
+    k_mat.AsVector().data -= sigma * m_mat.AsVector()  # one fes, one sparsity pattern
+    op = _shift_invert(k_mat, fes, free, sigma)
+    progress(0.4, f"Lanczos: {wanted} modes")
+    iterations = [0]
+
+    def counted(x):
+        iterations[0] += 1
+        return op(x)
+
+    n = len(free)
+    inverse = LinearOperator((n, n), matvec=counted, dtype=np.float64)
+    mass = LinearOperator((n, n), matvec=M, dtype=np.float64)
+    # The operator A itself is never applied in mode 3; eigsh takes its shape.
+    unused = LinearOperator((n, n), matvec=lambda x: x, dtype=np.float64)
+    try:
+        values, vectors = eigsh(unused, k=wanted, M=mass, sigma=sigma, which="LM", OPinv=inverse, tol=1e-10)
+    except ArpackNoConvergence as exc:
+        values, vectors = exc.eigenvalues, exc.eigenvectors
+        if len(values) == 0:
+            raise EngineError("eigen_no_convergence", "The eigen solve found no converged mode.") from exc
+        found = ", ".join(f"{math.sqrt(max(v, 0)) / (2 * math.pi):.4g} Hz" for v in np.sort(values))
+        raise EngineError(
+            "eigen_no_convergence",
+            f"The eigen solve converged for {len(values)} of {wanted} modes only ({found}). Ask for fewer modes "
+            "or set a lowest frequency near the wanted ones.",
+        ) from exc
+    return values, vectors, iterations[0], sigma
+
+
+def _mean_ratio(k_mat: ng.BaseMatrix, m_mat: ng.BaseMatrix, fes: ng.FESpace, free: np.ndarray) -> float:
+    """The mean of K_ii / M_ii over the free DOFs: the scale of the eigenvalues, for a shift below them all.
+    The diagonals come from Jacobi smoothers applied to ones (no copy of the matrices)."""
+    ones = k_mat.CreateColVector()
+    ones[:] = 1.0
+    out = k_mat.CreateColVector()
+    inverse_diagonals = []
+    for mat in (k_mat, m_mat):
+        out.data = mat.CreateSmoother(fes.FreeDofs()) * ones
+        inverse_diagonals.append(out.FV().NumPy()[free].copy())
+    return float(np.mean(inverse_diagonals[1] / np.maximum(inverse_diagonals[0], 1e-300)))
+
+
+def _shift_invert(shifted: ng.BaseMatrix, fes: ng.FESpace, free: np.ndarray, sigma: float):
     """x ↦ (K − σM)⁻¹ x on the free DOFs: NGSolve's sparse Cholesky of the assembled K − σM when the shift is
     below every eigenvalue (5× less CPU than CHOLMOD's simplicial factor through cholespy, measured on a 43k-DOF
-    cantilever at order 2), else SciPy's LU."""
-    if sigma < 0 and k_mat.nze == m_mat.nze:  # one fes, one sparsity pattern
-        shifted = k_mat.CreateMatrix()
-        shifted.AsVector().data = k_mat.AsVector() - sigma * m_mat.AsVector()
-        with parallel(fes.ndof):
+    cantilever at order 2), else NGSolve's default sparse LU."""
+    with parallel(fes.ndof):
+        if sigma < 0:
             inverse = shifted.Inverse(fes.FreeDofs(), inverse="sparsecholesky")
-        rhs, out = shifted.CreateColVector(), shifted.CreateColVector()
-        rhs[:] = 0.0
-        rhs_np, out_np = rhs.FV().NumPy(), out.FV().NumPy()
+        else:
+            inverse = shifted.Inverse(fes.FreeDofs())
+    rhs, out = shifted.CreateColVector(), shifted.CreateColVector()
+    rhs[:] = 0.0
+    rhs_np, out_np = rhs.FV().NumPy(), out.FV().NumPy()
 
-        def solve(x):
-            rhs_np[free] = x
-            with parallel(fes.ndof):
-                out.data = inverse * rhs
-            return out_np[free].copy()
+    def solve(x):
+        rhs_np[free] = x
+        with parallel(fes.ndof):
+            out.data = inverse * rhs
+        return out_np[free].copy()
 
-        return solve
-    from scipy.sparse.linalg import splu
-
-    lu = splu((K - sigma * M).tocsc())
-    return lu.solve
+    return solve

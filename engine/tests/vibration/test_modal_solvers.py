@@ -1,0 +1,66 @@
+"""The modal solve's two paths: shift-and-invert Lanczos on a sparse factor, and LOBPCG with BDDC (the large-model
+path, `linearSolver` auto above DIRECT_MAX_DOFS) must give the same modes; a LOBPCG solve that stops early says
+how many modes converged and their residuals."""
+
+import numpy as np
+import pytest
+
+from fieldline_engine.errors import EngineError
+from fieldline_engine.mesh.tet_model import model_from_mesh_data
+from fieldline_engine.protocol import SILENT
+from fieldline_engine.testing.meshes import box_mesh, faces_on_plane
+from fieldline_engine.vibration import modal
+from fieldline_engine.vibration.analysis import ModalAnalysis
+
+MESH = box_mesh((0.2, 0.04, 0.04), (10, 2, 2))
+CLAMP = faces_on_plane(MESH, 0, 0.0)
+BASE = {
+    "analysisType": "modal",
+    "meshOrder": 2,
+    "youngsModulus": 200e9,
+    "poissonRatio": 0.3,
+    "density": 7850.0,
+}
+
+
+def solve(**config):
+    return ModalAnalysis().solve(model_from_mesh_data(MESH), {**BASE, **config}, SILENT)
+
+
+@pytest.mark.parametrize("supports", [[{"faces": CLAMP}], []], ids=["clamped", "free-free"])
+def test_lobpcg_finds_the_modes_of_the_direct_solve(supports):
+    direct = solve(modalNumModes=4, fixedSupports=supports, linearSolver="direct")
+    iterative = solve(modalNumModes=4, fixedSupports=supports, linearSolver="cg-bddc")
+    a = np.array([m["frequency"] for m in direct.extras["modes"]])
+    b = np.array([m["frequency"] for m in iterative.extras["modes"]])
+    assert [m["rigid_body"] for m in iterative.extras["modes"]] == [
+        m["rigid_body"] for m in direct.extras["modes"]
+    ]
+    elastic = ~np.array([m["rigid_body"] for m in direct.extras["modes"]])
+    difference = float(np.max(np.abs(b[elastic] / a[elastic] - 1)))
+    info = iterative.solver_info
+    print(
+        f"LOBPCG vs Lanczos ({'clamped' if supports else 'free-free'}): frequencies differ by {difference:.1e}; "
+        f"{info['eigen_iterations']} LOBPCG iterations, largest residual {info['max_residual']:.1e}"
+    )
+    assert difference < 1e-8
+    assert info["eigen_solver"].startswith("LOBPCG") and info["eigen_iterations"] > 0
+    assert len(info["eigen_residuals"]) == len(b) and info["max_residual"] < 1e-5
+    assert direct.solver_info["eigen_solver"].startswith("shift-and-invert Lanczos")
+
+
+def test_lobpcg_that_stops_early_reports_the_converged_modes_and_residuals(monkeypatch):
+    monkeypatch.setattr(modal, "LOBPCG_MAX_ITERATIONS", 3)
+    with pytest.raises(EngineError) as failure:
+        solve(modalNumModes=4, fixedSupports=[{"faces": CLAMP}], linearSolver="cg-bddc")
+    message = str(failure.value)
+    print(message)
+    assert "LOBPCG converged for" in message and "of 4 modes after 3 iterations" in message
+    assert "Largest residual" in message
+
+
+def test_the_solver_choice():
+    assert modal.eigen_method("auto", 10_000, None) == "direct"
+    assert modal.eigen_method("auto", modal.DIRECT_MAX_DOFS + 1, None) == "lobpcg"
+    assert modal.eigen_method("cg-bddc", 1_000, 50.0) == "direct"  # a band needs the shift
+    assert modal.eigen_method("cg-amg", 1_000, None) == "lobpcg"
