@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { commonKeys } from './common.ts';
 import { emKeys } from './em.ts';
 import { structuralKeys } from './structural.ts';
-import { thermalKeys } from './thermal.ts';
+import { thermalConfigIssues, thermalKeys } from './thermal.ts';
 import { vibrationKeys } from './vibration.ts';
 
 export * from './common.ts';
@@ -12,12 +12,18 @@ export * from './thermal.ts';
 export * from './vibration.ts';
 
 /**
- * The analysis configuration in its backend form (spec 001 §3): the shared keys and every family's keys in
- * one flat object (the spec's EM keys stay flat and unchanged). Every field has its default, so a partial
- * config is complete after parsing; unknown keys pass through (the engine names those it cannot honour).
+ * The analysis configuration's fields in their backend form (spec 001 §3): the shared keys and every
+ * family's keys in one flat object (the spec's EM keys stay flat and unchanged). Every field has its
+ * default, so a partial config is complete after parsing; unknown keys pass through (the engine names
+ * those it cannot honour). A form still being filled in is read with this one (the run estimate).
  */
-export const AnalysisConfig = z
+export const AnalysisConfigFields = z
   .object({ ...commonKeys, ...emKeys, ...thermalKeys, ...structuralKeys, ...vibrationKeys })
   .passthrough();
+
+/** A submitted configuration: the fields, and the checks across them a family needs before a run. */
+export const AnalysisConfig = AnalysisConfigFields.superRefine((config, ctx) => {
+  for (const issue of thermalConfigIssues(config)) ctx.addIssue({ code: 'custom', ...issue });
+});
 export type AnalysisConfig = z.infer<typeof AnalysisConfig>;
 export type AnalysisConfigInput = z.input<typeof AnalysisConfig>;

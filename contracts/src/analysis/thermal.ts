@@ -49,3 +49,73 @@ export const thermalKeys = {
   /** solve the config's DC conduction first (voltage face groups, conductivities) and heat by σ|E|² */
   jouleHeating: z.boolean().default(false),
 };
+
+/** The engine's sentence for a steady model that no condition holds (engine thermal/analysis.py). */
+export const THERMAL_UNDETERMINED =
+  'The temperature of this steady model is undetermined: heat can leave nowhere. Add a fixed temperature, ' +
+  'convection or radiation on some faces (faces without a condition are insulated).';
+
+export interface ConfigIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+type ThermalFace = { faces?: number[]; name?: string };
+interface ThermalChecked {
+  analysisType?: string;
+  transient?: boolean;
+  timeStep?: number;
+  endTime?: number;
+  temperatureConditions?: ThermalFace[];
+  neumannConditions?: ThermalFace[];
+  convectionConditions?: ThermalFace[];
+  radiationConditions?: ThermalFace[];
+}
+
+/** Condition lists in the engine's order, with the names its messages give an unnamed condition. */
+const FACE_CONDITIONS = [
+  ['temperatureConditions', 'Temperature condition'],
+  ['neumannConditions', 'Heat flux'],
+  ['convectionConditions', 'Convection'],
+  ['radiationConditions', 'Radiation'],
+] as const;
+
+/**
+ * Checks across fields that a thermal run needs before it is queued (the engine repeats them): a time
+ * step within the end time, each face under one condition at most, and a steady model that some
+ * condition holds. Returns nothing for the other families.
+ */
+export function thermalConfigIssues(config: ThermalChecked): ConfigIssue[] {
+  const type = config.analysisType;
+  if (type !== 'thermal' && type !== 'thermal-time') return [];
+  const transient = type === 'thermal-time' || config.transient === true;
+  const issues: ConfigIssue[] = [];
+  const { timeStep: dt, endTime: end } = config;
+  if (transient && dt !== undefined && end !== undefined && dt > end)
+    issues.push({ path: ['timeStep'], message: `timeStep (${dt} s) is larger than endTime (${end} s).` });
+
+  const owner = new Map<number, string>();
+  for (const [key, noun] of FACE_CONDITIONS)
+    (config[key] ?? []).forEach((c, k) => {
+      const what = c.name || `${noun} ${k + 1}`;
+      for (const face of c.faces ?? []) {
+        const first = owner.get(face);
+        if (first !== undefined && first !== what) {
+          issues.push({
+            path: [key, k, 'faces'],
+            message: `Face ${face} is used by both ${first} and ${what}.`,
+          });
+          return;
+        }
+        owner.set(face, what);
+      }
+    });
+
+  const held =
+    (config.temperatureConditions?.length ?? 0) +
+    (config.convectionConditions?.length ?? 0) +
+    (config.radiationConditions?.length ?? 0);
+  if (!transient && held === 0)
+    issues.push({ path: ['temperatureConditions'], message: THERMAL_UNDETERMINED });
+  return issues;
+}

@@ -1,4 +1,4 @@
-import { AnalysisConfig, describeEstimate, estimateResources } from '@fieldline/contracts';
+import { AnalysisConfigFields, describeEstimate, estimateResources } from '@fieldline/contracts';
 import { useMemo } from 'react';
 import { toBackendConfig } from '../config/to-backend-config.ts';
 import { useEnv } from '../state/EnvironmentContext.tsx';
@@ -13,7 +13,7 @@ export function RunEstimate() {
   const bodies = useEnv((s) => s.bodies);
   const text = useMemo(() => {
     if (!mesh || !(mesh.tetrahedra?.length ?? 0)) return null;
-    const parsed = AnalysisConfig.safeParse(toBackendConfig(form, { bodies }));
+    const parsed = AnalysisConfigFields.safeParse(toBackendConfig(form, { bodies }));
     if (!parsed.success) return null;
     const estimate = estimateResources(mesh, parsed.data);
     return `${describeEstimate(estimate)} · ${estimate.solver} solver`;
