@@ -86,6 +86,13 @@ const SKETCHES: Record<string, ReactNode> = {
     </>
   ),
   block: <rect x="14" y="6" width="20" height="20" />,
+  // A quarter of the elliptic annulus (inner 2 × 1 m, outer 3.25 × 2.75 m), pressed on its face.
+  'nafems-le10': (
+    <>
+      <path d="M22 28 H33 A29 25 0 0 0 4 3 V19 A18 9 0 0 1 22 28 Z" />
+      <path d="M38 4 v8 m-3 -3 l3 3 l3 -3" />
+    </>
+  ),
   plate: (
     <>
       <path d="M4 20 L16 12 H44 L32 20 Z" />
