@@ -6,10 +6,9 @@ import {
   type RecentJob,
   type SubscriptionInfo,
 } from '@fieldline/contracts';
+import { type ApiResponse, errorText, request } from '../api/http.ts';
 
 /** The billing and usage calls of spec 000 §7 (plus the portal and Recent Activity), with §8's messages. */
-
-const JSON_HEADERS = { 'content-type': 'application/json' };
 
 /** Stripe's hosted card-payment page for a session id (spec 000 §7: when only sessionId comes back). */
 export const stripeHostedCheckoutUrl = (sessionId: string) =>
@@ -17,21 +16,8 @@ export const stripeHostedCheckoutUrl = (sessionId: string) =>
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; message: string };
 
-async function readBody(res: Response): Promise<Record<string, unknown>> {
-  try {
-    const body: unknown = await res.json();
-    return body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
 /** The server's error text: `message` in our `{error, message}` shape, else a bare `error` string. */
-function serverError(body: Record<string, unknown>): string | null {
-  if (typeof body.message === 'string' && body.message) return body.message;
-  if (typeof body.error === 'string' && body.error) return body.error;
-  return null;
-}
+const serverError = (res: ApiResponse): string | null => errorText(res.body, ['message', 'error']) ?? null;
 
 /**
  * GET /api/user/subscription-info. The dashboard sends credentials explicitly; the billing page
@@ -41,12 +27,13 @@ export async function fetchSubscriptionInfo(
   options: { credentials?: boolean } = {},
 ): Promise<{ ok: true; info: SubscriptionInfo } | { ok: false; reason: 'not-ok' | 'exception' }> {
   try {
-    const res = await fetch(
+    const res = await request(
       '/api/user/subscription-info',
       options.credentials === false ? {} : { credentials: 'include' },
     );
     if (!res.ok) return { ok: false, reason: 'not-ok' };
-    return { ok: true, info: (await res.json()) as SubscriptionInfo };
+    if (res.json === undefined) throw new Error(`subscription info is not JSON: ${res.text.slice(0, 80)}`);
+    return { ok: true, info: res.json as SubscriptionInfo };
   } catch (err) {
     console.error('subscription info failed', err);
     return { ok: false, reason: 'exception' };
@@ -56,8 +43,8 @@ export async function fetchSubscriptionInfo(
 /** POST /api/user/sync-usage: true on success; failures are only logged (spec 000 §8). */
 export async function syncUsage(): Promise<boolean> {
   try {
-    const res = await fetch('/api/user/sync-usage', { method: 'POST', credentials: 'include' });
-    const body = await readBody(res);
+    const res = await request('/api/user/sync-usage', { method: 'POST', credentials: 'include' });
+    const body = res.body;
     if (res.ok && body.success === true) return true;
     console.error('usage sync failed', body.error ?? body.message ?? res.status);
   } catch (err) {
@@ -68,9 +55,9 @@ export async function syncUsage(): Promise<boolean> {
 
 export async function fetchPlans(): Promise<Outcome<PlansResponse>> {
   try {
-    const res = await fetch('/api/plans');
-    const body = await readBody(res);
-    if (!res.ok) return { ok: false, message: serverError(body) ?? 'Failed to load plans' };
+    const res = await request('/api/plans');
+    const body = res.body;
+    if (!res.ok) return { ok: false, message: serverError(res) ?? 'Failed to load plans' };
     return { ok: true, value: body as PlansResponse };
   } catch {
     return { ok: false, message: BILLING_MESSAGES.networkError };
@@ -83,19 +70,18 @@ export async function fetchPlans(): Promise<Outcome<PlansResponse>> {
  */
 export async function createCheckoutSession(priceId: string | null | undefined): Promise<Outcome<string>> {
   if (!priceId) return { ok: false, message: BILLING_MESSAGES.missingPriceId };
-  let res: Response;
+  let res: ApiResponse;
   try {
-    res = await fetch('/api/create-checkout-session', {
+    res = await request('/api/create-checkout-session', {
       method: 'POST',
       credentials: 'include',
-      headers: JSON_HEADERS,
-      body: JSON.stringify({ priceId }),
+      json: { priceId },
     });
   } catch {
     return { ok: false, message: BILLING_MESSAGES.networkError };
   }
-  const body = await readBody(res);
-  if (!res.ok) return { ok: false, message: serverError(body) ?? BILLING_MESSAGES.checkoutFailed };
+  const body = res.body;
+  if (!res.ok) return { ok: false, message: serverError(res) ?? BILLING_MESSAGES.checkoutFailed };
   if (typeof body.checkoutUrl === 'string' && body.checkoutUrl) return { ok: true, value: body.checkoutUrl };
   if (typeof body.sessionId === 'string' && body.sessionId)
     return { ok: true, value: stripeHostedCheckoutUrl(body.sessionId) };
@@ -104,42 +90,41 @@ export async function createCheckoutSession(priceId: string | null | undefined):
 
 /** POST /api/purchase-tokens {quantity}: the checkout URL. */
 export async function purchaseTokens(quantity: number): Promise<Outcome<string>> {
-  let res: Response;
+  let res: ApiResponse;
   try {
-    res = await fetch('/api/purchase-tokens', {
+    res = await request('/api/purchase-tokens', {
       method: 'POST',
       credentials: 'include',
-      headers: JSON_HEADERS,
-      body: JSON.stringify({ quantity }),
+      json: { quantity },
     });
   } catch {
     return { ok: false, message: BILLING_MESSAGES.networkError };
   }
-  const body = await readBody(res);
+  const body = res.body;
   if (res.ok && typeof body.checkout_url === 'string' && body.checkout_url)
     return { ok: true, value: body.checkout_url };
-  return { ok: false, message: serverError(body) ?? BILLING_MESSAGES.tokenPurchaseFailed };
+  return { ok: false, message: serverError(res) ?? BILLING_MESSAGES.tokenPurchaseFailed };
 }
 
 /** POST /api/billing/portal: the Customer Portal (or the built-in one) for "Manage Billing". */
 export async function openBillingPortal(): Promise<Outcome<string>> {
-  let res: Response;
+  let res: ApiResponse;
   try {
-    res = await fetch('/api/billing/portal', { method: 'POST', credentials: 'include' });
+    res = await request('/api/billing/portal', { method: 'POST', credentials: 'include' });
   } catch {
     return { ok: false, message: BILLING_MESSAGES.networkError };
   }
-  const body = await readBody(res);
+  const body = res.body;
   if (res.ok && typeof body.url === 'string') return { ok: true, value: body.url };
-  return { ok: false, message: serverError(body) ?? 'Failed to open billing management' };
+  return { ok: false, message: serverError(res) ?? 'Failed to open billing management' };
 }
 
 export async function fetchRecentJobs(): Promise<Outcome<RecentJob[]>> {
   try {
-    const res = await fetch('/api/user/recent-jobs', { credentials: 'include' });
-    const body = await readBody(res);
+    const res = await request('/api/user/recent-jobs', { credentials: 'include' });
+    const body = res.body;
     if (!res.ok || !Array.isArray(body.jobs))
-      return { ok: false, message: serverError(body) ?? 'Failed to load recent simulations' };
+      return { ok: false, message: serverError(res) ?? 'Failed to load recent simulations' };
     return { ok: true, value: body.jobs as RecentJob[] };
   } catch {
     return { ok: false, message: BILLING_MESSAGES.networkError };
@@ -148,9 +133,9 @@ export async function fetchRecentJobs(): Promise<Outcome<RecentJob[]>> {
 
 export async function fetchLocalCheckout(id: string): Promise<Outcome<LocalCheckoutSession>> {
   try {
-    const res = await fetch(`/api/checkout/local/${encodeURIComponent(id)}`, { credentials: 'include' });
-    const body = await readBody(res);
-    if (!res.ok) return { ok: false, message: serverError(body) ?? BILLING_MESSAGES.checkoutNotFound };
+    const res = await request(`/api/checkout/local/${encodeURIComponent(id)}`, { credentials: 'include' });
+    const body = res.body;
+    if (!res.ok) return { ok: false, message: serverError(res) ?? BILLING_MESSAGES.checkoutNotFound };
     return { ok: true, value: body as LocalCheckoutSession };
   } catch {
     return { ok: false, message: BILLING_MESSAGES.networkError };
@@ -163,12 +148,12 @@ export async function finishLocalCheckout(
   action: 'complete' | 'cancel',
 ): Promise<Outcome<LocalCheckoutSession>> {
   try {
-    const res = await fetch(`/api/checkout/local/${encodeURIComponent(id)}/${action}`, {
+    const res = await request(`/api/checkout/local/${encodeURIComponent(id)}/${action}`, {
       method: 'POST',
       credentials: 'include',
     });
-    const body = await readBody(res);
-    if (!res.ok) return { ok: false, message: serverError(body) ?? 'The checkout could not be finished' };
+    const body = res.body;
+    if (!res.ok) return { ok: false, message: serverError(res) ?? 'The checkout could not be finished' };
     return { ok: true, value: body as LocalCheckoutSession };
   } catch {
     return { ok: false, message: BILLING_MESSAGES.networkError };
@@ -177,9 +162,9 @@ export async function finishLocalCheckout(
 
 export async function fetchLocalPortal(): Promise<Outcome<LocalPortalInfo>> {
   try {
-    const res = await fetch('/api/billing/local-portal', { credentials: 'include' });
-    const body = await readBody(res);
-    if (!res.ok) return { ok: false, message: serverError(body) ?? 'Failed to load the subscription' };
+    const res = await request('/api/billing/local-portal', { credentials: 'include' });
+    const body = res.body;
+    if (!res.ok) return { ok: false, message: serverError(res) ?? 'Failed to load the subscription' };
     return { ok: true, value: body as LocalPortalInfo };
   } catch {
     return { ok: false, message: BILLING_MESSAGES.networkError };
@@ -188,10 +173,9 @@ export async function fetchLocalPortal(): Promise<Outcome<LocalPortalInfo>> {
 
 export async function cancelLocalSubscription(): Promise<Outcome<LocalPortalInfo>> {
   try {
-    const res = await fetch('/api/billing/local-portal/cancel', { method: 'POST', credentials: 'include' });
-    const body = await readBody(res);
-    if (!res.ok)
-      return { ok: false, message: serverError(body) ?? 'The subscription could not be cancelled' };
+    const res = await request('/api/billing/local-portal/cancel', { method: 'POST', credentials: 'include' });
+    const body = res.body;
+    if (!res.ok) return { ok: false, message: serverError(res) ?? 'The subscription could not be cancelled' };
     return { ok: true, value: body as LocalPortalInfo };
   } catch {
     return { ok: false, message: BILLING_MESSAGES.networkError };

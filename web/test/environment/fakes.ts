@@ -1,5 +1,5 @@
+import type { FetchLike } from '../../src/api/http.ts';
 import { FeaApi } from '../../src/environment/api/fea-api.ts';
-import type { FetchLike } from '../../src/environment/api/http.ts';
 import { createEnvironmentStore } from '../../src/environment/state/environment-state.ts';
 import type { WorkflowDeps } from '../../src/environment/workflows/deps.ts';
 

@@ -1,6 +1,6 @@
 import { type ConvertResponse, LENGTH_UNITS } from '@fieldline/contracts';
+import { type FetchLike, isRecord, request } from '../../api/http.ts';
 import { apiBaseUrl } from './api-base.ts';
-import { defaultFetch, type FetchLike, isRecord } from './http.ts';
 
 export class ConversionError extends Error {}
 
@@ -32,27 +32,21 @@ export async function convertStep(
   form.append('force_tet', 'true');
   form.append('force_tet', 'true');
   const base = opts.baseUrl ?? apiBaseUrl();
-  const doFetch = opts.fetch ?? defaultFetch;
-  const res = await doFetch(`${base}/api/convert-step`, {
+  const res = await request(`${base}/api/convert-step`, {
     method: 'POST',
     body: form,
     credentials: 'include',
     signal: opts.signal,
+    fetch: opts.fetch,
   });
-  const text = await res.text().catch(() => '');
   if (!res.ok) {
     throw new ConversionError(
-      conversionErrorText(text) || text || `Request failed with status ${res.status}`,
+      conversionErrorText(res.text) || res.text || `Request failed with status ${res.status}`,
     );
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    throw new ConversionError(INVALID_JSON_RESPONSE);
-  }
-  if (!isCompleteModel(data)) throw new ConversionError(INVALID_MODEL_DATA);
-  return data;
+  if (res.json === undefined) throw new ConversionError(INVALID_JSON_RESPONSE);
+  if (!isCompleteModel(res.json)) throw new ConversionError(INVALID_MODEL_DATA);
+  return res.json;
 }
 
 function conversionErrorText(text: string): string | undefined {

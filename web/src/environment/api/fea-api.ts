@@ -1,5 +1,5 @@
 import type { SubmitRequest } from '@fieldline/contracts';
-import { defaultFetch, type FetchLike, readBody } from './http.ts';
+import { defaultFetch, type FetchLike, request } from '../../api/http.ts';
 
 export interface HttpResult {
   ok: boolean;
@@ -15,9 +15,12 @@ export class FeaApi {
   constructor(private readonly doFetch: FetchLike = defaultFetch) {}
 
   private async call(path: string, init?: RequestInit): Promise<HttpResult> {
-    const res = await this.doFetch(path, { credentials: 'same-origin', ...init });
-    const { text, json } = await readBody(res);
-    return { ok: res.ok, status: res.status, json, text };
+    const { ok, status, json, text } = await request(path, {
+      credentials: 'same-origin',
+      ...init,
+      fetch: this.doFetch,
+    });
+    return { ok, status, json, text };
   }
 
   health(): Promise<HttpResult> {

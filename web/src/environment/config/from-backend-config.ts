@@ -7,7 +7,7 @@ import {
   TIME_SCHEMES,
   WAVE_PORT_MODES,
 } from '@fieldline/contracts';
-import { isRecord } from '../api/http.ts';
+import { isRecord } from '../../api/http.ts';
 import {
   type AnalysisForm,
   type AnisotropicRow,

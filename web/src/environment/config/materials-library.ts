@@ -1,4 +1,5 @@
 import { MATERIALS, Material } from '@fieldline/contracts';
+import { type FetchLike, request } from '../../api/http.ts';
 
 /**
  * The material library for per-body assignment (contracts/src/materials, plus the operator's MATERIALS_FILE
@@ -15,12 +16,11 @@ export function materialsLibrary(): readonly LibraryMaterial[] {
 }
 
 /** Reads GET /api/materials once; the built-in library stays when the server cannot be reached. */
-export async function loadMaterialsLibrary(fetcher: typeof fetch = fetch): Promise<void> {
+export async function loadMaterialsLibrary(fetcher?: FetchLike): Promise<void> {
   try {
-    const res = await fetcher('/api/materials');
+    const res = await request('/api/materials', { fetch: fetcher });
     if (!res.ok) return;
-    const body = (await res.json()) as { materials?: unknown };
-    const parsed = Material.array().safeParse(body.materials);
+    const parsed = Material.array().safeParse(res.body.materials);
     if (parsed.success && parsed.data.length > 0) library = parsed.data;
   } catch {
     // offline or an older server: the built-in library

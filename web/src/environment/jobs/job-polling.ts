@@ -1,5 +1,5 @@
+import { errorText, isRecord } from '../../api/http.ts';
 import type { HttpResult } from '../api/fea-api.ts';
-import { errorText, isRecord } from '../api/http.ts';
 import { sleep } from './sleep.ts';
 
 /** Spec 001 §9 polling constants. */

@@ -1,4 +1,4 @@
-import { isRecord } from '../api/http.ts';
+import { isRecord } from '../../api/http.ts';
 import { useEnv } from '../state/EnvironmentContext.tsx';
 import { KeyValueTable } from '../ui/KeyValueTable.tsx';
 

@@ -1,4 +1,4 @@
-import { isRecord } from '../api/http.ts';
+import { isRecord } from '../../api/http.ts';
 
 /** GET /results/tetra_output.json after a meshing failure (spec 001 §3 problem markers payload). */
 export interface ProblemMarkersPayload {

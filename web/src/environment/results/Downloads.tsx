@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { isRecord } from '../api/http.ts';
+import { isRecord } from '../../api/http.ts';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { frequencyResponseCsv } from './frequency-response-csv.ts';
 import { jsonBlob, saveBlob } from './save-blob.ts';

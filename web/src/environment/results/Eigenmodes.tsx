@@ -1,4 +1,4 @@
-import { isRecord } from '../api/http.ts';
+import { isRecord } from '../../api/http.ts';
 import { formatHz } from './quantities.ts';
 
 /** Cavity eigenmodes (em-eigen results: eigenmodes[] with frequency_hz and q_factor). */

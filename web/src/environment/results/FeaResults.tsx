@@ -1,4 +1,4 @@
-import { isRecord } from '../api/http.ts';
+import { isRecord } from '../../api/http.ts';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { KeyValueTable } from '../ui/KeyValueTable.tsx';
 import { ErrorBox } from '../ui/Messages.tsx';

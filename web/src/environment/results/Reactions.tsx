@@ -1,4 +1,4 @@
-import { isRecord } from '../api/http.ts';
+import { isRecord } from '../../api/http.ts';
 import { formatSI } from './quantities.ts';
 
 interface Reaction {

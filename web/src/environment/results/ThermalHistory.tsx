@@ -1,4 +1,4 @@
-import { isRecord } from '../api/http.ts';
+import { isRecord } from '../../api/http.ts';
 import { Legend, LineChart } from './LineChart.tsx';
 import { formatSI } from './quantities.ts';
 

@@ -1,4 +1,4 @@
-import { isRecord } from '../api/http.ts';
+import { isRecord } from '../../api/http.ts';
 import { KeyValueTable } from '../ui/KeyValueTable.tsx';
 import { Legend, LineChart } from './LineChart.tsx';
 import { TransientResponse } from './TransientResponse.tsx';

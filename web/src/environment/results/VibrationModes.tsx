@@ -1,4 +1,4 @@
-import { isRecord } from '../api/http.ts';
+import { isRecord } from '../../api/http.ts';
 import { useServices } from '../state/EnvironmentContext.tsx';
 import { formatHz } from './quantities.ts';
 

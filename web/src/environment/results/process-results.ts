@@ -1,4 +1,4 @@
-import { isRecord } from '../api/http.ts';
+import { isRecord } from '../../api/http.ts';
 import { extractQuantities, type Quantity } from './quantities.ts';
 import { extractSParameters, type SParameterSet } from './s-parameters.ts';
 

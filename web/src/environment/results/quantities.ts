@@ -1,4 +1,4 @@
-import { isRecord } from '../api/http.ts';
+import { isRecord } from '../../api/http.ts';
 
 export interface Quantity {
   key: string;

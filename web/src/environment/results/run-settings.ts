@@ -1,4 +1,4 @@
-import { isRecord } from '../api/http.ts';
+import { isRecord } from '../../api/http.ts';
 import { numberText } from '../config/analysis-form.ts';
 import { formatHz, formatSI } from './quantities.ts';
 

@@ -1,4 +1,4 @@
-import { isRecord } from '../api/http.ts';
+import { isRecord } from '../../api/http.ts';
 
 /** S-parameters vs frequency, one complex series per (i, j) pair. */
 export interface SParameterSet {

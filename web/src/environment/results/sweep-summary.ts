@@ -1,4 +1,4 @@
-import { isRecord } from '../api/http.ts';
+import { isRecord } from '../../api/http.ts';
 
 /**
  * One line on how a full-wave run swept its S-parameters (solver_info.frequency_sweep, docs/fullwave.md):

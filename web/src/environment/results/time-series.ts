@@ -1,4 +1,4 @@
-import { isRecord } from '../api/http.ts';
+import { isRecord } from '../../api/http.ts';
 
 /** One chart of signals against time (s), as the results panel draws it and the CSV writes it. */
 export interface TimeChart {

@@ -1,4 +1,4 @@
-import { isRecord } from '../api/http.ts';
+import { isRecord } from '../../api/http.ts';
 import type { SParameterSet } from './s-parameters.ts';
 
 /** Z_in(f) of one voltage source, against the source resistance its S11 refers to. */

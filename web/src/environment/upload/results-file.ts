@@ -1,4 +1,4 @@
-import { isRecord } from '../api/http.ts';
+import { isRecord } from '../../api/http.ts';
 import { isMultiBodyResults, unwrapResults } from '../results/process-results.ts';
 
 /** Spec 001 §5 results-file messages. */

@@ -1,6 +1,6 @@
+import { isRecord } from '../../api/http.ts';
 import { summarizeCatalogue, type ViewerPayload } from '../../results-format/index.ts';
 import { isLengthUnit } from '../api/convert-step.ts';
-import { isRecord } from '../api/http.ts';
 import { fromBackendConfig, restoreNotice } from '../config/from-backend-config.ts';
 import { processResults, RESULT_MESSAGES, ResultsError } from '../results/process-results.ts';
 import { type BodyState, hasVolumeMesh, type LengthUnit, type UiError } from '../state/environment-state.ts';

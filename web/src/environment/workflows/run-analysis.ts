@@ -1,5 +1,5 @@
 import type { MeshData } from '@fieldline/contracts';
-import { errorText, isRecord } from '../api/http.ts';
+import { errorText, isRecord } from '../../api/http.ts';
 import { toBackendConfig } from '../config/to-backend-config.ts';
 import {
   ANALYSIS_POLLING,

@@ -1,4 +1,4 @@
-import { errorText, isRecord } from '../api/http.ts';
+import { errorText, isRecord } from '../../api/http.ts';
 import { toBackendConfig } from '../config/to-backend-config.ts';
 import { MESHING_POLLING, pollJob } from '../jobs/job-polling.ts';
 import { rewriteServerError } from '../jobs/server-error.ts';
