@@ -5,6 +5,7 @@ Each (rung, solver) runs in a fresh process so its peak memory is its own: VmPea
 what JOB_MEMORY_LIMIT_MB caps) and VmHWM (resident). A direct rung too large for the machine is skipped.
 
 Usage: .venv/bin/python bench/scale/scale.py [--rungs 0.35,1] [--direct-max 0.4] [--freq 10e9]
+       [--tolerance 1e-6] [--threads 2]
 Writes bench/scale/out/scale.json and prints a table.
 """
 
@@ -29,12 +30,13 @@ from fieldline_engine.em.fullwave.media import uniform_media
 from fieldline_engine.em.fullwave.solver import FullwaveSolver
 from fieldline_engine.em.ports.wave_port import build_wave_port
 from fieldline_engine.testing.rf_meshes import waveguide_mesh
-ng.SetNumThreads(2)
 maxh, method, freq = float(sys.argv[2]), sys.argv[3], float(sys.argv[4])
+tolerance, threads = float(sys.argv[5]), int(sys.argv[6])
+ng.SetNumThreads(threads)
 t0 = time.perf_counter(); c0 = time.process_time()
 mesh = waveguide_mesh(0.1, maxh=maxh)
 ports = [build_wave_port(mesh, f"port_{k}", str(k + 1), "TE10", order=2) for k in range(2)]
-solver = FullwaveSolver(mesh, uniform_media(), 2, "default", ports, linear_solver=method, tolerance=1e-7)
+solver = FullwaveSolver(mesh, uniform_media(), 2, "default", ports, linear_solver=method, tolerance=tolerance)
 t1 = time.perf_counter(); c1 = time.process_time()
 sol = solver.solve(freq, keep_fields=False)
 t2 = time.perf_counter(); c2 = time.process_time()
@@ -51,9 +53,21 @@ print(json.dumps({
 """
 
 
-def run(maxh: float, method: str, freq: float) -> dict:
+def run(
+    maxh: float, method: str, freq: float, tolerance: float = 1e-6, threads: int = 2
+) -> dict:
     proc = subprocess.run(
-        [sys.executable, "-c", CHILD, str(ENGINE), str(maxh), method, str(freq)],
+        [
+            sys.executable,
+            "-c",
+            CHILD,
+            str(ENGINE),
+            str(maxh),
+            method,
+            str(freq),
+            str(tolerance),
+            str(threads),
+        ],
         capture_output=True,
         text=True,
         env={"OPENBLAS_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"},
@@ -74,6 +88,9 @@ def main() -> None:
         help="largest rung (M unknowns) solved directly",
     )
     ap.add_argument("--freq", type=float, default=10e9)
+    # The product's default (spec 001 §9, contracts' tolerance default): what a user's job iterates to.
+    ap.add_argument("--tolerance", type=float, default=1e-6)
+    ap.add_argument("--threads", type=int, default=2)
     ap.add_argument(
         "--maxh",
         type=float,
@@ -93,7 +110,7 @@ def main() -> None:
         for (
             m
         ) in methods:  # direct last: its phase is the reference for the iterative row
-            r = results[m] = run(maxh, m, args.freq)
+            r = results[m] = run(maxh, m, args.freq, args.tolerance, args.threads)
             r["rung_m"], r["maxh"] = millions, maxh
             rows.append(r)
             print(json.dumps(r), flush=True)
