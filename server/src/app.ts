@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AccountService } from './accounts/account-service.ts';
@@ -34,7 +33,9 @@ import { installBodyDepthLimit } from './http/body-depth.ts';
 import { installJsonCompression } from './http/compress-json.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { ApiRegistry } from './http/openapi.ts';
+import { lazyChildLogger } from './http/request-logger.ts';
 import { createRouter } from './http/route.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
 import { isApiPath, registerWebApp, sendPageNotFound } from './http/web-app.ts';
 import { transferSessionJobs } from './jobs/job-owner.ts';
 import { registerRecentJobsRoute } from './jobs/recent-jobs.ts';
@@ -62,6 +63,7 @@ export async function buildApp(
 ): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
+    childLoggerFactory: lazyChildLogger,
     trustProxy: config.trustProxy,
     bodyLimit: 256 * 1024 * 1024, // meshes travel as JSON to /api/fea/submit
   });
@@ -109,24 +111,7 @@ export async function buildApp(
   const sweeper = new RetentionSweeper(ctx, config.compute.retentionSweepSeconds);
 
   await app.register(fastifyCookie);
-  await app.register(fastifyMultipart);
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        workerSrc: ["'self'", 'blob:'],
-        connectSrc: ["'self'"],
-        frameAncestors: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
+  installSecurityHeaders(app);
   installErrorHandler(app, { pageNotFound: sendPageNotFound, isApiPath });
   installJsonCompression(app);
   installBodyDepthLimit(app);
@@ -146,15 +131,19 @@ export async function buildApp(
     engineTestHooks: config.compute.engineTestHooks,
   });
   registerRecentJobsRoute(route, ctx.jobs);
-  registerGeometryRoutes(route, {
-    convert: new ConvertService(ctx),
-    markers: new ProblemMarkersService(ctx),
-    uploads: ctx.uploads,
-    uploadLimitFor: (user) => uploadLimitFor(user, ctx),
-    jobs: ctx.jobs,
-    db: ctx.db,
-    sessions: ctx.sessions,
-    sessionCookie: ctx.sessionCookie,
+  // Multipart parsing (and its per-request hooks) only where uploads are taken.
+  await app.register(async (uploadScope) => {
+    await uploadScope.register(fastifyMultipart);
+    registerGeometryRoutes(createRouter(uploadScope, api), {
+      convert: new ConvertService(ctx),
+      markers: new ProblemMarkersService(ctx),
+      uploads: ctx.uploads,
+      uploadLimitFor: (user) => uploadLimitFor(user, ctx),
+      jobs: ctx.jobs,
+      db: ctx.db,
+      sessions: ctx.sessions,
+      sessionCookie: ctx.sessionCookie,
+    });
   });
   registerMaterialRoutes(route, ctx.materials);
   registerBillingRoutes(route, ctx.billing.service);

@@ -9,6 +9,9 @@ import { migrateToLatest, openDatabase } from './db/database.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
 import { SessionService } from './sessions/session-service.ts';
 
+/** Capped by the kernel's net.core.somaxconn (4096 on current Linux). */
+const LISTEN_BACKLOG = 4096;
+
 const USAGE = `Usage: fieldline <command>
   serve              run the API server, web app and embedded job queue
   worker             run queued jobs from Redis (BullMQ); needs REDIS_URL, DATABASE_URL and the storage settings
@@ -31,7 +34,9 @@ async function main(argv: string[]): Promise<number> {
       };
       process.once('SIGINT', () => void shutdown('SIGINT'));
       process.once('SIGTERM', () => void shutdown('SIGTERM'));
-      await app.listen({ host: config.host, port: config.port });
+      // A backlog above Node's 511: a burst of a thousand pollers connecting at once must wait in the
+      // kernel's accept queue, not have its handshakes dropped (each drop is a 1 s+ SYN retry).
+      await app.listen({ host: config.host, port: config.port, backlog: LISTEN_BACKLOG });
       app.log.info(`Fieldline is serving on ${config.publicOrigin}`);
       return -1; // keep running
     }

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
+import { SECURITY_HEADER_OPTIONS, securityHeadersOf } from '../src/http/security-headers.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 let t: TestApp;
@@ -66,6 +67,29 @@ describe('platform', () => {
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['strict-transport-security']).toBeDefined();
+  });
+
+  it('sends the same security headers (computed once) on replies, errors, 404s and polls', async () => {
+    const expected = securityHeadersOf(SECURITY_HEADER_OPTIONS);
+    expect(expected['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(expected['content-security-policy']).toContain("object-src 'none'");
+    expect(expected['x-frame-options']).toBe('SAMEORIGIN');
+    expect(expected['cross-origin-opener-policy']).toBe('same-origin');
+    expect(expected['cross-origin-embedder-policy']).toBeUndefined(); // off: the viewer loads blobs
+    const replies = await Promise.all([
+      t.app.inject({ method: 'GET', url: '/api/plans' }),
+      t.app.inject({ method: 'GET', url: '/api/no-such-route' }),
+      t.app.inject({ method: 'GET', url: '/api/fea/status/00000000-0000-4000-8000-000000000000' }),
+      t.app.inject({
+        method: 'POST',
+        url: '/api/fea/submit',
+        headers: { 'content-type': 'text/plain' },
+        payload: 'x',
+      }),
+    ]);
+    expect(replies.map((r) => r.statusCode)).toEqual([200, 404, 404, 415]);
+    for (const r of replies)
+      for (const [name, value] of Object.entries(expected)) expect(r.headers[name], name).toBe(value);
   });
 
   it('keeps generated secrets in a 0600 file that survives restarts', async () => {

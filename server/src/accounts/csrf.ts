@@ -45,8 +45,18 @@ export function installCsrfProtection(app: FastifyInstance, options: CsrfOptions
   const exempt = new Set(options.exemptPaths ?? DEFAULT_CSRF_EXEMPT_PATHS);
   const multipart = new Set(options.multipartPaths ?? DEFAULT_MULTIPART_PATHS);
 
-  app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method)) return;
+  // A callback hook, not an async one: a GET (every poll) passes without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (SAFE_METHODS.has(request.method)) return done();
+    try {
+      check(request);
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
+  });
+
+  function check(request: FastifyRequest): void {
     const path = pathOf(request);
     if (exempt.has(path)) return;
 
@@ -72,5 +82,5 @@ export function installCsrfProtection(app: FastifyInstance, options: CsrfOptions
         );
       }
     }
-  });
+  }
 }

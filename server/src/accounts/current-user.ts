@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { usesCachedAuth } from '../sessions/session-plugin.ts';
-import { SESSION_CACHE_TTL_MS, type SessionService } from '../sessions/session-service.ts';
+import { SESSION_CACHE_TTL_MS, type Session, type SessionService } from '../sessions/session-service.ts';
 import { type CurrentUser, toCurrentUser, type UserRow, type UserStore } from './user-store.ts';
 
 const USER_CACHE_MAX = 20_000;
@@ -17,28 +17,37 @@ declare module 'fastify' {
  * A session whose user was deleted or disabled is ended on the spot.
  */
 export function installCurrentUser(app: FastifyInstance, users: UserStore, sessions: SessionService): void {
-  // Poll routes (`cachedAuth`) reuse a user row read in the last few seconds; other routes always read.
-  const cache = new Map<string, { row: UserRow; until: number }>();
-  const findUser = async (id: string, cached: boolean): Promise<UserRow | null> => {
-    const t = Date.now();
-    const hit = cached ? cache.get(id) : undefined;
-    if (hit && hit.until > t) return hit.row;
+  // Poll routes (`cachedAuth`) reuse a user read in the last few seconds; other routes always read.
+  const cache = new Map<string, { user: CurrentUser; until: number }>();
+  const findUser = async (id: string): Promise<UserRow | null> => {
     const row = await users.findById(id);
     if (cache.size >= USER_CACHE_MAX) cache.clear();
-    if (row?.status === 'active') cache.set(id, { row, until: t + SESSION_CACHE_TTL_MS });
+    if (row?.status === 'active')
+      cache.set(id, { user: toCurrentUser(row), until: Date.now() + SESSION_CACHE_TTL_MS });
     else cache.delete(id);
     return row;
   };
-  app.decorateRequest('user', null);
-  app.addHook('onRequest', async (request) => {
-    const session = request.session;
-    if (!session?.userId) return;
-    const row = await findUser(session.userId, usesCachedAuth(request));
+  const load = async (request: FastifyRequest, session: Session & { userId: string }) => {
+    const row = await findUser(session.userId);
     if (row && row.status === 'active') {
       request.user = toCurrentUser(row);
       return;
     }
     await sessions.destroy(session.idHash);
     request.session = null;
+  };
+  app.decorateRequest('user', null);
+  // A callback hook: no session, or a poll route's cached user, costs no promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const session = request.session;
+    if (!session?.userId) return done();
+    if (usesCachedAuth(request)) {
+      const hit = cache.get(session.userId);
+      if (hit && hit.until > Date.now()) {
+        request.user = { ...hit.user };
+        return done();
+      }
+    }
+    load(request, session as Session & { userId: string }).then(() => done(), done);
   });
 }

@@ -43,6 +43,14 @@ export class BillingService {
 
   /** GET /api/plans: the catalog, each plan with the price id its checkout sells (null when it cannot). */
   plans(): Record<string, Plan> {
+    // Built once: the catalog and the provider's price ids are fixed for the life of the process.
+    this.planList ??= this.buildPlans();
+    return this.planList;
+  }
+
+  private planList: Record<string, Plan> | undefined;
+
+  private buildPlans(): Record<string, Plan> {
     const all = this.deps.catalog.all();
     for (const [id, plan] of Object.entries(all)) {
       plan.stripe_price_id =

@@ -23,17 +23,21 @@ export function exceedsDepth(value: unknown, max: number): boolean {
 
 /** Refuses a JSON body nested deeper than MAX_BODY_DEPTH with a 400 before any route sees it. */
 export function installBodyDepthLimit(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  // A callback hook: a request without a body (every poll) passes without a promise.
+  app.addHook('preValidation', (request, _reply, done) => {
     if (
       request.body !== null &&
       typeof request.body === 'object' &&
       exceedsDepth(request.body, MAX_BODY_DEPTH)
     )
-      throw new HttpError(
-        400,
-        'invalid_request',
-        `The request body is nested more than ${MAX_BODY_DEPTH} levels deep.`,
-        { status: 'error' },
+      return done(
+        new HttpError(
+          400,
+          'invalid_request',
+          `The request body is nested more than ${MAX_BODY_DEPTH} levels deep.`,
+          { status: 'error' },
+        ),
       );
+    done();
   });
 }

@@ -68,14 +68,20 @@ export function createRouter(app: FastifyInstance, api: ApiRegistry): Route {
       throw spec.invalid ? spec.invalid(part, parsed.error, request) : fieldError(parsed.error);
     };
     // Auth and parsing run as the first pre-handler, so pre-handlers such as `ownedJob` see parsed parts.
-    const prepare: preHandlerHookHandler = async (request) => {
-      const auth = spec.auth ? spec.auth(request) : undefined;
-      parsedParts.set(request, {
-        auth,
-        params: parse('params', spec.params, request.params, request),
-        query: parse('query', spec.query, request.query, request),
-        body: parse('body', spec.body, request.body, request),
-      });
+    // A callback hook (no promise per request); auth and parse errors go to the error handler.
+    const prepare: preHandlerHookHandler = (request, _reply, done) => {
+      try {
+        const auth = spec.auth ? spec.auth(request) : undefined;
+        parsedParts.set(request, {
+          auth,
+          params: parse('params', spec.params, request.params, request),
+          query: parse('query', spec.query, request.query, request),
+          body: parse('body', spec.body, request.body, request),
+        });
+      } catch (err) {
+        return done(err as Error);
+      }
+      done();
     };
     app.route({
       method: spec.method.toUpperCase() as 'GET',

@@ -43,10 +43,21 @@ export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
 /** Resolves the session cookie on every /api request into `request.session`. */
 export function installSessions(app: FastifyInstance, sessions: SessionService): void {
   app.decorateRequest('session', null);
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (!request.url.startsWith('/api/') && !request.url.startsWith('/results/')) return;
+  // A callback hook: no cookie, or a poll route's cached session, costs no promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.url.startsWith('/api/') && !request.url.startsWith('/results/')) return done();
     const raw = request.cookies[SESSION_COOKIE];
-    request.session = raw ? await sessions.resolve(raw, { cached: usesCachedAuth(request) }) : null;
+    if (!raw) return done();
+    const cached = usesCachedAuth(request);
+    const now = cached ? sessions.resolveCachedNow(raw) : undefined;
+    if (now) {
+      request.session = now;
+      return done();
+    }
+    sessions.resolve(raw, { cached }).then((session) => {
+      request.session = session;
+      done();
+    }, done);
   });
 }
 

@@ -29,6 +29,19 @@ interface SessionRow {
   expires_at: string;
 }
 
+interface CachedSession {
+  row: SessionRow;
+  until: number;
+  /** The session as `resolve` returns it, and the instants that end the fast path. */
+  session: Session;
+  expiresMs: number;
+  idleDeadlineMs: number;
+  touchDueMs: number;
+}
+
+/** A session is touched (last_seen_at) at most this often, to keep writes off polling clients' path. */
+const TOUCH_EVERY_MS = 60_000;
+
 /** How long a poll route may trust a session row it read (revocation through this service is immediate). */
 export const SESSION_CACHE_TTL_MS = 5_000;
 const SESSION_CACHE_MAX = 20_000;
@@ -43,7 +56,9 @@ export class SessionService {
    * destroy/destroyAllForUser/rotate drop the entry at once; a row deleted behind this service's back
    * (another API process, an operator) is refused by poll routes within SESSION_CACHE_TTL_MS.
    */
-  private readonly cache = new Map<string, { row: SessionRow; until: number }>();
+  private readonly cache = new Map<string, CachedSession>();
+  /** Cookie value → id hash of sessions poll routes resolved (an HMAC per poll cost ~4 % of its CPU). */
+  private readonly hashes = new Map<string, string>();
   /** Destroy sequence numbers by id hash: a read that started before a destroy must not re-cache the row. */
   private readonly revoked = new Map<string, number>();
   private destroys = 0;
@@ -88,7 +103,7 @@ export class SessionService {
    * read in the last few seconds is used without a query (the poll routes: status, every 2 s per tab).
    */
   async resolve(rawId: string, options: { cached?: boolean } = {}): Promise<Session | null> {
-    const idHash = this.hash(rawId);
+    const idHash = (options.cached && this.hashes.get(rawId)) || this.hash(rawId);
     let t = this.now();
     const hit = options.cached ? this.cache.get(idHash) : undefined;
     let row: SessionRow | undefined;
@@ -108,7 +123,7 @@ export class SessionService {
       // Destroyed while the row was being read: the row is gone, whatever the read saw.
       if ((this.revoked.get(idHash) ?? -1) > destroysBefore) return null;
       t = this.now();
-      if (options.cached) this.remember(idHash, row, t);
+      if (options.cached) this.remember(rawId, idHash, row, t);
     }
     const idleDeadline = Date.parse(row.last_seen_at) + this.policy.idleSeconds * 1000;
     if (t >= Date.parse(row.expires_at) || t >= idleDeadline) {
@@ -116,9 +131,14 @@ export class SessionService {
       return null;
     }
     // Touch at most once a minute to keep writes off the hot path of polling clients.
-    if (t - Date.parse(row.last_seen_at) > 60_000) {
+    if (t - Date.parse(row.last_seen_at) > TOUCH_EVERY_MS) {
       row.last_seen_at = iso(t);
       const lastSeen = row.last_seen_at;
+      const entry = this.cache.get(idHash);
+      if (entry?.row === row) {
+        entry.idleDeadlineMs = t + this.policy.idleSeconds * 1000;
+        entry.touchDueMs = t + TOUCH_EVERY_MS + 1;
+      }
       await softWrite(this.db, (db) =>
         db.updateTable('sessions').set({ last_seen_at: lastSeen }).where('id_hash', '=', idHash).execute(),
       );
@@ -126,12 +146,36 @@ export class SessionService {
     return { idHash, userId: row.user_id, createdAt: row.created_at, expiresAt: row.expires_at };
   }
 
-  private remember(idHash: string, row: SessionRow, t: number): void {
+  /**
+   * A poll route's session without a promise: the cached row when it needs no query (fresh) and no
+   * write (no expiry to enforce, no touch due); undefined sends the caller to `resolve`.
+   */
+  resolveCachedNow(rawId: string): Session | undefined {
+    const idHash = this.hashes.get(rawId);
+    const hit = idHash === undefined ? undefined : this.cache.get(idHash);
+    if (!hit) return undefined;
+    const t = this.now();
+    if (t >= hit.until || t >= hit.expiresMs || t >= hit.idleDeadlineMs || t >= hit.touchDueMs)
+      return undefined;
+    return { ...hit.session };
+  }
+
+  private remember(rawId: string, idHash: string, row: SessionRow, t: number): void {
     if (this.cache.size >= SESSION_CACHE_MAX) {
       for (const [key, entry] of this.cache) if (entry.until <= t) this.cache.delete(key);
       if (this.cache.size >= SESSION_CACHE_MAX) this.cache.clear();
     }
-    this.cache.set(idHash, { row, until: t + this.cacheTtlMs });
+    if (this.hashes.size >= SESSION_CACHE_MAX) this.hashes.clear();
+    this.hashes.set(rawId, idHash);
+    const lastSeen = Date.parse(row.last_seen_at);
+    this.cache.set(idHash, {
+      row,
+      until: t + this.cacheTtlMs,
+      session: { idHash, userId: row.user_id, createdAt: row.created_at, expiresAt: row.expires_at },
+      expiresMs: Date.parse(row.expires_at),
+      idleDeadlineMs: lastSeen + this.policy.idleSeconds * 1000,
+      touchDueMs: lastSeen + TOUCH_EVERY_MS + 1,
+    });
   }
 
   /** Drops cached rows (and marks reads in flight as stale) before the rows are deleted. */
