@@ -35,6 +35,8 @@ export function registerBillingRoutes(route: Route, billing: BillingService): vo
     tag: 'billing',
     auth: requireUser,
     response: SubscriptionInfo,
+    // The usage panel's poll: session and user may come from the few-seconds cache (revocation is immediate).
+    config: { cachedAuth: true },
     handler: ({ auth: user }, _request, reply) => {
       reply.header('cache-control', 'no-store');
       return billing.subscriptionInfo(user.id);

@@ -15,8 +15,12 @@ import type { CheckoutProvider } from './checkout-provider.ts';
 import type { ComputeAccounts } from './compute-accounts.ts';
 import type { LocalBilling } from './local-billing.ts';
 import type { PlanCatalog } from './plan-catalog.ts';
+import { UsageCache } from './usage-changes.ts';
 import { roundUnits } from './usage-ledger.ts';
 import { LIVE_SUBSCRIPTION_STATUSES } from './user-plans.ts';
+
+/** How long a user's subscription info is reused when nothing of theirs changed (here or, by then, elsewhere). */
+export const SUBSCRIPTION_INFO_TTL_MS = 5_000;
 
 /**
  * Plans, subscription info and checkout creation (spec 000 §3, §7). Checkouts are recorded before the
@@ -66,7 +70,18 @@ export class BillingService {
    * tokens_available = tokens_purchased − tokens_used ≥ 0: a charge beyond the balance (a job that ran
    * longer than its estimate) counts as used only up to what was bought.
    */
-  async subscriptionInfo(userId: string): Promise<SubscriptionInfo> {
+  subscriptionInfo(userId: string): Promise<SubscriptionInfo> {
+    // The usage panel polls this every 30 s per tab; a usage change drops the user's entry at once.
+    return this.infoCache.get(
+      userId,
+      () => this.readSubscriptionInfo(userId),
+      (info) => (info.current_period_end ? Date.parse(info.current_period_end) : null),
+    );
+  }
+
+  private readonly infoCache = new UsageCache<SubscriptionInfo>(SUBSCRIPTION_INFO_TTL_MS);
+
+  private async readSubscriptionInfo(userId: string): Promise<SubscriptionInfo> {
     await this.deps.local?.renewDue(userId);
     const s = await this.deps.accounts.summary(userId);
     const [sub] = await this.deps.store.subscriptionsOf(userId);

@@ -6,6 +6,7 @@ import type {
   ProcessedEventsTable,
   SubscriptionsTable,
 } from '../db/schema.ts';
+import { noteUsageChange } from './usage-changes.ts';
 import { LIVE_SUBSCRIPTION_STATUSES } from './user-plans.ts';
 
 export type CheckoutRow = CheckoutSessionsTable;
@@ -117,6 +118,7 @@ export class BillingStore {
 
   async upsertSubscription(trx: Kysely<Database>, row: Omit<SubscriptionRow, 'created_at'>): Promise<void> {
     const { id, ...rest } = row;
+    noteUsageChange(row.user_id);
     await trx
       .insertInto('subscriptions')
       .values({ ...row, created_at: row.updated_at })

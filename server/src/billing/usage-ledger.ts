@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database, UsageLedgerTable } from '../db/schema.ts';
+import { noteUsageChange } from './usage-changes.ts';
 
 export type LedgerEntry = Omit<UsageLedgerTable, 'id' | 'created_at'> & { created_at?: string };
 
@@ -28,6 +29,7 @@ export class UsageLedger {
 
   /** Appends a row; false (and nothing written) when one with the same (source, source_id) exists. */
   async append(entry: LedgerEntry, trx: Kysely<Database> = this.db): Promise<boolean> {
+    noteUsageChange(entry.user_id);
     const result = await trx
       .insertInto('usage_ledger')
       .values({

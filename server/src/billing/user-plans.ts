@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { DEFAULT_PLAN_ID, type Plan, type PlanCatalog } from './plan-catalog.ts';
+import { noteUsageChange } from './usage-changes.ts';
 
 export interface EffectivePlan {
   id: string;
@@ -62,6 +63,7 @@ export class UserPlans {
     trx?: Kysely<Database>,
   ): Promise<void> {
     if (!this.catalog.get(planId)) throw new Error(`unknown plan '${planId}'`);
+    noteUsageChange(userId);
     const values = {
       user_id: userId,
       plan_id: planId,

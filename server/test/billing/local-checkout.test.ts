@@ -101,6 +101,36 @@ describe('GET /api/user/subscription-info', () => {
   });
 });
 
+describe('subscription-info cache', () => {
+  const grant = (userId: string, id: string) => ({
+    user_id: userId,
+    entry_type: 'grant' as const,
+    tokens: 3,
+    hours: 0,
+    compute_seconds: null,
+    job_id: null,
+    plan_id: null,
+    source: 'test',
+    source_id: id,
+    description: 'test grant',
+  });
+
+  it("reuses a read until the user's usage changes, and shows the change on the next read", async () => {
+    const u = await signedInUser(t);
+    await new Promise((r) => setTimeout(r, 2_100)); // the welcome grant's write settles
+    expect((await subscriptionInfo(t.app, u.cookie)).tokens_available).toBe(WELCOME);
+    // A row written behind the ledger's back is not seen: the read was cached.
+    await t.ctx.db
+      .insertInto('usage_ledger')
+      .values({ id: crypto.randomUUID(), created_at: new Date().toISOString(), ...grant(u.userId, 'behind') })
+      .execute();
+    expect((await subscriptionInfo(t.app, u.cookie)).tokens_available).toBe(WELCOME);
+    // Any write through the ledger (charges, grants, purchases) drops the cached read at once.
+    await t.ctx.compute.ledger.append(grant(u.userId, 'through'));
+    expect((await subscriptionInfo(t.app, u.cookie)).tokens_available).toBe(WELCOME + 6);
+  });
+});
+
 describe('POST /api/purchase-tokens through the built-in checkout', () => {
   it('refuses every quantity outside the list with the same message, and records nothing', async () => {
     const u = await signedInUser(t);
