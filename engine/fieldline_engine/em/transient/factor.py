@@ -2,12 +2,15 @@
 
 Every scheme spends most of a step in one forward/back substitution with a constant SPD matrix, so the
 factor's solve speed is the stepping speed. Two exact direct solvers (they agree to rounding, ~1e-14):
-- NGSolve's `sparsecholesky` (minimum degree ordering): the fastest to factorize, and per substitution as
-  fast as CHOLMOD up to ~25k unknowns; the choice for one excitation.
-- CHOLMOD via cholespy (simplicial, METIS nested-dissection ordering): 2–4× slower to factorize, 1.8×
-  faster per substitution at ~90k unknowns (less fill), and it substitutes a block of right-hand sides at
-  once: two columns cost ~1.2–1.4× one. The choice when several excitations step together (the
-  port-by-port S-matrix); without cholespy those fall back to NGSolve's factor, one column at a time.
+- NGSolve's `sparsecholesky` (minimum degree ordering): the fastest to factorize; the choice for short
+  runs of one excitation.
+- CHOLMOD via cholespy (simplicial, METIS nested-dissection ordering): 1–4× slower to factorize, never
+  slower per substitution and often faster (less fill): 2.6× on a 1.7k-DOF cavity, 1.6× on the 3D
+  sphere bench (6.6k free DOFs, compact, where minimum degree fills most), par on the 15k coax (long and
+  thin), 1.8× at ~75k. It also substitutes a block of right-hand sides at once: two columns cost
+  ~1.2–1.4× one. The choice for runs long enough to repay its factorization and when several
+  excitations step together (the port-by-port S-matrix); without cholespy those fall back to NGSolve's
+  factor, one column at a time.
 Measured in bench/em-transient/README.md.
 """
 
@@ -21,20 +24,20 @@ except ImportError:  # pragma: no cover - exercised only where the wheel is miss
     cholespy = None
 
 
-# CHOLMOD's slower factorization pays for itself through faster substitutions on large systems stepped
-# long enough (at 75k free DOFs: +5.5 s to factorize, −35 ms a step, even after ~160 steps), and at any
-# size when several columns share each substitution.
-CHOLMOD_MIN_FREE_DOFS = 50_000
+# CHOLMOD's slower factorization pays for itself through substitutions that are never slower, and
+# faster on compact 3D meshes, once a run is long enough (sphere bench, 6.6k free DOFs: +0.1 s to
+# factorize, −2 ms a step, even after ~50 steps; 75k free DOFs: +5.5 s, −35 ms a step, ~160 steps), and
+# at any length when several columns share each substitution.
 CHOLMOD_MIN_STEPS = 250
 
 
 def use_block_factor(free_dofs: int, columns: int, steps: int | None) -> bool:
     """Whether a run should step on CHOLMOD's factor rather than NGSolve's (see the module notes)."""
-    if cholespy is None:
+    if cholespy is None or free_dofs == 0:
         return False
     if columns > 1:
         return True
-    return free_dofs >= CHOLMOD_MIN_FREE_DOFS and steps is not None and steps >= CHOLMOD_MIN_STEPS
+    return steps is not None and steps >= CHOLMOD_MIN_STEPS
 
 
 class StepFactor:

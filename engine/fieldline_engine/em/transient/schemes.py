@@ -76,6 +76,8 @@ class SecondOrderSystem:
     def combined_inverse(self, m: float, c: float, k: float, block: bool = False) -> StepFactor:
         """(m·M + c·C + k·K)⁻¹ on the free DOFs (every combination here is symmetric positive definite),
         factorized once per combination; `block`: for several right-hand sides at once (factor.py)."""
+        if self.c_term is None:
+            c = 0.0  # no damping: the stability limit's M⁻¹ and the explicit step's share one factor
         key = (m, c, k, block)
         if key not in self._inverses:
             self._inverses[key] = self._factorize(m, c, k, block)

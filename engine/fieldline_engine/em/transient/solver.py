@@ -24,6 +24,7 @@ from fieldline_engine.em.fullwave.sparameters import port_current_weight
 from fieldline_engine.em.materials import BodyMaterial
 from fieldline_engine.em.ports.wave_port import WavePort
 from fieldline_engine.em.transient.gap_source import GapSource
+from fieldline_engine.em.transient.probe_rows import point_rows
 from fieldline_engine.em.transient.schemes import SecondOrderSystem, make_scheme
 from fieldline_engine.em.transient.sources import (
     SourceTerm,
@@ -261,8 +262,18 @@ class TransientSolver:
         gap_emf = {
             g.label: g.delta_v * np.asarray(self.waveform.value(times), dtype=float) for g in self.gaps
         }
-        probe_e = {p.name: np.zeros((n_rec, 3)) for p in probes}
-        probe_h = {p.name: np.zeros((n_rec, 3)) for p in probes}
+        # Probes: E from u and H from Φ as sparse rows (probe_rows.py), one product each a step.
+        mips = [pr.mip for pr in probes]
+        rows_e = point_rows(self.fes, mips, lambda g: g) if probes else None
+        rows_h = (
+            point_rows(self.fes, mips, lambda g: (-1.0 / MU0) * (self.media.inv_mu_r * ng.curl(g)))
+            if probes
+            else None
+        )
+        probe_e_all = np.zeros((n_rec, len(probes), 3))
+        probe_h_all = np.zeros((n_rec, len(probes), 3))
+        probe_e = {p.name: probe_e_all[:, k, :] for k, p in enumerate(probes)}
+        probe_h = {p.name: probe_h_all[:, k, :] for k, p in enumerate(probes)}
         energy_idx = list(range(0, steps + 1, max(1, energy_stride)))
         if energy_idx[-1] != steps:
             energy_idx.append(steps)
@@ -304,11 +315,10 @@ class TransientSolver:
         def record(n: int) -> None:
             if functionals is not None:
                 outputs[n] = functionals @ u_all
-            if probes or curr:
-                e_np[:] = u_np
-                for pr in probes:
-                    probe_e[pr.name][n] = np.asarray(gf_e(pr.mip)).ravel()[:3]
-                    probe_h[pr.name][n] = np.asarray(h_cf(pr.mip)).ravel()[:3]
+            if rows_e is not None:
+                probe_e_all[n] = (rows_e @ u_np).reshape(-1, 3)
+                probe_h_all[n] = (rows_h @ phi_np).reshape(-1, 3)
+            if curr:
                 for pid, (integrand, region) in current_integrands.items():
                     curr[pid][n] = float(
                         ng.Integrate(integrand, self.mesh, ng.BND, definedon=region, order=6)
