@@ -68,7 +68,9 @@ export async function buildApp(
     bodyLimit: 256 * 1024 * 1024, // meshes travel as JSON to /api/fea/submit
   });
   const secrets = loadOrCreateSecrets(config.dataDir);
-  const { db, dialect, close } = openDatabase(config.databaseUrl);
+  const { db, dialect, close } = openDatabase(config.databaseUrl, (err) =>
+    app.log.warn({ err }, 'database connection lost while idle; the next query reconnects'),
+  );
   if (options.migrate !== false) await migrateToLatest(db);
 
   const engine = {

@@ -15,7 +15,9 @@ export async function runWorker(config: AppConfig): Promise<void> {
     throw new Error('fieldline worker needs REDIS_URL (the BullMQ queue to take jobs from)');
   const log = pino({ level: config.logLevel, base: { role: 'worker', pid: process.pid } });
   const secrets = loadOrCreateSecrets(config.dataDir);
-  const { db, close } = openDatabase(config.databaseUrl);
+  const { db, close } = openDatabase(config.databaseUrl, (err) =>
+    log.warn({ err }, 'database connection lost while idle; the next query reconnects'),
+  );
   await migrateToLatest(db);
   const compute = createCompute(
     config,

@@ -19,10 +19,23 @@ export interface DbHandle {
 pg.types.setTypeParser(20, (value) => Number(value));
 pg.types.setTypeParser(1700, (value) => Number(value));
 
-/** Opens the database named by the URL: `sqlite:<file>` (default) or `postgres://…`. */
-export function openDatabase(databaseUrl: string): DbHandle {
+/**
+ * Opens the database named by the URL: `sqlite:<file>` (default) or `postgres://…`. `onLostConnection`
+ * hears of pooled PostgreSQL connections cut while idle (a database restart or failover).
+ */
+export function openDatabase(
+  databaseUrl: string,
+  onLostConnection: (err: Error) => void = (err) =>
+    console.warn(`database: an idle connection was lost (${err.message}); the next query reconnects`),
+): DbHandle {
   if (databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    // pg re-emits an idle client's error on the pool; unheard, that 'error' event ends the process, so a
+    // PostgreSQL restart killed every API process and worker. The pool drops that client by itself.
+    pool.on('error', onLostConnection);
+    // A client checked out (inside a transaction, between its queries) emits on itself instead, with the
+    // same result. Its next query fails and is reported where it is made; the pool drops it on release.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
