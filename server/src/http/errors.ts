@@ -45,6 +45,15 @@ export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerO
         .send({ error: err.code, message: err.message, ...err.extra });
     }
     const status = err.statusCode ?? 500;
+    if (status >= 500 && isBackendUnavailable(err)) {
+      // A database or storage restart is a wait, not a fault: say so and when to try again.
+      request.log.warn({ err }, 'a backend is unreachable');
+      return reply.status(503).header('retry-after', '5').send({
+        error: 'service_unavailable',
+        message:
+          'The service is briefly unavailable (a database or storage connection failed). Please try again in a few seconds.',
+      });
+    }
     if (status >= 500) {
       request.log.error({ err }, 'unhandled error');
       return reply.status(500).send({ error: 'internal_error', message: 'Internal server error' });
@@ -63,4 +72,22 @@ export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerO
     }
     reply.status(404).send({ error: 'not_found', message: `No route for ${request.method} ${request.url}` });
   });
+}
+
+/** Connection-level failures (refused, cut, the database shutting down): the backend is away, not broken. */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+const PG_UNAVAILABLE = /^(08|57P0[1-3])/; // connection_exception, admin/crash shutdown, cannot_connect_now
+
+export function isBackendUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown };
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (UNREACHABLE.has(code) || PG_UNAVAILABLE.test(code)) return true;
+  return typeof e?.message === 'string' && /^Connection terminated/.test(e.message);
 }
