@@ -9,6 +9,7 @@ import type { WorkerRegistry } from './worker-registry.ts';
 
 type QueueName = (typeof QUEUE_NAMES)[number];
 const IDLE_POLL_MS = 150;
+const SWEEP_MS = 10_000;
 
 /**
  * `fieldline worker`: takes jobs from BullMQ (`priority` before `standard`) and runs up to `slots`
@@ -23,6 +24,7 @@ export class BullmqWorker {
   private stopping = false;
   private loop: Promise<void> | null = null;
   private heartbeatTimer: NodeJS.Timeout | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
   private tokenSeq = 0;
   private readonly reaper: BullmqQueue;
 
@@ -37,12 +39,25 @@ export class BullmqWorker {
     this.reaper = new BullmqQueue({ ...deps, reap: true });
   }
 
+  /**
+   * Removes the working directories of attempts that are over: a killed worker on this machine left them,
+   * and its restart cannot tell at once (the job still shows `running` until its lease runs out and
+   * another attempt or the reaper takes it), so this runs at start and then every SWEEP_MS. A directory
+   * is kept while its job is running that very attempt (this worker, or another sharing WORK_DIR).
+   */
+  private async sweep(): Promise<void> {
+    const removed = await this.deps.jobs.files.sweepWorkDir(async (jobId, attempt) => {
+      if (this.active.has(jobId)) return true;
+      const job = await this.deps.jobs.get(jobId);
+      return job?.status === 'running' && job.attempts === attempt;
+    });
+    if (removed > 0) this.deps.log.info({ removed }, 'removed working directories of attempts that are over');
+  }
+
   async start(): Promise<void> {
-    // Directories of jobs no longer running were left by a killed worker on this machine; another
-    // worker sharing WORK_DIR may be running the others.
-    await this.deps.jobs.files.sweepWorkDir(
-      async (jobId) => (await this.deps.jobs.get(jobId))?.status === 'running',
-    );
+    await this.sweep();
+    this.sweepTimer = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_MS);
+    this.sweepTimer.unref();
     const lockMs = this.deps.leaseSeconds * 1000;
     const connection = redisOptions(this.deps.redisUrl);
     const make = (name: QueueName) =>
@@ -129,8 +144,14 @@ export class BullmqWorker {
         await bullJob.extendLock(token, lockMs);
       },
     });
-    if (end === 'requeued') await bullJob.moveToDelayed(Date.now(), token);
-    else await bullJob.moveToCompleted(end, token, false);
+    try {
+      if (end === 'requeued') await bullJob.moveToDelayed(Date.now(), token);
+      else await bullJob.moveToCompleted(end, token, false);
+    } catch (err) {
+      // Redis lost the entry (a restart without persistence) or another worker took it over: the outcome
+      // is already in the database, which is the source of truth; the reaper re-announces queued jobs.
+      this.deps.log.info({ jobId, err: (err as Error).message }, 'BullMQ entry no longer held; outcome kept');
+    }
   }
 
   /** Stops taking jobs; running ones get `graceMs` to finish, then go back to the queue for another worker. */
@@ -144,6 +165,7 @@ export class BullmqWorker {
       await all;
     }
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
     await this.reaper.stop();
     if (this.workers) await Promise.all(Object.values(this.workers).map((w) => w.close(true)));
     await this.deps.registry.unregister(this.id).catch(() => undefined);

@@ -86,9 +86,9 @@ export class JobStorage {
 
   /**
    * Removes working directories a killed process left behind (SIGKILL gives it no chance to clean up),
-   * except those of jobs `inUse` says another live process may be running. Returns how many went.
+   * except those `inUse(jobId, attempt)` says a live process may still be running. Returns how many went.
    */
-  async sweepWorkDir(inUse: (jobId: string) => Promise<boolean>): Promise<number> {
+  async sweepWorkDir(inUse: (jobId: string, attempt: number) => Promise<boolean>): Promise<number> {
     let names: string[];
     try {
       names = await readdir(this.workDir);
@@ -97,8 +97,8 @@ export class JobStorage {
     }
     let removed = 0;
     for (const name of names) {
-      const jobId = /^(.+)-\d+$/.exec(name)?.[1];
-      if (jobId && (await inUse(jobId))) continue;
+      const m = /^(.+)-(\d+)$/.exec(name);
+      if (m && (await inUse(m[1] as string, Number(m[2])))) continue;
       await rm(join(this.workDir, name), { recursive: true, force: true });
       removed++;
     }
@@ -114,6 +114,11 @@ export class JobStorage {
     const body = await this.store.get(key);
     if (!body) throw new Error(`stored object ${key} is missing`);
     return JSON.parse(body.toString('utf8'));
+  }
+
+  /** Deletes what an attempt stored of its results (a half set, when storing the rest failed). */
+  removeResults(jobId: string): Promise<number> {
+    return this.store.deletePrefix(`jobs/${jobId}/out`);
   }
 
   /** Deletes the job's input and results; returns how many objects were deleted. */
