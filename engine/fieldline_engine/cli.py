@@ -1,6 +1,7 @@
 """Command line: python -m fieldline_engine <command> [--job DIR]."""
 
 import argparse
+import errno
 import importlib
 import os
 import sys
@@ -86,6 +87,14 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 1
     except (ImportError, OSError) as exc:
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            # The machine's fault, not the model's: said plainly, and not charged (a platform failure).
+            protocol.error(
+                "disk_full",
+                "The worker's disk is full, so the job could not write its files. "
+                "Nothing was charged; please submit it again.",
+            )
+            return 1
         # Under RLIMIT_AS a library that cannot map its code fails to import, not with MemoryError.
         if "failed to map segment" in str(exc) or "Cannot allocate memory" in str(exc):
             protocol.error("memory_limit", "The job ran out of memory while loading its libraries.")

@@ -47,6 +47,7 @@ const PLATFORM_FAILURES = new Set([
   'interrupted',
   'worker_lost',
   'storage_error',
+  'disk_full',
   'internal_error',
 ]);
 

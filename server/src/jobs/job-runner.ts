@@ -133,6 +133,13 @@ export async function runClaimedJob(
     jobLog.warn({ seconds }, 'job outcome discarded: the attempt no longer holds the job');
     return 'lost';
   }
+  if (outcome.status === 'failed' && outcome.code === 'storage_error') {
+    // Results stored before the failure are a half set: remove them. If storage is still away this fails
+    // too; the job is failed (nothing reads its results) and retention deletes them later.
+    await jobs.files
+      .removeResults(job.id)
+      .catch((err) => jobLog.warn({ err }, 'could not remove partial results'));
+  }
   if (outcome.status === 'failed')
     jobLog.warn({ seconds, code: outcome.code, reason: outcome.message }, 'job failed');
   else jobLog.info({ seconds, status: outcome.status }, `job ${outcome.status}`);

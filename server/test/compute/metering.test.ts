@@ -42,6 +42,7 @@ describe('pricing a run', () => {
     expect(isCharged('analysis', 'failed', 'engine_unavailable')).toBe(false);
     expect(isCharged('analysis', 'failed', 'worker_lost')).toBe(false);
     expect(isCharged('analysis', 'failed', 'storage_error')).toBe(false);
+    expect(isCharged('analysis', 'failed', 'disk_full')).toBe(false);
     expect(isCharged('meshing', 'completed', null)).toBe(false);
   });
 });
