@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 
 export interface JobOutcome {
   id: string;
@@ -8,13 +9,39 @@ export interface JobOutcome {
   attempts: number;
   error_code: string | null;
   error_message: string | null;
+  cost_tokens: number | null;
 }
 
-/** Read-only views of a server process's SQLite database and data directory, for fault tests. */
+/**
+ * Read-only views of a server process's database (its SQLite file, or the PostgreSQL at `databaseUrl`)
+ * and data directory, for fault tests.
+ */
 export class DataDirView {
-  constructor(readonly dataDir: string) {}
+  private pool: pg.Pool | null = null;
 
-  private query<T>(sql: string, ...params: unknown[]): T[] {
+  constructor(
+    readonly dataDir: string,
+    readonly databaseUrl?: string,
+  ) {}
+
+  private async query<T>(sql: string, ...params: unknown[]): Promise<T[]> {
+    if (this.databaseUrl) {
+      if (!this.pool) {
+        this.pool = new pg.Pool({ connectionString: this.databaseUrl, max: 2 });
+        this.pool.on('error', () => undefined); // an idle connection cut by a restart the test made
+      }
+      let n = 0;
+      const text = sql.replace(/\?/g, () => `$${++n}`);
+      // The test restarts the database itself: wait through that rather than fail the read.
+      for (let tries = 0; ; tries++) {
+        try {
+          return (await this.pool.query(text, params)).rows as T[];
+        } catch (err) {
+          if (tries >= 60) throw err;
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      }
+    }
     const db = new Database(join(this.dataDir, 'fieldline.sqlite'), { readonly: true, fileMustExist: true });
     try {
       return db.prepare(sql).all(...params) as T[];
@@ -23,28 +50,38 @@ export class DataDirView {
     }
   }
 
-  jobs(ids: string[]): JobOutcome[] {
+  async close(): Promise<void> {
+    await this.pool?.end();
+    this.pool = null;
+  }
+
+  jobs(ids: string[]): Promise<JobOutcome[]> {
     return this.query<JobOutcome>(
-      `SELECT id, status, attempts, error_code, error_message FROM jobs WHERE id IN (${ids.map(() => '?').join(',')})`,
+      `SELECT id, status, attempts, error_code, error_message, cost_tokens FROM jobs WHERE id IN (${ids.map(() => '?').join(',')})`,
       ...ids,
     );
   }
 
-  running(): { id: string; attempts: number; progress: number }[] {
-    return this.query("SELECT id, attempts, progress FROM jobs WHERE status = 'running'");
+  /** Every job in the database (a fault test's database holds its own jobs only). */
+  async allJobIds(): Promise<string[]> {
+    return (await this.query<{ id: string }>('SELECT id FROM jobs')).map((r) => r.id);
+  }
+
+  running(): Promise<{ id: string; attempts: number; progress: number; worker_id: string }[]> {
+    return this.query("SELECT id, attempts, progress, worker_id FROM jobs WHERE status = 'running'");
   }
 
   /** job_charge ledger entries per job. */
-  charges(ids: string[]): Map<string, number> {
-    const rows = this.query<{ job_id: string; n: number }>(
+  async charges(ids: string[]): Promise<Map<string, number>> {
+    const rows = await this.query<{ job_id: string; n: number }>(
       `SELECT job_id, count(*) AS n FROM usage_ledger WHERE entry_type = 'job_charge' AND job_id IN (${ids.map(() => '?').join(',')}) GROUP BY job_id`,
       ...ids,
     );
     return new Map(rows.map((r) => [r.job_id, r.n]));
   }
 
-  completedRuns(ids: string[]): Map<string, number> {
-    const rows = this.query<{ job_id: string; n: number }>(
+  async completedRuns(ids: string[]): Promise<Map<string, number>> {
+    const rows = await this.query<{ job_id: string; n: number }>(
       `SELECT job_id, count(*) AS n FROM job_runs WHERE outcome = 'completed' AND job_id IN (${ids.map(() => '?').join(',')}) GROUP BY job_id`,
       ...ids,
     );
@@ -58,10 +95,12 @@ export class DataDirView {
   }
 
   /** Stored objects that belong to no job or upload row, and half-written temporaries. */
-  orphanObjects(storageDir = join(this.dataDir, 'objects')): string[] {
-    const jobIds = new Set(this.query<{ id: string }>('SELECT id FROM jobs').map((r) => r.id));
+  async orphanObjects(storageDir = join(this.dataDir, 'objects')): Promise<string[]> {
+    const jobIds = new Set((await this.query<{ id: string }>('SELECT id FROM jobs')).map((r) => r.id));
     const uploadKeys = new Set(
-      this.query<{ storage_key: string }>('SELECT storage_key FROM uploads').map((r) => r.storage_key),
+      (await this.query<{ storage_key: string }>('SELECT storage_key FROM uploads')).map(
+        (r) => r.storage_key,
+      ),
     );
     const orphans: string[] = [];
     for (const sub of ['jobs', 'uploads']) {
@@ -99,10 +138,10 @@ export function engineProcesses(workDir: string): { pid: number; jobDir: string 
 }
 
 /** Counts the issue asks the fault suite to print, and the problems behind any non-zero bad count. */
-export function faultCounts(view: DataDirView, ids: string[]) {
-  const jobs = view.jobs(ids);
-  const charges = view.charges(ids);
-  const runs = view.completedRuns(ids);
+export async function faultCounts(view: DataDirView, ids: string[]) {
+  const jobs = await view.jobs(ids);
+  const charges = await view.charges(ids);
+  const runs = await view.completedRuns(ids);
   const completed = jobs.filter((j) => j.status === 'completed');
   const failed = jobs.filter((j) => j.status === 'failed');
   const lost = ids.filter(

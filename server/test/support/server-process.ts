@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,7 +9,8 @@ const ROOT = resolve(SERVER_DIR, '..');
 
 /**
  * The real server (`fieldline serve`) in a process of its own on a free loopback port: what fault and
- * fuzz suites talk to over HTTP, kill, restart, and measure (RSS from /proc).
+ * fuzz suites talk to over HTTP, kill, restart, and measure (RSS from /proc). With `command: 'worker'`
+ * it is a `fieldline worker` instead (no port; ready once it logs "worker started").
  */
 export class ServerProcess {
   proc: ChildProcess | null = null;
@@ -20,8 +21,13 @@ export class ServerProcess {
   constructor(
     readonly env: Record<string, string>,
     readonly dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'fieldline-proc-')),
+    readonly opts: { command?: 'serve' | 'worker'; name?: string } = {},
   ) {
-    this.log = join(this.dataDir, 'server.log');
+    this.log = join(this.dataDir, `${opts.name ?? 'server'}.log`);
+  }
+
+  get command(): 'serve' | 'worker' {
+    return this.opts.command ?? 'serve';
   }
 
   get base(): string {
@@ -39,7 +45,8 @@ export class ServerProcess {
   async start(): Promise<void> {
     if (!this.port) this.port = await freePort();
     const fd = openSync(this.log, 'a');
-    this.proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+    const logFrom = statSync(this.log).size;
+    this.proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', this.command], {
       cwd: SERVER_DIR,
       env: {
         ...process.env,
@@ -59,9 +66,13 @@ export class ServerProcess {
     const deadline = Date.now() + 90_000;
     while (Date.now() < deadline) {
       if (!this.running) throw new Error(`the server exited at start-up:\n${this.tail()}`);
-      try {
-        if ((await fetch(`${this.base}/api/plans`)).ok) return;
-      } catch {}
+      if (this.command === 'worker') {
+        if (readFileSync(this.log, 'utf8').slice(logFrom).includes('"msg":"worker started"')) return;
+      } else {
+        try {
+          if ((await fetch(`${this.base}/api/plans`)).ok) return;
+        } catch {}
+      }
       await new Promise((r) => setTimeout(r, 200));
     }
     throw new Error(`the server did not start:\n${this.tail()}`);
