@@ -1,16 +1,13 @@
-"""Every analysis family the engine runs: one registry line each (docs/multiphysics.md §4)."""
+"""Every analysis family the engine runs: one registry line each (docs/multiphysics.md §4). Registered by
+name, so a job imports only its own family's modules."""
 
-from fieldline_engine.core.registry import register
-from fieldline_engine.em.em_analyses import EmAnalysis, EmEigenAnalysis, EmTimeAnalysis
-from fieldline_engine.structural.analysis import StructuralAnalysis
-from fieldline_engine.thermal.analysis import ThermalAnalysis, ThermalTimeAnalysis
-from fieldline_engine.vibration.analysis import HarmonicAnalysis, ModalAnalysis
+from fieldline_engine.core.registry import register_lazy
 
-register(EmAnalysis())
-register(EmTimeAnalysis())
-register(EmEigenAnalysis())
-register(StructuralAnalysis())
-register(ThermalAnalysis())
-register(ThermalTimeAnalysis())
-register(ModalAnalysis())
-register(HarmonicAnalysis())
+register_lazy("em", "fieldline_engine.em.em_analyses:EmAnalysis")
+register_lazy("em-time", "fieldline_engine.em.em_analyses:EmTimeAnalysis")
+register_lazy("em-eigen", "fieldline_engine.em.em_analyses:EmEigenAnalysis")
+register_lazy("structural", "fieldline_engine.structural.analysis:StructuralAnalysis")
+register_lazy("thermal", "fieldline_engine.thermal.analysis:ThermalAnalysis")
+register_lazy("thermal-time", "fieldline_engine.thermal.analysis:ThermalTimeAnalysis")
+register_lazy("modal", "fieldline_engine.vibration.analysis:ModalAnalysis")
+register_lazy("harmonic", "fieldline_engine.vibration.analysis:HarmonicAnalysis")

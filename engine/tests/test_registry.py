@@ -25,6 +25,27 @@ def test_unknown_analysis_type_names_the_available_ones():
     assert registry.resolve_type({"analysisType": "thermal", "transient": True}) == "thermal-time"
 
 
+def test_a_job_imports_only_its_own_family():
+    """Families are registered by name: a structural solve's process never loads EM, thermal, vibration or
+    SciPy (a third of the engine's start-up), and asking for a type loads exactly that family."""
+    script = (
+        "import sys\n"
+        "from fieldline_engine.commands import solve\n"
+        "from fieldline_engine.core.registry import analysis_for\n"
+        "assert analysis_for({'analysisType': 'structural'}).analysis_type == 'structural'\n"
+        "print(sorted({m.split('.')[1] if m.startswith('fieldline_engine.') else m.split('.')[0] for m in sys.modules\n"
+        "    if m.startswith(('fieldline_engine.em', 'fieldline_engine.thermal', 'fieldline_engine.vibration',\n"
+        "                     'fieldline_engine.structural', 'scipy'))}))\n"
+        "analysis_for({'analysisType': 'modal'})\n"
+        "print('vibration' if 'fieldline_engine.vibration.analysis' in sys.modules else 'not loaded')\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], cwd=ENGINE, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split("\n")[:2] == ["['structural']", "vibration"]
+
+
 def test_a_fake_family_is_one_folder_and_one_registry_line(tmp_path):
     from fieldline_engine.testing.meshes import box_mesh
 

@@ -8,7 +8,6 @@ to scipy once (free DOFs only); each application is one V-cycle.
 
 import ngsolve as ng
 import numpy as np
-import scipy.sparse as sp
 
 
 def available() -> bool:
@@ -25,6 +24,7 @@ class SmoothedAggregation(ng.BaseMatrix):
 
     def __init__(self, mat: ng.BaseMatrix, freedofs: ng.BitArray, near_null: np.ndarray | None = None):
         import pyamg
+        import scipy.sparse as sp  # here, not at the top: most runs never build AMG
 
         super().__init__()
         self.n = mat.height

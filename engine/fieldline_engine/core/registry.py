@@ -1,9 +1,12 @@
 """The analysis registry: `analysisType` → the family object that checks and solves it.
 
 Families register in `fieldline_engine/analyses.py` (one line each); `commands/solve.py` looks the type
-up here and names no physics.
+up here and names no physics. A family registered by name (`register_lazy`) is imported only when a job
+asks for it: a structural run does not load the EM, thermal and vibration modules (and their SciPy
+imports), a third of the engine's start-up.
 """
 
+from importlib import import_module
 from typing import Any, Protocol
 
 from fieldline_engine.core.solution import Solution
@@ -23,25 +26,47 @@ class Analysis(Protocol):
 
 
 _REGISTRY: dict[str, Analysis] = {}
+_LAZY: dict[str, str] = {}  # analysis type → "module:Class", imported on first use
 
 # The form's Transient switch on a steady family selects its time-domain twin (spec 001 §3: em → em-time).
 TRANSIENT_TWINS = {"em": "em-time", "thermal": "thermal-time"}
 
 
 def register(analysis: Analysis) -> Analysis:
-    if analysis.analysis_type in _REGISTRY:
+    if analysis.analysis_type in _REGISTRY or analysis.analysis_type in _LAZY:
         raise ValueError(f"analysis '{analysis.analysis_type}' is registered twice")
     _REGISTRY[analysis.analysis_type] = analysis
     return analysis
 
 
+def register_lazy(analysis_type: str, target: str) -> None:
+    """Registers the family class `target` ("package.module:Class") under `analysis_type` without importing it."""
+    if analysis_type in _REGISTRY or analysis_type in _LAZY:
+        raise ValueError(f"analysis '{analysis_type}' is registered twice")
+    _LAZY[analysis_type] = target
+
+
 def unregister(analysis_type: str) -> None:
     """Tests register throw-away families; they take them out again."""
     _REGISTRY.pop(analysis_type, None)
+    _LAZY.pop(analysis_type, None)
 
 
 def registered_types() -> list[str]:
-    return sorted(_REGISTRY)
+    return sorted({*_REGISTRY, *_LAZY})
+
+
+def _load(analysis_type: str) -> Analysis | None:
+    found = _REGISTRY.get(analysis_type)
+    target = _LAZY.get(analysis_type)
+    if found is None and target is not None:
+        module, name = target.split(":")
+        found = getattr(import_module(module), name)()
+        if found.analysis_type != analysis_type:
+            raise ValueError(f"{target} is analysis '{found.analysis_type}', registered as '{analysis_type}'")
+        _REGISTRY[analysis_type] = found
+        del _LAZY[analysis_type]
+    return found
 
 
 def resolve_type(config: dict[str, Any]) -> str:
@@ -53,7 +78,7 @@ def resolve_type(config: dict[str, Any]) -> str:
 
 def analysis_for(config: dict[str, Any]) -> Analysis:
     analysis_type = resolve_type(config)
-    found = _REGISTRY.get(analysis_type)
+    found = _load(analysis_type)
     if found is None:
         available = ", ".join(registered_types())
         raise EngineError(
