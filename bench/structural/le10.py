@@ -12,6 +12,10 @@ Usage:
   .venv/bin/python bench/structural/le10.py prepare MAXH OUT [SOLVER]   # SOLVER: direct (default), cg-bddc, …
   .venv/bin/python bench/structural/le10.py run OUT [REPEAT]            # A B A B with /usr/bin/time -v
   .venv/bin/python bench/structural/le10.py report OUT                  # σ_yy at D from both, errors
+  .venv/bin/python bench/structural/le10.py ladder OUT MAXH [MAXH ...]  # each mesh in both codes, one table
+
+The ladder is how "time to 1 % error" is read: σ_yy at D converges unevenly with the mesh (a coarse mesh can
+land within 1 % by luck and the next finer one leave it), so the table shows every rung.
 """
 
 import json
@@ -102,6 +106,26 @@ def report(out: Path) -> dict:
     return row
 
 
+def ladder(out: Path, sizes: list[float]) -> None:
+    """Each mesh size in both codes (one run each, CPU seconds and peak RSS): error at D against cost."""
+    print(
+        "maxh | DOFs | σyy(D) error | Fieldline CPU s / MB | CalculiX CPU s / MB | CPU ratio"
+    )
+    for maxh in sizes:
+        rung = out / f"maxh{maxh}"
+        if not (rung / "meta.json").exists():
+            prepare(maxh, rung, "auto")
+        times = side_by_side(rung, "le10", 1, 1)
+        row = report(rung)
+        print(
+            f"{maxh} | {row['fieldline_dofs']} | {100 * row['fieldline_error']:+.2f} % "
+            f"(CalculiX {100 * row['calculix_error']:+.2f} %) | {times['fieldline_cpu_s']:.2f} / "
+            f"{times['fieldline_mb']:.0f} | {times['peer_cpu_s']:.2f} / {times['peer_mb']:.0f} | "
+            f"{times['cpu_ratio']:.2f}",
+            flush=True,
+        )
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "prepare":
         prepare(
@@ -119,5 +143,7 @@ if __name__ == "__main__":
                 indent=2,
             )
         )
+    elif sys.argv[1] == "ladder":
+        ladder(Path(sys.argv[2]), [float(h) for h in sys.argv[3:]])
     else:
         report(Path(sys.argv[2]))

@@ -59,10 +59,13 @@ class Elasticity:
         eps = self.strain(u)
         return 2 * self.mu * eps + self.lam * ng.Trace(eps) * ng.Id(3)
 
-    def stiffness(self, mass_shift: float = 0.0) -> ng.BilinearForm:
-        """K, or K + mass_shift · M (positive definite for a free body too, for a preconditioner)."""
+    def stiffness(self, mass_shift: float = 0.0, symmetric_storage: bool = False) -> ng.BilinearForm:
+        """K, or K + mass_shift · M (positive definite for a free body too, for a preconditioner).
+        `symmetric_storage` keeps only the lower triangle, and BDDC then builds its symmetric variants
+        (no transposed harmonic extension): 2.3 → 1.4 kB per DOF for K and BDDC at order 2. Not for
+        matrices handed to SciPy/pyamg, which read the stored entries as the whole matrix."""
         u, v = self.fes.TnT()
-        a = ng.BilinearForm(self.fes, symmetric=True)
+        a = ng.BilinearForm(self.fes, symmetric=True, symmetric_storage=symmetric_storage)
         a += ng.InnerProduct(self.stress(u), self.strain(v)) * ng.dx
         if mass_shift:
             a += mass_shift * self.rho * u * v * ng.dx

@@ -82,7 +82,8 @@ def solve_static(
     elasticity = Elasticity(mesh, materials, order, component_dirichlet(setup))
     fes = elasticity.fes
     u, v = fes.TnT()
-    a = elasticity.stiffness()
+    # Half storage at order ≥ 2 (direct or BDDC; order 1 may go to pyamg, which needs the whole matrix).
+    a = elasticity.stiffness(symmetric_storage=order >= 2)
     near_null = _rigid_modes_at_dofs(mesh, fes) if order == 1 else None
     solver = LinearSolver(
         a,
