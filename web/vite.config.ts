@@ -13,6 +13,9 @@ export default defineConfig({
     manifest: true,
     // The viewer page (three.js) is one chunk by design; the app's pages are split and budgeted.
     chunkSizeWarningLimit: 700,
+    // Every browser the app supports has <link rel=modulepreload>; the polyfill would be one more
+    // request on every page's start.
+    modulePreload: { polyfill: false },
     rollupOptions: {
       input: {
         main: resolve(import.meta.dirname, 'index.html'),

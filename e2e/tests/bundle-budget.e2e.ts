@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DIST, pageJs, readManifest } from '../support/bundle.ts';
+import { brotliBytes, DIST, pageJs, readManifest } from '../support/bundle.ts';
 
 /**
  * JavaScript budgets (brotli bytes, as served) of the built web app (`npm run build -w web`): the
@@ -39,6 +39,19 @@ describe('bundle budgets', () => {
       }
     });
   }
+
+  it('loads the result charts as their own chunk, not with the environment', () => {
+    const charts = manifest['src/environment/results/charts.ts'];
+    expect(charts?.file, 'a charts chunk').toMatch(/^assets\/charts-.*\.js$/);
+    const environment = pageJs(manifest, 'src/pages/EnvironmentPage.tsx').files;
+    expect(environment, 'the environment start').not.toContain(charts?.file);
+    // LineChart's aria-labelled SVG is drawn only by the charts chunk.
+    const withCharts = environment.filter((f) => readFileSync(join(DIST, f), 'utf8').includes('polyline'));
+    expect(withCharts, 'the environment start draws no line chart').toEqual([]);
+    console.log(
+      `charts: ${(brotliBytes(charts?.file ?? '') / KB).toFixed(1)} kB brotli, loaded with the first results`,
+    );
+  });
 
   it('keeps the simulator and the 3D viewer out of the entry chunk', () => {
     const entry = manifest['index.html'];

@@ -10,11 +10,36 @@ import { NotFoundPage } from './pages/NotFoundPage.tsx';
  * dashboard/billing screens come with their routes. The 3D viewer is a separate page (viewer.html).
  */
 function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>) {
-  const Page = lazy(async () => ({ default: await load() }));
-  return (props: P & { children?: ReactNode }) => (
-    <Suspense fallback={<LoadingScreen />}>
-      <Page {...props} />
-    </Suspense>
+  let loading: Promise<{ default: ComponentType<P> }> | null = null;
+  const preload = () => {
+    loading ??= load().then((component) => ({ default: component }));
+    return loading;
+  };
+  const Page = lazy(preload);
+  return Object.assign(
+    (props: P & { children?: ReactNode }) => (
+      <Suspense fallback={<LoadingScreen />}>
+        <Page {...props} />
+      </Suspense>
+    ),
+    { preload },
+  );
+}
+
+type Guard = ComponentType<{ children: ReactNode }>;
+type PreloadablePage = ComponentType & { preload(): unknown };
+
+/**
+ * A page behind an auth guard. Its chunk is requested on the first render, while the guard still
+ * waits for the auth check (it renders nothing of the page until then), so the two round-trips
+ * overlap. `preload` only starts (once) an import, which is safe to do from render.
+ */
+function Guarded({ guard: GuardComponent, page: Page }: { guard: Guard; page: PreloadablePage }) {
+  void Page.preload();
+  return (
+    <GuardComponent>
+      <Page />
+    </GuardComponent>
   );
 }
 
@@ -38,60 +63,32 @@ export const router = createHashRouter([
   { path: '/environment', element: <EnvironmentPage /> },
   {
     path: '/userdatabase/Login',
-    element: (
-      <GuestOnlyRoute>
-        <LoginPage />
-      </GuestOnlyRoute>
-    ),
+    element: <Guarded guard={GuestOnlyRoute} page={LoginPage} />,
   },
   {
     path: '/userdatabase/Register',
-    element: (
-      <GuestOnlyRoute>
-        <RegisterPage />
-      </GuestOnlyRoute>
-    ),
+    element: <Guarded guard={GuestOnlyRoute} page={RegisterPage} />,
   },
   {
     path: '/userdatabase/ForgotPassword',
-    element: (
-      <GuestOnlyRoute>
-        <ForgotPasswordPage />
-      </GuestOnlyRoute>
-    ),
+    element: <Guarded guard={GuestOnlyRoute} page={ForgotPasswordPage} />,
   },
   {
     path: '/dashboard',
-    element: (
-      <ProtectedRoute>
-        <DashboardPage />
-      </ProtectedRoute>
-    ),
+    element: <Guarded guard={ProtectedRoute} page={DashboardPage} />,
   },
   {
     path: '/billing',
-    element: (
-      <ProtectedRoute>
-        <BillingPage />
-      </ProtectedRoute>
-    ),
+    element: <Guarded guard={ProtectedRoute} page={BillingPage} />,
   },
   // The built-in test-mode checkout and billing management (when Stripe is not configured).
   {
     path: '/checkout/:sessionId',
-    element: (
-      <ProtectedRoute>
-        <CheckoutPage />
-      </ProtectedRoute>
-    ),
+    element: <Guarded guard={ProtectedRoute} page={CheckoutPage} />,
   },
   {
     path: '/billing/manage',
-    element: (
-      <ProtectedRoute>
-        <ManageBillingPage />
-      </ProtectedRoute>
-    ),
+    element: <Guarded guard={ProtectedRoute} page={ManageBillingPage} />,
   },
   { path: '/docs', element: <InfoPage topic="docs" /> },
   { path: '/docs/validation', element: <InfoPage topic="validation" /> },

@@ -1,6 +1,7 @@
 import type { AuthUser } from '@fieldline/contracts';
 import { createContext, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { fetchAuthCheck, type LoginOutcome, postLogin, postLogout } from './auth-api.ts';
+import { takeStartupAuthCheck } from './startup-check.ts';
 
 /** Auth state of spec 000 §4: isAuthenticated, currentUser and a loading flag. */
 export interface AuthState {
@@ -30,9 +31,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, []);
 
+  // The start-up answer: the entry sent the request before React started (startup-check.ts).
   useEffect(() => {
-    void refresh();
-  }, [refresh]);
+    let live = true;
+    void takeStartupAuthCheck().then((user) => {
+      if (!live) return;
+      setCurrentUser(user);
+      setLoading(false);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
 
   const login = useCallback(async (email: string, password: string) => {
     const outcome = await postLogin(email, password);

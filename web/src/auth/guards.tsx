@@ -1,4 +1,4 @@
-import { type ReactNode, useRef } from 'react';
+import { type ReactNode, useDeferredValue, useRef } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useAuth } from './useAuth.ts';
 
@@ -24,12 +24,22 @@ export function LoadingScreen() {
 }
 
 /**
+ * The auth check's pending flag as the guards read it: when the answer arrives, the page behind the
+ * guard is rendered as a deferred (interruptible) update, in slices that leave the main thread free,
+ * instead of one long task; the loading screen stays up until that render is done.
+ */
+function useAuthPending(): boolean {
+  return useDeferredValue(useAuth().loading);
+}
+
+/**
  * Pages for guests only (login, register, forgot password): a visitor who is already signed in when
  * the page opens goes to /dashboard. Signing in *on* the page is left to the page, which sends the
  * user on (login: to the page they came from; register: to /), so the guard does not race it.
  */
 export function GuestOnlyRoute({ children }: { children: ReactNode }) {
-  const { loading, isAuthenticated } = useAuth();
+  const { isAuthenticated } = useAuth();
+  const loading = useAuthPending();
   const signedInOnArrival = useRef<boolean | null>(null);
   if (!loading && signedInOnArrival.current === null) signedInOnArrival.current = isAuthenticated;
   if (loading) return <LoadingScreen />;
@@ -39,7 +49,8 @@ export function GuestOnlyRoute({ children }: { children: ReactNode }) {
 
 /** Pages for signed-in users: a guest goes to login (history entry replaced), then back here. */
 export function ProtectedRoute({ children }: { children: ReactNode }) {
-  const { loading, isAuthenticated } = useAuth();
+  const { isAuthenticated } = useAuth();
+  const loading = useAuthPending();
   const location = useLocation();
   if (loading) return <LoadingScreen />;
   if (!isAuthenticated) {

@@ -40,7 +40,7 @@ describe('multi-body models', () => {
 });
 
 describe('time-domain results', () => {
-  it('offer Enable Animation when they carry no frames', () => {
+  it('offer Enable Animation when they carry no frames', async () => {
     const timeDomain = {
       ...completedResults,
       time_domain_info: {
@@ -72,7 +72,9 @@ describe('time-domain results', () => {
     });
     render(withServices(deps, <FeaResults />));
     expect(screen.getByTestId('enable-animation').textContent).toBe('Enable Animation');
-    expect(screen.getByLabelText('|E| at probes (V/m)')).toBeTruthy();
+    // The charts come in their own chunk, fetched when results are first shown.
+    expect(screen.queryByLabelText('|E| at probes (V/m)')).toBeNull();
+    expect(await screen.findByLabelText('|E| at probes (V/m)')).toBeTruthy();
     expect(screen.getByLabelText('Stored energy (J)')).toBeTruthy();
     expect(screen.getByText('Signals truncated by endTime.')).toBeTruthy();
     const probeLine = screen.getByLabelText('|E| at probes (V/m)').querySelector('polyline');

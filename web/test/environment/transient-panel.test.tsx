@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FeaResults } from '../../src/environment/results/FeaResults.tsx';
+import { loadCharts } from '../../src/environment/results/lazy-charts.tsx';
 import { processResults } from '../../src/environment/results/process-results.ts';
 import { createJobControls, EnvironmentContext } from '../../src/environment/state/EnvironmentContext.tsx';
 import { ViewerBridge } from '../../src/environment/viewer-bridge/viewer-bridge.ts';
@@ -9,6 +10,9 @@ import coax from './fixtures/transient-coax.json';
 import coaxMatrix from './fixtures/transient-coax-matrix.json';
 import gap from './fixtures/transient-gap.json';
 import waveguide from './fixtures/transient-waveguide.json';
+
+// The charts are their own chunk (lazy-charts.tsx); loaded once here, the panels render at once.
+beforeAll(() => loadCharts());
 
 // Real em-time results from the engine (fixtures/make_transient_fixtures.py), mesh trimmed.
 

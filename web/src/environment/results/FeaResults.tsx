@@ -6,18 +6,16 @@ import { showResultBody } from '../workflows/apply-results.ts';
 import { runAnalysis } from '../workflows/run-analysis.ts';
 import { Downloads } from './Downloads.tsx';
 import { Eigenmodes } from './Eigenmodes.tsx';
-import { HarmonicResponse } from './HarmonicResponse.tsx';
 import { HeatFlows } from './HeatFlows.tsx';
+// The charts come in their own chunk, fetched when a result is first shown.
+import { HarmonicResponse, SParameterPlot, ThermalHistory, TimeDomain } from './lazy-charts.tsx';
 import { formatHz, formatSI, type Quantity } from './quantities.ts';
 import { Reactions } from './Reactions.tsx';
 import { RunSettings } from './RunSettings.tsx';
 import { SolverNotes } from './SolverNotes.tsx';
-import { SParameterPlot } from './SParameterPlot.tsx';
 import { SParameterTable } from './SParameterTable.tsx';
 import { portImpedanceText } from './s-parameters.ts';
 import { sweepSummary } from './sweep-summary.ts';
-import { ThermalHistory } from './ThermalHistory.tsx';
-import { TimeDomain } from './TimeDomain.tsx';
 import { VibrationModes } from './VibrationModes.tsx';
 
 function quantityText(q: Quantity): string {
