@@ -7,7 +7,7 @@ export function Eigenmodes({ result }: { result: Record<string, unknown> }) {
   if (modes.length === 0) return null;
   return (
     <>
-      <h4>Eigenmodes</h4>
+      <h3>Eigenmodes</h3>
       <table className="grid" data-testid="eigenmodes">
         <thead>
           <tr>

@@ -131,7 +131,7 @@ export function FeaResults() {
       <HarmonicResponse result={results.active} />
       {results.sParameters && (
         <>
-          <h4>S-parameters</h4>
+          <h3>S-parameters</h3>
           {matrixSource && (
             <p className="small muted" data-testid="sparam-source">
               {matrixSource}

@@ -23,7 +23,7 @@ export function HarmonicResponse({ result }: { result: Record<string, unknown> }
   }));
   return (
     <div className="harmonic-response" data-testid="harmonic-response">
-      <h4>Harmonic response</h4>
+      <h3>Harmonic response</h3>
       <Legend names={series.map((s) => s.name)} />
       <LineChart title="|u| (µm) against frequency" x={f} series={series} xLabel={formatHz} />
     </div>

@@ -17,7 +17,7 @@ export function HeatFlows({ result }: { result: Record<string, unknown> }) {
   const balance = typeof q.energy_balance_error === 'number' ? q.energy_balance_error : null;
   return (
     <div className="heat-flows" data-testid="heat-flows">
-      <h4>Heat flow into the part</h4>
+      <h3>Heat flow into the part</h3>
       <table className="data">
         <thead>
           <tr>

@@ -34,7 +34,7 @@ export function Reactions({ result }: { result: Record<string, unknown> }) {
   const cell = (v: number | undefined) => formatSI(Math.abs(v ?? 0) < 1e-9 * largest ? 0 : (v ?? 0), 'N');
   return (
     <div className="reactions" data-testid="reactions">
-      <h4>Reaction forces</h4>
+      <h3>Reaction forces</h3>
       <table className="data">
         <thead>
           <tr>

@@ -9,7 +9,7 @@ export function RunSettings({ config }: { config: Record<string, unknown> | null
   if (!config) return null;
   return (
     <div className="run-settings" data-testid="run-settings">
-      <h4>Run settings</h4>
+      <h3>Run settings</h3>
       <KeyValueTable rows={runSettingsSummary(config)} />
       {restore && (
         <p className="small muted" data-testid="form-restored">

@@ -19,7 +19,7 @@ export function ThermalHistory({ result }: { result: Record<string, unknown> }) 
   const series = probes.map((p) => ({ name: p.name, values: p.temperature.map((t) => t - 273.15) }));
   return (
     <div className="thermal-history" data-testid="thermal-history">
-      <h4>Temperature at the probes</h4>
+      <h3>Temperature at the probes</h3>
       <Legend names={series.map((s) => s.name)} />
       <LineChart
         title="Temperature (°C) against time"

@@ -19,7 +19,7 @@ export function TimeDomain({ result }: { result: Record<string, unknown> }) {
   const notes = Array.isArray(info.notes) ? info.notes.filter((n): n is string => typeof n === 'string') : [];
   return (
     <div className="time-domain" data-testid="time-domain">
-      <h4>Time-domain</h4>
+      <h3>Time-domain</h3>
       <KeyValueTable rows={timeDomainSummary(info)} className="time-summary" testId="time-domain-summary" />
       {timeCharts(info).map((chart) => (
         <div key={chart.title} className="time-chart">

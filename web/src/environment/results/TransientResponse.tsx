@@ -16,7 +16,7 @@ export function TransientResponse({ response }: { response: Response }) {
   });
   return (
     <div className="transient-response" data-testid="transient-response">
-      <h4>Frequency response</h4>
+      <h3>Frequency response</h3>
       <p className="small muted">
         From the pulse
         {bandHz ? ` (band ${ghz(bandHz[0])} – ${ghz(bandHz[1])})` : ''}

@@ -21,7 +21,7 @@ export function VibrationModes({ result }: { result: Record<string, unknown> }) 
   let frame = 0;
   return (
     <div className="vibration-modes" data-testid="vibration-modes">
-      <h4>Natural frequencies</h4>
+      <h3>Natural frequencies</h3>
       <table className="data">
         <thead>
           <tr>
