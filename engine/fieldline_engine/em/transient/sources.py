@@ -134,17 +134,35 @@ class SourceTerm:
     name: str
 
 
-def make_forcing(columns: list[list[SourceTerm]], waveform: Waveform) -> Callable[[float, np.ndarray], None]:
+def make_forcing(
+    columns: list[list[SourceTerm]],
+    waveform: Waveform,
+    dt: float | None = None,
+    steps: int | None = None,
+) -> Callable[[float, np.ndarray], None]:
     """f(t) for a block of excitations: column j of the output is Σ over columns[j]'s terms. All term
-    vectors sit in one dense (ndof, terms) matrix, so each step is one small matrix product."""
+    vectors sit in one dense (ndof, terms) matrix, so each step is one small matrix product. With `dt`
+    and `steps` the waveform's coefficients at every t = n·Δt (n ≤ steps + 1, where the schemes call)
+    are tabulated once, vectorized, instead of evaluated in Python every step."""
     terms = [(j, t) for j, col in enumerate(columns) for t in col]
     basis = np.column_stack([t.vector for _, t in terms]) if terms else None
     coef = np.zeros((len(terms), len(columns)))
+    table = None
+    if basis is not None and dt is not None and steps is not None:
+        grid = np.arange(steps + 2) * dt
+        table = np.zeros((steps + 2, len(terms), len(columns)))
+        for i, (j, term) in enumerate(terms):
+            table[:, i, j] = term.weight * np.asarray(waveform.derivative(grid, term.phase), dtype=float)
 
     def forcing(t: float, out: np.ndarray) -> None:
         if basis is None:
             out[...] = 0.0
             return
+        if table is not None:
+            k = round(t / dt)
+            if 0 <= k < len(table) and k * dt == t:
+                np.matmul(basis, table[k], out=out)
+                return
         for i, (j, term) in enumerate(terms):
             coef[i, j] = term.weight * float(waveform.derivative(t, term.phase))
         np.matmul(basis, coef, out=out)
