@@ -68,6 +68,7 @@ describe('import rules (architecture/import-rules.ts)', () => {
         'server/src/accounts/planted.ts',
         "import { j } from '../jobs/job-service.ts';",
       ),
+      checkSource(IMPORT_RULES, 'server/src/jobs/planted.ts', "import { m } from '../billing/metering.ts';"),
       checkSource(
         IMPORT_RULES,
         'engine/fieldline_engine/post/planted.py',
@@ -75,8 +76,25 @@ describe('import rules (architecture/import-rules.ts)', () => {
       ),
       checkSource(
         IMPORT_RULES,
+        'engine/fieldline_engine/core/elasticity/planted.py',
+        'from fieldline_engine.structural.static import solve_static',
+      ),
+      checkSource(
+        IMPORT_RULES,
         'engine/fieldline_engine/thermal/planted.py',
         'from fieldline_engine.em import conduction',
+      ),
+      // Joule heating gets EM's Solution from the registry; importing EM's analysis class is refused too.
+      checkSource(
+        IMPORT_RULES,
+        'engine/fieldline_engine/thermal/joule.py',
+        'from fieldline_engine.em.em_analyses import EmAnalysis',
+      ),
+      // Vibration shares structural's elasticity through core/elasticity/, never by importing structural.
+      checkSource(
+        IMPORT_RULES,
+        'engine/fieldline_engine/vibration/modal.py',
+        'from fieldline_engine.structural.static import component_dirichlet',
       ),
       checkSource(
         IMPORT_RULES,
@@ -94,24 +112,39 @@ describe('import rules (architecture/import-rules.ts)', () => {
         'server/src/accounts/planted.ts imports server/src/jobs/job-service — breaks "accounts do not import jobs"',
       ],
       [
+        'server/src/jobs/planted.ts imports server/src/billing/metering — breaks "jobs import no billing, admin or geometry"',
+      ],
+      [
         'engine/fieldline_engine/post/planted.py imports engine/fieldline_engine/em/constants/EPS0 — breaks "physics-neutral engine code (core/, post/, mesh/, io/, geometry/, commands/) imports no physics family"',
         'engine/fieldline_engine/post/planted.py imports engine/fieldline_engine/em/constants — breaks "physics-neutral engine code (core/, post/, mesh/, io/, geometry/, commands/) imports no physics family"',
       ],
       [
-        'engine/fieldline_engine/thermal/planted.py imports engine/fieldline_engine/em/conduction — breaks "the thermal family imports another family only through a Solution"',
-        'engine/fieldline_engine/thermal/planted.py imports engine/fieldline_engine/em — breaks "the thermal family imports another family only through a Solution"',
+        'engine/fieldline_engine/core/elasticity/planted.py imports engine/fieldline_engine/structural/static/solve_static — breaks "physics-neutral engine code (core/, post/, mesh/, io/, geometry/, commands/) imports no physics family"',
+        'engine/fieldline_engine/core/elasticity/planted.py imports engine/fieldline_engine/structural/static — breaks "physics-neutral engine code (core/, post/, mesh/, io/, geometry/, commands/) imports no physics family"',
+      ],
+      [
+        'engine/fieldline_engine/thermal/planted.py imports engine/fieldline_engine/em/conduction — breaks "the thermal family imports no other family (results cross as a Solution from the registry)"',
+        'engine/fieldline_engine/thermal/planted.py imports engine/fieldline_engine/em — breaks "the thermal family imports no other family (results cross as a Solution from the registry)"',
+      ],
+      [
+        'engine/fieldline_engine/thermal/joule.py imports engine/fieldline_engine/em/em_analyses/EmAnalysis — breaks "the thermal family imports no other family (results cross as a Solution from the registry)"',
+        'engine/fieldline_engine/thermal/joule.py imports engine/fieldline_engine/em/em_analyses — breaks "the thermal family imports no other family (results cross as a Solution from the registry)"',
+      ],
+      [
+        'engine/fieldline_engine/vibration/modal.py imports engine/fieldline_engine/structural/static/component_dirichlet — breaks "the vibration family imports no other family (results cross as a Solution from the registry)"',
+        'engine/fieldline_engine/vibration/modal.py imports engine/fieldline_engine/structural/static — breaks "the vibration family imports no other family (results cross as a Solution from the registry)"',
       ],
       [
         'engine/fieldline_engine/commands/planted.py imports engine/fieldline_engine/testing/hooks — breaks "engine test seams (testing/) stay out of the production engine"',
         'engine/fieldline_engine/commands/planted.py imports engine/fieldline_engine/testing — breaks "engine test seams (testing/) stay out of the production engine"',
       ],
     ]);
-    // The allowed cross-family edge stays allowed: thermal's Joule heating reads EM's Solution.
+    // What the families share is allowed: core/elasticity/ and the registry.
     expect(
       checkSource(
         IMPORT_RULES,
-        'engine/fieldline_engine/thermal/joule.py',
-        'from fieldline_engine.em.em_analyses import EmAnalysis',
+        'engine/fieldline_engine/vibration/modal.py',
+        'from fieldline_engine.core.elasticity.operator import Elasticity\nfrom fieldline_engine.core.registry import analysis_for',
       ),
     ).toEqual([]);
   });

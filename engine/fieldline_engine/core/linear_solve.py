@@ -174,7 +174,7 @@ def _preconditioner_for(method: str, kind: str, fes: ng.FESpace) -> tuple[str, d
         return ("hcurlamg", {}) if method == "cg-amg" and order <= 1 else ("bddc", {})
     if method == "cg-amg" and kind == "h1":
         return ("h1amg", {}) if order == 1 else ("bddc", {"coarsetype": "h1amg"})
-    # Elasticity of order ≥ 2: BDDC over a vertex-only wirebasket (structural/elasticity.py) whose coarse
+    # Elasticity of order ≥ 2: BDDC over a vertex-only wirebasket (core/elasticity/operator.py) whose coarse
     # vertex problem is factored directly; NGSolve's h1amg as the coarse solver breaks down on the vector
     # wirebasket (singular coarse matrix), and order 1 goes to pyamg with the rigid-body modes instead
     # (LinearSolver._use_pyamg).

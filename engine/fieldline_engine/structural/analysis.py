@@ -2,27 +2,24 @@
 
 from typing import Any
 
+from fieldline_engine.core.elasticity.rigid_modes import require_no_rigid_motion
+from fieldline_engine.core.elasticity.setup import (
+    elastic_materials,
+    elastic_setup,
+    elasticity_order,
+    require_supports_and_loads,
+)
 from fieldline_engine.core.h1_scalar import SolverOptions
 from fieldline_engine.core.solution import Solution
-from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.curving import curve_mesh
 from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.protocol import ProgressSpan
 from fieldline_engine.structural.results import structural_solution
-from fieldline_engine.structural.rigid_modes import require_no_rigid_motion
-from fieldline_engine.structural.setup import structural_materials, structural_setup
 from fieldline_engine.structural.static import solve_static
 
 # Config keys that mean nothing to a static structural run; named in solver_info.warnings when set.
 NOT_USED = ("frequency", "useWavePorts", "useRadialPML", "calculateSParameters", "transient", "animate")
-
-
-def element_order(config: dict[str, Any]) -> int:
-    order = int(config.get("meshOrder", 2))
-    if order not in (1, 2, 3):
-        raise InvalidInput("Element order must be 1, 2 or 3.")
-    return order
 
 
 class StructuralAnalysis:
@@ -35,10 +32,11 @@ class StructuralAnalysis:
         return [f"A static structural run does not use {', '.join(ignored)}; they were left out."]
 
     def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
-        materials = structural_materials(model, config)
-        setup = structural_setup(model, config)
+        materials = elastic_materials(model, config)
+        setup = elastic_setup(model, config)
+        require_supports_and_loads(setup)
         require_no_rigid_motion(model, setup)
-        order = element_order(config)
+        order = elasticity_order(config)
         progress(0.05, "Building mesh")
         mesh = build_ngsolve_mesh(model, setup.face_labels, setup.edge_regions(), setup.point_regions())
         curving = curve_mesh(mesh, model, config, order)

@@ -11,12 +11,12 @@ from typing import Any
 import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.core.elasticity.setup import ElasticSetup
 from fieldline_engine.core.fields import Field
 from fieldline_engine.core.materials import MaterialTable
 from fieldline_engine.core.solution import Solution
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.post.vertex_fields import VertexSampler
-from fieldline_engine.structural.setup import StructuralSetup
 from fieldline_engine.structural.static import StaticSolution
 
 
@@ -54,7 +54,7 @@ def _where(model: TetModel, i: int) -> list[float]:
 def structural_solution(
     model: TetModel,
     mesh: ng.Mesh,
-    setup: StructuralSetup,
+    setup: ElasticSetup,
     materials: MaterialTable,
     sol: StaticSolution,
     order: int,
@@ -84,7 +84,7 @@ def structural_solution(
 
 def structural_quantities(
     model: TetModel,
-    setup: StructuralSetup,
+    setup: ElasticSetup,
     materials: MaterialTable,
     sol: StaticSolution,
     u: np.ndarray,

@@ -1,10 +1,8 @@
 """The static solve: K u = f with prescribed displacements, and the reactions at the supports.
 
-Loads: a force load is a uniform traction F/A over its faces (A their area); a pressure p acts as the
-traction −p n (n the outward normal: positive pressure pushes into the body); gravity is the body force
-ρ g. Reactions come from the residual of the unconstrained system, r = K u − f, weighted by the function
-that is 1 on a support's constrained component: exact for the discrete solution, so the reactions balance
-the applied loads to the solver's accuracy.
+The operator and the loads are core/elasticity's. Reactions come from the residual of the unconstrained system,
+r = K u − f, weighted by the function that is 1 on a support's constrained component: exact for the discrete
+solution, so the reactions balance the applied loads to the solver's accuracy.
 """
 
 from dataclasses import dataclass, field
@@ -12,13 +10,15 @@ from dataclasses import dataclass, field
 import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.core.elasticity.loads import applied_load, component_dirichlet, support_region
+from fieldline_engine.core.elasticity.operator import Elasticity
+from fieldline_engine.core.elasticity.rigid_modes import rigid_motions
+from fieldline_engine.core.elasticity.setup import ElasticSetup
 from fieldline_engine.core.h1_scalar import SolverOptions
 from fieldline_engine.core.linear_solve import LinearSolver, SolveReport
 from fieldline_engine.core.materials import MaterialTable
 from fieldline_engine.limits import parallel
 from fieldline_engine.protocol import SILENT, ProgressSpan
-from fieldline_engine.structural.elasticity import ComponentDirichlet, Elasticity
-from fieldline_engine.structural.setup import StructuralSetup, Support
 
 
 @dataclass
@@ -32,48 +32,9 @@ class StaticSolution:
     strain_energy: float = 0.0
 
 
-def component_dirichlet(setup: StructuralSetup) -> ComponentDirichlet:
-    by_codim: dict[int, tuple[list[str], list[str], list[str]]] = {c: ([], [], []) for c in (1, 2, 3)}
-    for s in setup.supports:
-        for k, v in enumerate(s.values):
-            if v is not None:
-                by_codim[s.codim][k].append(s.label)
-    return ComponentDirichlet(*by_codim[1], edges=by_codim[2], points=by_codim[3])
-
-
-def support_region(mesh: ng.Mesh, support: Support) -> tuple[object, ng.Region]:
-    """The support's region and its kind: faces (BND), an edge (BBND) or points (BBBND)."""
-    if support.codim == 2:
-        return ng.BBND, mesh.BBoundaries(support.label)
-    if support.codim == 3:
-        return ng.BBBND, mesh.BBBoundaries(support.label)
-    return ng.BND, mesh.Boundaries(support.label)
-
-
-def applied_load(mesh: ng.Mesh, setup: StructuralSetup, elasticity: Elasticity, v: ng.CoefficientFunction):
-    """The load linear form f(v) and the total applied force (N)."""
-    f = ng.LinearForm(elasticity.fes)
-    total = np.zeros(3)
-    n = ng.specialcf.normal(3)
-    for load in setup.forces:
-        area = ng.Integrate(ng.CF(1.0) * ng.ds(load.label), mesh)
-        traction = ng.CF(tuple(c / area for c in load.force))
-        f += traction * v * ng.ds(load.label)
-        total += np.asarray(load.force)
-    for load in setup.pressures:
-        f += -load.pressure * n * v * ng.ds(load.label)
-        total += -load.pressure * np.array([ng.Integrate(n[k] * ng.ds(load.label), mesh) for k in range(3)])
-    if any(setup.gravity):
-        g = ng.CF(setup.gravity)
-        f += elasticity.rho * g * v * ng.dx
-        mass = ng.Integrate(elasticity.rho * ng.dx, mesh)
-        total += mass * np.asarray(setup.gravity)
-    return f, total
-
-
 def solve_static(
     mesh: ng.Mesh,
-    setup: StructuralSetup,
+    setup: ElasticSetup,
     materials: MaterialTable,
     order: int,
     options: SolverOptions,
@@ -126,7 +87,7 @@ def solve_static(
     )
 
 
-def _set_prescribed(gfu: ng.GridFunction, setup: StructuralSetup, mesh: ng.Mesh) -> None:
+def _set_prescribed(gfu: ng.GridFunction, setup: ElasticSetup, mesh: ng.Mesh) -> None:
     """Prescribed non-zero displacements on their supports' constrained components."""
     for support in setup.supports:
         for k, value in enumerate(support.values):
@@ -146,7 +107,7 @@ def _component_dofs(fes: ng.FESpace, region: ng.Region, component: int) -> np.nd
 
 
 def _reactions(
-    gfu: ng.GridFunction, setup: StructuralSetup, mesh: ng.Mesh, r: np.ndarray
+    gfu: ng.GridFunction, setup: ElasticSetup, mesh: ng.Mesh, r: np.ndarray
 ) -> dict[str, np.ndarray]:
     """Force each support exerts on the body (N). A DOF on the edge between two supports belongs to the
     first one, so no reaction is counted twice."""
@@ -174,8 +135,6 @@ def _reactions(
 def _rigid_modes_at_dofs(mesh: ng.Mesh, fes: ng.FESpace) -> np.ndarray:
     """The six rigid-body motions as DOF vectors of a first-order VectorH1 (blocks x, y, z of vertex DOFs):
     the near-null space smoothed-aggregation AMG keeps for elasticity."""
-    from fieldline_engine.structural.rigid_modes import rigid_motions
-
     points = np.asarray(mesh.ngmesh.Coordinates())
     size = float(np.linalg.norm(points.max(axis=0) - points.min(axis=0))) or 1.0
     modes = rigid_motions(points, points.mean(axis=0), size)  # (nv, 3, 6)

@@ -1,13 +1,13 @@
 """Joule heating: the same config's DC conduction setup solved by the EM family first; its Joule heat
-density σ|E|² (a cell field of the EM Solution) heats the bodies. Thermal reads EM only through that
-Solution (docs/multiphysics.md §4)."""
+density σ|E|² (a cell field of the EM Solution) heats the bodies. Thermal imports nothing of EM: it asks the
+registry for the `em` analysis and reads only the Solution it returns (docs/multiphysics.md §4)."""
 
 from typing import Any
 
 import ngsolve as ng
 
+from fieldline_engine.core.registry import analysis_for
 from fieldline_engine.core.solution import Solution
-from fieldline_engine.em.em_analyses import EmAnalysis
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.ngsolve_mesh import element_order
 from fieldline_engine.mesh.tet_model import TetModel
@@ -39,7 +39,7 @@ def conduction_solution(model: TetModel, config: dict[str, Any], progress: Progr
         )
     em_config = {k: config[k] for k in CONDUCTION_KEYS if k in config}
     em_config.update(analysisType="em", frequency=0.0)
-    solution = EmAnalysis().solve(model, em_config, progress)
+    solution = analysis_for(em_config).solve(model, em_config, progress)
     if solution.field("joule_heat_density") is None:
         raise InvalidInput(
             "Joule heating: no current flows. Give the conducting bodies a conductivity above 0 "

@@ -5,6 +5,9 @@ from typing import Any
 
 import numpy as np
 
+from fieldline_engine.core.elasticity.loads import applied_load
+from fieldline_engine.core.elasticity.rigid_modes import free_rigid_motions
+from fieldline_engine.core.elasticity.setup import elastic_materials, elastic_setup, elasticity_order
 from fieldline_engine.core.fields import Field, Frames
 from fieldline_engine.core.linear_solve import solver_choice
 from fieldline_engine.core.solution import Solution
@@ -13,10 +16,6 @@ from fieldline_engine.mesh.curving import curve_mesh
 from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.protocol import ProgressSpan
-from fieldline_engine.structural.analysis import element_order
-from fieldline_engine.structural.rigid_modes import free_rigid_motions
-from fieldline_engine.structural.setup import structural_materials, structural_setup
-from fieldline_engine.structural.static import applied_load
 from fieldline_engine.vibration.harmonic import by_modes, direct, probe_rows
 from fieldline_engine.vibration.modal import ModalResult, solve_modes
 
@@ -35,10 +34,10 @@ def _normalised(shape: np.ndarray) -> np.ndarray:
 
 
 def _modal(model: TetModel, config: dict[str, Any], progress: ProgressSpan, count: int):
-    materials = structural_materials(model, config)
-    setup = structural_setup(model, config, static=False)
+    materials = elastic_materials(model, config)
+    setup = elastic_setup(model, config)
     translations, axes = free_rigid_motions(model, setup)
-    order = element_order(config)
+    order = elasticity_order(config)
     mesh = build_ngsolve_mesh(model, setup.face_labels, setup.edge_regions(), setup.point_regions())
     curving = curve_mesh(mesh, model, config, order)
     min_f = config.get("modalMinFrequency")

@@ -18,13 +18,13 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 
+from fieldline_engine.core.elasticity.loads import component_dirichlet
+from fieldline_engine.core.elasticity.operator import Elasticity
+from fieldline_engine.core.elasticity.setup import ElasticSetup
 from fieldline_engine.core.materials import MaterialTable
 from fieldline_engine.errors import EngineError, InvalidInput
 from fieldline_engine.limits import parallel
 from fieldline_engine.protocol import SILENT, ProgressSpan
-from fieldline_engine.structural.elasticity import Elasticity
-from fieldline_engine.structural.setup import StructuralSetup
-from fieldline_engine.structural.static import component_dirichlet
 from fieldline_engine.vibration.lobpcg import lobpcg
 
 MAX_MODES = 50
@@ -138,7 +138,7 @@ def eigen_method(choice: str, ndof: int, min_frequency: float | None) -> str:
 
 def solve_modes(
     mesh: ng.Mesh,
-    setup: StructuralSetup,
+    setup: ElasticSetup,
     materials: MaterialTable,
     order: int,
     count: int,

@@ -9,6 +9,7 @@ import pytest
 from netgen import occ
 from validation.recorder import RECORDER
 
+from fieldline_engine import analyses  # noqa: F401 — registers the families: Joule heating asks for EM
 from fieldline_engine.mesh.tet_model import model_from_mesh_data
 from fieldline_engine.protocol import SILENT
 from fieldline_engine.testing.meshes import box_mesh, faces_on_plane

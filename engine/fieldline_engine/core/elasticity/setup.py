@@ -1,4 +1,5 @@
-"""The structural keys of the config (docs/structural.md), checked and resolved onto the model's faces.
+"""The elasticity keys of the config (docs/structural.md; vibration reads the same ones), checked and resolved
+onto the model's faces.
 
 `fixedSupports: [{faces}]` fixes every displacement component; `displacementConditions: [{faces,
 displacement: [ux|null, uy|null, uz|null]}]` prescribes the given components (null = free, so a symmetry
@@ -64,7 +65,7 @@ class PressureLoad:
 
 
 @dataclass
-class StructuralSetup:
+class ElasticSetup:
     face_labels: np.ndarray
     supports: list[Support] = field(default_factory=list)
     forces: list[ForceLoad] = field(default_factory=list)
@@ -78,7 +79,15 @@ class StructuralSetup:
         return {s.label: s.points for s in self.supports if s.points is not None}
 
 
-def structural_materials(model: TetModel, config: dict[str, Any]) -> MaterialTable:
+def elasticity_order(config: dict[str, Any]) -> int:
+    """The displacement elements' order (`meshOrder`, default 2: first-order tetrahedra lock in bending)."""
+    order = int(config.get("meshOrder", 2))
+    if order not in (1, 2, 3):
+        raise InvalidInput("Element order must be 1, 2 or 3.")
+    return order
+
+
+def elastic_materials(model: TetModel, config: dict[str, Any]) -> MaterialTable:
     table = material_table(
         model,
         config,
@@ -132,10 +141,11 @@ def _vector(value: Any, what: str, allow_null: bool = False) -> tuple:
     return tuple(out)
 
 
-def structural_setup(model: TetModel, config: dict[str, Any], static: bool = True) -> StructuralSetup:
-    """`static`: a static run needs supports and loads; vibration (free–free modal allowed) checks its own."""
+def elastic_setup(model: TetModel, config: dict[str, Any]) -> ElasticSetup:
+    """Supports, loads and gravity as given; what a run needs of them (a static run: supports and loads,
+    `require_supports_and_loads`; modal: nothing, free–free is allowed) its family checks."""
     lab = FaceLabeller(model)
-    setup = StructuralSetup(face_labels=lab.labels)
+    setup = ElasticSetup(face_labels=lab.labels)
     surface = SurfaceEdges(model)
     for k, cond in enumerate(config.get("fixedSupports") or []):
         what = f"Fixed support {k + 1}"
@@ -165,8 +175,6 @@ def structural_setup(model: TetModel, config: dict[str, Any], static: bool = Tru
         setup.pressures.append(PressureLoad(label, load.get("name") or what, pressure))
     if config.get("gravity") is not None:
         setup.gravity = _vector(config.get("gravity"), "gravity")
-    if static:
-        require_supports_and_loads(setup)
     return setup
 
 
@@ -195,7 +203,7 @@ def _support(
     field_name: str,
     lab: FaceLabeller,
     surface: SurfaceEdges,
-    setup: StructuralSetup,
+    setup: ElasticSetup,
 ) -> Support:
     """A support on exactly one of `faces`, `edges` (vertex pairs) or `points` (vertex indices)."""
     label = f"support_{len(setup.supports)}"
@@ -242,7 +250,7 @@ def _index_array(value: Any, field_name: str, nv: int, pairs: bool) -> np.ndarra
     return out
 
 
-def require_supports_and_loads(setup: StructuralSetup) -> None:
+def require_supports_and_loads(setup: ElasticSetup) -> None:
     if not setup.supports:
         raise InvalidInput(
             "The model has no supports: add a fixed support or a displacement condition on some faces, edges "
@@ -254,5 +262,5 @@ def require_supports_and_loads(setup: StructuralSetup) -> None:
         )
 
 
-def _prescribes_motion(setup: StructuralSetup) -> bool:
+def _prescribes_motion(setup: ElasticSetup) -> bool:
     return any(v not in (None, 0.0) for s in setup.supports for v in s.values)

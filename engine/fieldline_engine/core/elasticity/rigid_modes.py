@@ -8,9 +8,9 @@ named ("the model can still translate along z and rotate about x"), never with a
 
 import numpy as np
 
+from fieldline_engine.core.elasticity.setup import ElasticSetup
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.tet_model import TetModel
-from fieldline_engine.structural.setup import StructuralSetup
 
 AXES = ("x", "y", "z")
 
@@ -30,7 +30,7 @@ def rigid_motions(points: np.ndarray, centre: np.ndarray, size: float) -> np.nda
     return out
 
 
-def free_rigid_motions(model: TetModel, setup: StructuralSetup) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def free_rigid_motions(model: TetModel, setup: ElasticSetup) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Free translation directions and free rotation axes (unit vectors), from the supports' constraints."""
     centre = model.vertices.mean(axis=0)
     size = float(np.linalg.norm(model.vertices.max(axis=0) - model.vertices.min(axis=0))) or 1.0
@@ -89,7 +89,7 @@ def _join(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def require_no_rigid_motion(model: TetModel, setup: StructuralSetup) -> None:
+def require_no_rigid_motion(model: TetModel, setup: ElasticSetup) -> None:
     translations, axes = free_rigid_motions(model, setup)
     if not translations and not axes:
         return

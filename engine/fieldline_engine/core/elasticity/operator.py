@@ -1,8 +1,8 @@
 """Isotropic linear elasticity on NGSolve: the displacement space, stiffness and mass, strain and stress.
 
 σ = λ tr(ε) I + 2μ ε, ε = sym ∇u, with the Lamé parameters of each body's Young's modulus E and
-Poisson's ratio ν: μ = E / 2(1+ν), λ = Eν / (1+ν)(1−2ν). The operator is shared by the static analysis
-and by vibration (modal and harmonic), which adds the consistent mass ∫ ρ u·v.
+Poisson's ratio ν: μ = E / 2(1+ν), λ = Eν / (1+ν)(1−2ν). Shared by the structural family (static) and by
+vibration (modal and harmonic), which adds the consistent mass ∫ ρ u·v.
 """
 
 from dataclasses import dataclass, field
