@@ -14,7 +14,10 @@ import type { AppSecrets } from './secrets.ts';
 import type { SessionCookieOptions } from './sessions/session-plugin.ts';
 import type { SessionService } from './sessions/session-service.ts';
 
-/** The services a route may use; built once in buildApp and passed to each route module. */
+/**
+ * What buildApp builds, handed back to main.ts and the tests. Routes and services never take it whole: each
+ * is given the collaborators it uses (see buildApp).
+ */
 export interface AppContext {
   config: AppConfig;
   secrets: AppSecrets;

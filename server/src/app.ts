@@ -23,10 +23,11 @@ import { migrateToLatest, openDatabase } from './db/database.ts';
 import { EngineHealthProbe } from './engine/engine-health.ts';
 import { registerFeaRoutes } from './fea/fea-routes.ts';
 import { FeaService } from './fea/fea-service.ts';
+import { CompletedReplies } from './fea/status-replies.ts';
 import { ConvertService } from './geometry/convert-service.ts';
 import { registerGeometryRoutes } from './geometry/geometry-routes.ts';
 import { ProblemMarkersService } from './geometry/problem-markers.ts';
-import { uploadLimitFor } from './geometry/upload-limits.ts';
+import { MB, uploadLimitFor } from './geometry/upload-limits.ts';
 import { transferSessionUploads, UploadService } from './geometry/upload-service.ts';
 import { StorageUploadStore } from './geometry/upload-store.ts';
 import { installBodyDepthLimit } from './http/body-depth.ts';
@@ -37,6 +38,7 @@ import { lazyChildLogger } from './http/request-logger.ts';
 import { createRouter } from './http/route.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { isApiPath, registerWebApp, sendPageNotFound } from './http/web-app.ts';
+import { AdmissionLock } from './jobs/admission-lock.ts';
 import { transferSessionJobs } from './jobs/job-owner.ts';
 import { registerRecentJobsRoute } from './jobs/recent-jobs.ts';
 import { MaterialLibrary } from './materials/material-library.ts';
@@ -110,7 +112,10 @@ export async function buildApp(
   ctx.accounts.onRegister.push((trx, userId) =>
     compute.ledger.grantWelcome(userId, config.compute.welcomeGrantTokens, trx),
   );
-  const sweeper = new RetentionSweeper(ctx, config.compute.retentionSweepSeconds);
+  const sweeper = new RetentionSweeper(
+    { db, jobs: ctx.jobs, uploads: ctx.uploads, log: app.log, retentionHours: config.compute.retentionHours },
+    config.compute.retentionSweepSeconds,
+  );
 
   await app.register(fastifyCookie);
   installSecurityHeaders(app);
@@ -121,12 +126,41 @@ export async function buildApp(
   installSessions(app, ctx.sessions);
   installCurrentUser(app, ctx.accounts.users, ctx.sessions);
 
+  // Each service gets the collaborators it uses, never the whole context.
+  const markers = new ProblemMarkersService(ctx.jobs, db);
+  const fea = new FeaService({
+    jobs: ctx.jobs,
+    queue: ctx.queue,
+    uploads: ctx.uploads,
+    accounts: compute.accounts,
+    materials: ctx.materials,
+    engineHealth: ctx.engineHealth,
+    markers,
+    admission: new AdmissionLock(db, dialect),
+    completed: new CompletedReplies(compute.storage, config.compute.statusReplyCacheMb * MB),
+    log: app.log,
+    limits: {
+      jobMemoryLimitMb: config.jobMemoryLimitMb,
+      minEstimateSeconds: config.compute.minEstimateSeconds,
+      zipMaxExpandedMb: config.zipMaxExpandedMb,
+      retentionHours: config.compute.retentionHours,
+    },
+  });
+  const debug = new DebugService({
+    db,
+    jobs: ctx.jobs,
+    queue: ctx.queue,
+    userPlans: compute.userPlans,
+    storage: compute.storage.blobs,
+    config,
+  });
+
   // Every API route is declared once with `route` (Fastify route + OpenAPI entry from the same schemas).
   const api = new ApiRegistry();
   const route = createRouter(app, api);
   registerAuthRoutes(route, { accounts: ctx.accounts, sessionCookie: ctx.sessionCookie });
   registerFeaRoutes(route, {
-    fea: new FeaService(ctx),
+    fea,
     jobs: ctx.jobs,
     sessions: ctx.sessions,
     sessionCookie: ctx.sessionCookie,
@@ -137,10 +171,14 @@ export async function buildApp(
   await app.register(async (uploadScope) => {
     await uploadScope.register(fastifyMultipart);
     registerGeometryRoutes(createRouter(uploadScope, api), {
-      convert: new ConvertService(ctx),
-      markers: new ProblemMarkersService(ctx),
+      convert: new ConvertService(engine, ctx.uploads, config),
+      markers,
       uploads: ctx.uploads,
-      uploadLimitFor: (user) => uploadLimitFor(user, ctx),
+      uploadLimitFor: (user) =>
+        uploadLimitFor(user, compute.userPlans, {
+          maxUploadMb: config.maxUploadMb,
+          guestMaxModelMb: config.compute.guestMaxModelMb,
+        }),
       jobs: ctx.jobs,
       db: ctx.db,
       sessions: ctx.sessions,
@@ -157,7 +195,7 @@ export async function buildApp(
   });
   registerLocalCheckoutRoutes(route, ctx.billing.local);
   await registerStripeWebhookRoute(app, api, ctx.billing.webhooks);
-  registerAdminRoutes(route, new DebugService(ctx));
+  registerAdminRoutes(route, debug);
   app.get('/api/docs', async () => api.document(APP_VERSION));
 
   if (existsSync(config.webDistDir)) {

@@ -1,5 +1,16 @@
-import type { AppContext } from './app-context.ts';
-import { expiredUploads } from './geometry/upload-service.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from './db/database.ts';
+import { expiredUploads, type UploadService } from './geometry/upload-service.ts';
+import type { JobService } from './jobs/job-service.ts';
+
+/** What the sweeper deletes from, and RETENTION_HOURS. */
+export interface RetentionDeps {
+  db: Db;
+  jobs: JobService;
+  uploads: UploadService;
+  log: FastifyBaseLogger;
+  retentionHours: number;
+}
 
 /**
  * Deletes what users did not save once the retention time has passed (RETENTION_HOURS, default 24 h),
@@ -12,7 +23,7 @@ export class RetentionSweeper {
   private running: Promise<unknown> | null = null;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly deps: RetentionDeps,
     private readonly intervalSeconds: number,
   ) {}
 
@@ -33,36 +44,36 @@ export class RetentionSweeper {
     const uploads: string[] = [];
     let objects = 0;
     // Uploads: the bytes and the row go together (a model nobody saved is not kept in any form).
-    const cutoff = now - this.ctx.config.compute.retentionHours * 3600_000;
-    for (const upload of await expiredUploads(this.ctx.db, cutoff)) {
+    const cutoff = now - this.deps.retentionHours * 3600_000;
+    for (const upload of await expiredUploads(this.deps.db, cutoff)) {
       try {
-        await this.ctx.uploads.store.remove(upload.storage_key);
-        await this.ctx.db.deleteFrom('uploads').where('id', '=', upload.id).where('saved', '=', 0).execute();
+        await this.deps.uploads.store.remove(upload.storage_key);
+        await this.deps.db.deleteFrom('uploads').where('id', '=', upload.id).where('saved', '=', 0).execute();
         uploads.push(upload.id);
         objects++;
-        this.ctx.log.info(
+        this.deps.log.info(
           { uploadId: upload.id, owner: upload.owner_user_id ?? 'guest', createdAt: upload.created_at },
           'retention: deleted upload',
         );
       } catch (err) {
-        this.ctx.log.warn({ err, uploadId: upload.id }, 'retention: could not delete upload');
+        this.deps.log.warn({ err, uploadId: upload.id }, 'retention: could not delete upload');
       }
     }
-    for (const job of await this.ctx.jobs.expiredFiles(now)) {
+    for (const job of await this.deps.jobs.expiredFiles(now)) {
       try {
-        objects += await this.ctx.jobs.files.removeAll(job.id);
-        await this.ctx.jobs.markFilesDeleted(job.id);
+        objects += await this.deps.jobs.files.removeAll(job.id);
+        await this.deps.jobs.markFilesDeleted(job.id);
         deleted.push(job.id);
-        this.ctx.log.info(
+        this.deps.log.info(
           { jobId: job.id, owner: job.owner_user_id ?? 'guest', expiresAt: job.expires_at },
           'retention: deleted job files',
         );
       } catch (err) {
-        this.ctx.log.warn({ err, jobId: job.id }, 'retention: could not delete job files');
+        this.deps.log.warn({ err, jobId: job.id }, 'retention: could not delete job files');
       }
     }
     if (deleted.length + uploads.length > 0)
-      this.ctx.log.info({ jobs: deleted.length, uploads: uploads.length, objects }, 'retention sweep done');
+      this.deps.log.info({ jobs: deleted.length, uploads: uploads.length, objects }, 'retention sweep done');
     return { jobs: deleted, uploads, objects };
   }
 }

@@ -1,9 +1,13 @@
 import type { JobDetail } from '@aws-sdk/client-batch';
 import { sql } from 'kysely';
-import type { AppContext } from '../app-context.ts';
 import { PlanCatalog } from '../billing/plan-catalog.ts';
+import type { UserPlans } from '../billing/user-plans.ts';
+import type { AppConfig } from '../config.ts';
+import type { Db } from '../db/database.ts';
 import { AwsBatchQueue } from '../jobs/aws-batch-queue.ts';
-import type { JobRow } from '../jobs/job-service.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
+import type { JobRow, JobService } from '../jobs/job-service.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
 
 /** Who is asking: debug output is scoped to the caller unless they are an administrator. */
 export interface Caller {
@@ -44,17 +48,29 @@ const BATCH_LAST_STATUS: Record<string, string> = {
   FAILED: 'STOPPED',
 };
 
+/** What the debug panel reads: jobs and their runs, the queue, the caller's plan, where files are stored. */
+export interface DebugServiceDeps {
+  db: Db;
+  jobs: JobService;
+  queue: JobQueue;
+  userPlans: Pick<UserPlans, 'planOf'>;
+  /** The job files' blob store: its backend and location are shown (the location to administrators). */
+  storage: Pick<BlobStore, 'backend' | 'location'>;
+  /** JOB_MEMORY_LIMIT_MB (a task's memory) and the AWS Batch job definition. */
+  config: Pick<AppConfig, 'jobMemoryLimitMb' | 'batch'>;
+}
+
 /** The dashboard debug panel's calls (spec 000 §7 /api/admin/*), answered from our own compute backend. */
 export class DebugService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly deps: DebugServiceDeps) {}
 
   private region(): string {
-    const { backend, location } = this.ctx.queue;
+    const { backend, location } = this.deps.queue;
     return backend === 'bullmq' || backend === 'aws-batch' ? location : 'local';
   }
 
   private batch(): AwsBatchQueue | null {
-    return this.ctx.queue instanceof AwsBatchQueue ? this.ctx.queue : null;
+    return this.deps.queue instanceof AwsBatchQueue ? this.deps.queue : null;
   }
 
   /** A Batch job in the spec's task shape; jobId is ours. */
@@ -74,7 +90,7 @@ export class DebugService {
       stoppedAt: d.stoppedAt ? new Date(d.stoppedAt).toISOString() : null,
       stoppedReason: d.statusReason ?? null,
       cpu: String(Math.round(Number(vcpus) * 1024)),
-      memory: resources.MEMORY ?? String(d.container?.memory ?? this.ctx.config.jobMemoryLimitMb),
+      memory: resources.MEMORY ?? String(d.container?.memory ?? this.deps.config.jobMemoryLimitMb),
       jobId,
       batchStatus: status,
     };
@@ -96,19 +112,19 @@ export class DebugService {
       stoppedAt: job.finished_at,
       stoppedReason: job.status === 'completed' ? 'Essential container in task exited' : job.error_message,
       cpu: '1024',
-      memory: String(this.ctx.config.jobMemoryLimitMb),
+      memory: String(this.deps.config.jobMemoryLimitMb),
     };
   }
 
   async allData(caller: Caller) {
     let tableExists = true;
     try {
-      await sql`select 1 from jobs where 1 = 0`.execute(this.ctx.db);
+      await sql`select 1 from jobs where 1 = 0`.execute(this.deps.db);
     } catch {
       tableExists = false;
     }
-    const own = tableExists ? await this.ctx.jobs.countForUser(caller.userId) : 0;
-    const all = tableExists && caller.isAdmin ? await this.ctx.jobs.countForUser(null) : own;
+    const own = tableExists ? await this.deps.jobs.countForUser(caller.userId) : 0;
+    const all = tableExists && caller.isAdmin ? await this.deps.jobs.countForUser(null) : own;
     return {
       success: true,
       table_exists: tableExists,
@@ -122,9 +138,9 @@ export class DebugService {
   async awsConnection(caller: Caller) {
     const batch = this.batch();
     if (batch) return this.batchConnection(caller, batch);
-    const { plan } = await this.ctx.compute.userPlans.planOf(caller.userId);
-    const stats = await this.ctx.queue.stats();
-    const storage = this.ctx.compute.storage.blobs;
+    const { plan } = await this.deps.userPlans.planOf(caller.userId);
+    const stats = await this.deps.queue.stats();
+    const storage = this.deps.storage;
     return {
       success: true,
       backend: stats.backend,
@@ -148,15 +164,15 @@ export class DebugService {
 
   /** COMPUTE_BACKEND=aws-batch: the account's job queues from DescribeJobQueues. */
   private async batchConnection(caller: Caller, batch: AwsBatchQueue) {
-    const { plan } = await this.ctx.compute.userPlans.planOf(caller.userId);
+    const { plan } = await this.deps.userPlans.planOf(caller.userId);
     const [queues, stats] = await Promise.all([batch.describeQueues(), batch.stats()]);
-    const storage = this.ctx.compute.storage.blobs;
+    const storage = this.deps.storage;
     return {
       success: true,
       backend: stats.backend,
       aws_region: batch.location,
       queue_name: batch.batchQueueFor(PlanCatalog.queueFor(plan)),
-      job_definition: this.ctx.config.batch.jobDefinition,
+      job_definition: this.deps.config.batch.jobDefinition,
       job_queues: queues.map((q) => ({
         jobQueueName: q.jobQueueName,
         jobQueueArn: q.jobQueueArn,
@@ -176,13 +192,13 @@ export class DebugService {
   async recentTasks(caller: Caller, limit = 20) {
     const batch = this.batch();
     if (batch) return { success: true, tasks: await this.recentBatchTasks(caller, batch, limit) };
-    const jobs = await this.ctx.jobs.listForUser(caller.userId, limit);
+    const jobs = await this.deps.jobs.listForUser(caller.userId, limit);
     return { success: true, tasks: jobs.map((j) => this.toTask(j)) };
   }
 
   /** The Batch jobs of the caller's recent jobs (every user's for admins), newest first, from DescribeJobs. */
   private async recentBatchTasks(caller: Caller, batch: AwsBatchQueue, limit: number) {
-    let q = this.ctx.db
+    let q = this.deps.db
       .selectFrom('batch_submissions')
       .innerJoin('jobs', 'jobs.id', 'batch_submissions.job_id')
       .select(['batch_submissions.batch_job_id', 'batch_submissions.job_id'])
@@ -203,7 +219,7 @@ export class DebugService {
     const batch = this.batch();
     if (batch) {
       // A Batch job ARN or id names one submission of one of our jobs.
-      const sub = await this.ctx.db
+      const sub = await this.deps.db
         .selectFrom('batch_submissions')
         .select('job_id')
         .where('batch_job_id', '=', id)
@@ -212,10 +228,10 @@ export class DebugService {
     }
     if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
     const job = caller.isAdmin
-      ? await this.ctx.jobs.get(id)
-      : await this.ctx.jobs.findOwned(id, { userId: caller.userId, sessionHash: null });
+      ? await this.deps.jobs.get(id)
+      : await this.deps.jobs.findOwned(id, { userId: caller.userId, sessionHash: null });
     if (!job) return null;
-    const runs = await this.ctx.db
+    const runs = await this.deps.db
       .selectFrom('job_runs')
       .select(['attempt', 'worker_id', 'started_at', 'finished_at', 'outcome', 'seconds'])
       .where('job_id', '=', job.id)
@@ -236,7 +252,7 @@ export class DebugService {
         computeSeconds: job.compute_seconds,
         costTokens: job.cost_tokens,
         costHours: job.cost_hours,
-        backendState: await this.ctx.queue.backendState(job.id),
+        backendState: await this.deps.queue.backendState(job.id),
         runs,
         ...(batch ? { batch: await this.batchDetails(batch, job.id) } : {}),
       },

@@ -11,19 +11,24 @@ import {
   AVAILABLE_ANALYSIS_TYPES,
   TRANSIENT_TWINS,
 } from '@fieldline/contracts';
-import type { AppContext } from '../app-context.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ComputeAccounts } from '../billing/compute-accounts.ts';
 import { estimateSeconds } from '../billing/job-estimate.ts';
+import type { EngineHealthProbe } from '../engine/engine-health.ts';
 import { ZIP_MAX_RATIO } from '../geometry/convert-service.ts';
-import { ProblemMarkersService } from '../geometry/problem-markers.ts';
+import type { ProblemMarkersService } from '../geometry/problem-markers.ts';
 import { MB } from '../geometry/upload-limits.ts';
+import type { UploadService } from '../geometry/upload-service.ts';
 import { HttpError } from '../http/errors.ts';
-import { AdmissionLock } from '../jobs/admission-lock.ts';
+import type { AdmissionLock } from '../jobs/admission-lock.ts';
 import type { JobOwner } from '../jobs/job-owner.ts';
-import type { JobRow } from '../jobs/job-service.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
+import type { JobRow, JobService } from '../jobs/job-service.ts';
 import { type CachedSnapshot, type JobSnapshot, ownsJob } from '../jobs/job-status-cache.ts';
 import type { StoredFile } from '../jobs/job-storage.ts';
+import type { MaterialLibrary } from '../materials/material-library.ts';
 import { refuseOverMemory } from './resource-check.ts';
-import { CompletedReplies, etagOf, type StatusReply } from './status-replies.ts';
+import { type CompletedReplies, etagOf, type StatusReply } from './status-replies.ts';
 import { firstFlatTetrahedron } from './tet-volumes.ts';
 
 const invalidMesh = (message: string) => new HttpError(400, 'invalid_mesh', message, { status: 'error' });
@@ -53,27 +58,45 @@ function refuseUnavailableAnalysis(config: AnalysisConfig): void {
   );
 }
 
+/** The limits FeaService applies (from the server's configuration). */
+export interface FeaLimits {
+  /** JOB_MEMORY_LIMIT_MB: an analysis whose estimate is above it is refused at submit. */
+  jobMemoryLimitMb: number;
+  minEstimateSeconds: number;
+  zipMaxExpandedMb: number;
+  /** How long unsaved results are kept, named in the "files deleted" replies. */
+  retentionHours: number;
+}
+
+/** What FeaService works with, built in the composition root (app.ts). */
+export interface FeaServiceDeps {
+  jobs: JobService;
+  queue: JobQueue;
+  uploads: UploadService;
+  /** Admission (plan, balance, model size) of a user's job and the guest model limit. */
+  accounts: Pick<ComputeAccounts, 'admit' | 'checkGuestModel'>;
+  materials: MaterialLibrary;
+  engineHealth: EngineHealthProbe;
+  markers: ProblemMarkersService;
+  /** One submit per user at a time between admission and the job row. */
+  admission: AdmissionLock;
+  /** Completed jobs' status replies, serialised and compressed once. */
+  completed: CompletedReplies;
+  log: FastifyBaseLogger;
+  limits: FeaLimits;
+}
+
 /** Submit, status, results, cancel and save: the simulator's job calls (spec 001 §7). */
 export class FeaService {
-  private readonly markers: ProblemMarkersService;
-  private readonly admission: AdmissionLock;
-  private readonly completed: CompletedReplies;
-
-  constructor(private readonly ctx: AppContext) {
-    this.markers = new ProblemMarkersService(ctx);
-    this.admission = new AdmissionLock(ctx.db, ctx.dialect);
-    this.completed = new CompletedReplies(
-      ctx.compute.storage,
-      ctx.config.compute.statusReplyCacheMb * 1024 * 1024,
-    );
+  constructor(private readonly deps: FeaServiceDeps) {
     // A job this process ran is serialised and compressed once, as it completes, before anyone polls.
-    ctx.jobs.onFinished.push((jobId, status) => {
+    deps.jobs.onFinished.push((jobId, status) => {
       if (status === 'completed') void this.warm(jobId);
     });
   }
 
   async health(): Promise<HealthResponse> {
-    const [engine, queue] = await Promise.all([this.ctx.engineHealth.get(), this.ctx.queue.stats()]);
+    const [engine, queue] = await Promise.all([this.deps.engineHealth.get(), this.deps.queue.stats()]);
     return { status: engine.available ? 'ok' : 'degraded', engine, queue };
   }
 
@@ -91,7 +114,7 @@ export class FeaService {
       // Library names become properties here: the engine reads properties only.
       config = {
         ...config,
-        bodyMaterials: this.ctx.materials.expand(config.bodyMaterials) as AnalysisConfig['bodyMaterials'],
+        bodyMaterials: this.deps.materials.expand(config.bodyMaterials) as AnalysisConfig['bodyMaterials'],
       };
     }
     // A meshing job may mesh the original upload (convert-step's upload_id) rather than triangles.
@@ -100,14 +123,14 @@ export class FeaService {
         ? await this.meshSource(mesh.source_upload_id, mesh.units, owner)
         : null;
     if (!source) validateMesh(mesh, meshing);
-    if (!meshing) refuseOverMemory(mesh, config, this.ctx.config.jobMemoryLimitMb);
+    if (!meshing) refuseOverMemory(mesh, config, this.deps.limits.jobMemoryLimitMb);
     const jobBytes = modelBytes + (source?.bytes ?? 0);
-    const estimate = estimateSeconds(mesh, config, this.ctx.config.compute.minEstimateSeconds);
-    const { accounts } = this.ctx.compute;
+    const estimate = estimateSeconds(mesh, config, this.deps.limits.minEstimateSeconds);
+    const { accounts } = this.deps;
     const input: Record<string, unknown> = { mesh_data: mesh, config, ...(source?.job ?? {}) };
     if (testHooks) input.test_hooks = testHooks;
     const create = (planId: string | null, queue: string) =>
-      this.ctx.jobs.create({
+      this.deps.jobs.create({
         owner,
         kind,
         analysisType: config.analysisType,
@@ -122,7 +145,7 @@ export class FeaService {
     if (owner.userId) {
       const userId = owner.userId;
       // Admission and the job row happen under one per-user lock: racing submits cannot both pass.
-      job = await this.admission.run(userId, async () => {
+      job = await this.deps.admission.run(userId, async () => {
         const admission = await accounts.admit(userId, {
           kind,
           estimateSeconds: estimate,
@@ -136,8 +159,8 @@ export class FeaService {
       accounts.checkGuestModel(jobBytes);
       job = await create(null, 'standard');
     }
-    await this.ctx.queue.enqueue(job.id, job.queue);
-    this.ctx.log.info(
+    await this.deps.queue.enqueue(job.id, job.queue);
+    this.deps.log.info(
       { jobId: job.id, owner: owner.userId ?? 'guest', kind, queue: job.queue, estimate },
       'job queued',
     );
@@ -150,11 +173,11 @@ export class FeaService {
 
   /** The caller's upload as the input of a meshing job; 404 when it is not theirs. */
   private async meshSource(uploadId: string, units: string | undefined, owner: JobOwner) {
-    const upload = await this.ctx.uploads.findOwned(uploadId, owner);
+    const upload = await this.deps.uploads.findOwned(uploadId, owner);
     if (!upload) throw new HttpError(404, 'not_found', 'Upload not found', { status: 'error' });
-    const source = await this.ctx.uploads.meshSource(upload, units);
+    const source = await this.deps.uploads.meshSource(upload, units);
     const limits = {
-      zip: { max_total_bytes: this.ctx.config.zipMaxExpandedMb * MB, max_ratio: ZIP_MAX_RATIO },
+      zip: { max_total_bytes: this.deps.limits.zipMaxExpandedMb * MB, max_ratio: ZIP_MAX_RATIO },
     };
     return { job: { source: source.input, limits }, file: source.file, bytes: upload.size_bytes };
   }
@@ -165,11 +188,11 @@ export class FeaService {
    * per change; a completed job's is the stored, compressed reply (never re-read, parsed or serialised).
    */
   async statusReply(jobId: string, owner: JobOwner): Promise<StatusReply | null> {
-    const cache = this.ctx.jobs.statusCache;
+    const cache = this.deps.jobs.statusCache;
     let entry = cache.get(jobId);
     if (!entry || !ownsJob(entry.snap, owner)) {
       // Not cached, or cached under another owner (a guest's job moves to the user who signs in).
-      const row = await this.ctx.jobs.get(jobId);
+      const row = await this.deps.jobs.get(jobId);
       if (!row) {
         cache.invalidate(jobId);
         return null;
@@ -180,8 +203,8 @@ export class FeaService {
     const { snap } = entry;
     if (snap.status === 'completed' && !snap.files_deleted_at && snap.result_location) {
       const location = snap.result_location;
-      const body = await this.completed.get(snap.id, location, async () =>
-        JSON.stringify(this.statusResponse(snap, await this.ctx.jobs.files.readJson(location))),
+      const body = await this.deps.completed.get(snap.id, location, async () =>
+        JSON.stringify(this.statusResponse(snap, await this.deps.jobs.files.readJson(location))),
       );
       return { kind: 'compressed', etag: body.etag, body };
     }
@@ -196,7 +219,7 @@ export class FeaService {
         if (
           entry.snap.kind === 'meshing' &&
           entry.snap.status === 'failed' &&
-          (await this.markers.has(entry.snap))
+          (await this.deps.markers.has(entry.snap))
         )
           response.problem_markers = `/api/fea/results/${entry.snap.id}/problem-markers`;
         const body = JSON.stringify(response);
@@ -221,7 +244,7 @@ export class FeaService {
     if (job.status === 'failed' || job.status === 'cancelled')
       response.error = job.error_message ?? 'Job failed';
     if (job.status === 'completed' && job.files_deleted_at)
-      response.message = FILES_DELETED(this.ctx.config.compute.retentionHours);
+      response.message = FILES_DELETED(this.deps.limits.retentionHours);
     else if (results !== undefined) response.results = results;
     return response;
   }
@@ -229,24 +252,24 @@ export class FeaService {
   /** Builds (and stores) a completed job's reply once, as the job completes here. */
   private async warm(jobId: string): Promise<void> {
     try {
-      const row = await this.ctx.jobs.get(jobId);
+      const row = await this.deps.jobs.get(jobId);
       if (row?.status !== 'completed' || !row.result_location || row.files_deleted_at) return;
       const owner = { userId: row.owner_user_id, sessionHash: row.owner_session_hash };
       await this.statusReply(jobId, owner);
     } catch (err) {
-      this.ctx.log.debug({ err, jobId }, 'could not prepare the completed status reply');
+      this.deps.log.debug({ err, jobId }, 'could not prepare the completed status reply');
     }
   }
 
   async resultsFile(job: JobRow): Promise<Buffer | null> {
     if (job.status !== 'completed' || !job.result_location || job.files_deleted_at) return null;
-    return this.ctx.jobs.files.readResult(job.id, 'results.json');
+    return this.deps.jobs.files.readResult(job.id, 'results.json');
   }
 
   /** results.bin, the viewer's binary twin of results.json (docs/results-binary.md), if the engine wrote it. */
   async resultsBinary(job: JobRow): Promise<Buffer | null> {
     if (job.status !== 'completed' || !job.result_location || job.files_deleted_at) return null;
-    return this.ctx.jobs.files.readResult(job.id, 'results.bin');
+    return this.deps.jobs.files.readResult(job.id, 'results.bin');
   }
 
   /** The engine's S-parameter exports (`sparameters.sNp`, `sparameters.csv`) of a completed job. */
@@ -259,7 +282,7 @@ export class FeaService {
       .map((f) => f.name)
       .find((n) => (format === 'csv' ? n === 'sparameters.csv' : /^sparameters\.s\d+p$/.test(n)));
     if (!name) return null;
-    const body = await this.ctx.jobs.files.readResult(job.id, name);
+    const body = await this.deps.jobs.files.readResult(job.id, name);
     if (!body) return null;
     const ext = name.slice(name.indexOf('.'));
     return {
@@ -289,7 +312,7 @@ export class FeaService {
       files_deleted_at: job.files_deleted_at,
       contents:
         job.status === 'completed' && job.result_location && !job.files_deleted_at
-          ? describeResults(await this.ctx.jobs.files.readJson(job.result_location))
+          ? describeResults(await this.deps.jobs.files.readJson(job.result_location))
           : null,
       error: job.error_message,
     };
@@ -304,9 +327,9 @@ export class FeaService {
         `The job has already finished (${job.status}); there is nothing to cancel.`,
       );
     }
-    const status = await this.ctx.jobs.requestCancel(job);
-    if (status === 'cancelled') await this.ctx.queue.cancel(job.id);
-    this.ctx.log.info({ jobId: job.id, status }, 'job cancel requested');
+    const status = await this.deps.jobs.requestCancel(job);
+    if (status === 'cancelled') await this.deps.queue.cancel(job.id);
+    this.deps.log.info({ jobId: job.id, status }, 'job cancel requested');
     return {
       job_id: job.id,
       status,
@@ -322,9 +345,9 @@ export class FeaService {
   /** Keeps a job's input and results past the retention period. */
   async save(job: JobRow): Promise<{ job_id: string; saved: boolean; message: string }> {
     if (job.files_deleted_at) {
-      throw new HttpError(410, 'files_deleted', FILES_DELETED(this.ctx.config.compute.retentionHours));
+      throw new HttpError(410, 'files_deleted', FILES_DELETED(this.deps.limits.retentionHours));
     }
-    await this.ctx.jobs.markSaved(job);
+    await this.deps.jobs.markSaved(job);
     return {
       job_id: job.id,
       saved: true,

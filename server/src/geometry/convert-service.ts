@@ -6,13 +6,13 @@ import {
   UPLOAD_EXTENSIONS,
   unsupportedFileTypeMessage,
 } from '@fieldline/contracts';
-import type { AppContext } from '../app-context.ts';
-import { type EngineOutcome, runEngine } from '../engine/engine-runner.ts';
+import type { AppConfig } from '../config.ts';
+import { type EngineLocation, type EngineOutcome, runEngine } from '../engine/engine-runner.ts';
 import { HttpError } from '../http/errors.ts';
 import type { JobOwner } from '../jobs/job-owner.ts';
 import type { ReceivedUpload } from './multipart-upload.ts';
 import { MB } from './upload-limits.ts';
-import type { UploadFormat } from './upload-service.ts';
+import type { UploadFormat, UploadService } from './upload-service.ts';
 
 const FORMAT_OF_EXTENSION: Record<string, UploadFormat> = {
   step: 'step',
@@ -61,6 +61,12 @@ function unitsField(fields: Record<string, string>): string {
   return raw;
 }
 
+/** The engine's wall-time and memory limits for a conversion, and the ZIP expansion limit. */
+export type ConvertLimits = Pick<
+  AppConfig,
+  'convertTimeoutSeconds' | 'convertMemoryLimitMb' | 'zipMaxExpandedMb'
+>;
+
 /**
  * POST /api/convert-step: the uploaded file is parsed by the engine in a separate process (wall-time
  * and memory limits, no network), its surface is returned for display, and the file is kept as an
@@ -68,13 +74,17 @@ function unitsField(fields: Record<string, string>): string {
  * nothing: no upload row, no stored bytes.
  */
 export class ConvertService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly engine: EngineLocation,
+    private readonly uploads: UploadService,
+    private readonly limits: ConvertLimits,
+  ) {}
 
   async convert(owner: JobOwner, upload: ReceivedUpload, scratch: string): Promise<ConvertResponse> {
     const format = checkUploadName(upload.filename);
     const units = unitsField(upload.fields);
     const file = `upload.${format}`;
-    const cfg = this.ctx.config;
+    const cfg = this.limits;
     const job = {
       inputs: [{ file, format, name: upload.filename }],
       units,
@@ -86,7 +96,7 @@ export class ConvertService {
     await rename(upload.path, join(jobDir, file));
     await writeFile(join(jobDir, 'job.json'), JSON.stringify(job), { mode: 0o600 });
 
-    const outcome = await runEngine(this.ctx.engine, {
+    const outcome = await runEngine(this.engine, {
       command: 'convert',
       jobDir,
       timeoutSeconds: cfg.convertTimeoutSeconds,
@@ -98,7 +108,7 @@ export class ConvertService {
     // The engine wrote everything but the upload id, which exists once the upload is stored below.
     const surface = JSON.parse(await readFile(join(jobDir, 'results.json'), 'utf8')) as ConvertResponse;
     const bodies = surface.meshes ?? [{ faces: surface.faces ?? [] }];
-    const row = await this.ctx.uploads.create(
+    const row = await this.uploads.create(
       {
         owner,
         originalName: upload.filename,

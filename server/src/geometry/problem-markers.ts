@@ -1,6 +1,6 @@
-import type { AppContext } from '../app-context.ts';
+import type { Db } from '../db/database.ts';
 import type { JobOwner } from '../jobs/job-owner.ts';
-import type { JobRow } from '../jobs/job-service.ts';
+import type { JobRow, JobService } from '../jobs/job-service.ts';
 
 /** The file the engine's `mesh` command writes into the job directory when meshing fails. */
 export const PROBLEM_MARKERS_FILE = 'tetra_output.json';
@@ -12,7 +12,10 @@ const RECENT_FAILURES = 5;
  * "the latest one" for the spec's GET /results/tetra_output.json.
  */
 export class ProblemMarkersService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly jobs: JobService,
+    private readonly db: Db,
+  ) {}
 
   /** Raw JSON of the job's markers (the caller's: see `ownedJob`), or null when it has none. */
   async forJob(job: JobRow): Promise<string | null> {
@@ -22,12 +25,12 @@ export class ProblemMarkersService {
 
   /** The markers of `?job_id=` for GET /results/tetra_output.json, or null when it is not the owner's. */
   async forJobId(jobId: string, owner: JobOwner): Promise<string | null> {
-    const job = await this.ctx.jobs.findOwned(jobId, owner);
+    const job = await this.jobs.findOwned(jobId, owner);
     return job ? this.forJob(job) : null;
   }
 
   async latest(owner: JobOwner): Promise<string | null> {
-    let q = this.ctx.db
+    let q = this.db
       .selectFrom('jobs')
       .selectAll()
       .where('kind', '=', 'meshing')
@@ -53,7 +56,7 @@ export class ProblemMarkersService {
 
   private async read(job: Pick<JobRow, 'id' | 'files_deleted_at'>): Promise<string | null> {
     if (job.files_deleted_at) return null; // removed with the job's files after the retention time
-    const body = await this.ctx.jobs.files.readResult(job.id, PROBLEM_MARKERS_FILE);
+    const body = await this.jobs.files.readResult(job.id, PROBLEM_MARKERS_FILE);
     return body ? body.toString('utf8') : null;
   }
 }

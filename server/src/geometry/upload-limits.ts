@@ -1,5 +1,5 @@
 import type { CurrentUser } from '../accounts/user-store.ts';
-import type { AppContext } from '../app-context.ts';
+import type { UserPlans } from '../billing/user-plans.ts';
 
 export const MB = 1024 * 1024;
 
@@ -14,16 +14,20 @@ export interface UploadLimit {
  * model limit (GUEST_MAX_MODEL_MB) otherwise — the same limits a meshing job of that model meets —
  * and never more than MAX_UPLOAD_MB, the server's own cap.
  */
-export async function uploadLimitFor(user: CurrentUser | null, ctx: AppContext): Promise<UploadLimit> {
-  const cap = ctx.config.maxUploadMb;
+export async function uploadLimitFor(
+  user: CurrentUser | null,
+  plans: Pick<UserPlans, 'planOf'>,
+  caps: { maxUploadMb: number; guestMaxModelMb: number },
+): Promise<UploadLimit> {
+  const cap = caps.maxUploadMb;
   if (!user) {
-    const mb = Math.min(ctx.config.compute.guestMaxModelMb, cap);
+    const mb = Math.min(caps.guestMaxModelMb, cap);
     return {
       bytes: Math.floor(mb * MB),
       message: `The file is larger than the ${mb} MB upload limit for guests. Sign in to upload larger files.`,
     };
   }
-  const { plan } = await ctx.compute.userPlans.planOf(user.id);
+  const { plan } = await plans.planOf(user.id);
   const planMb = plan.features.max_file_size_mb;
   if (planMb <= cap) {
     return {

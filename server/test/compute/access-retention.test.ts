@@ -1,8 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../../src/app-context.ts';
 import { RetentionSweeper } from '../../src/retention-sweeper.ts';
 import { creditTokens, pollUntil, signedInUser, submit } from '../support/compute.ts';
 import { cookieFrom, createTestApp, type TestApp, waitForJob } from '../support/test-app.ts';
 import { registerTestAdmin } from '../support/users.ts';
+
+/** The sweeper as buildApp wires it, over the test app's own database, jobs and uploads. */
+const sweeperOver = (ctx: AppContext) =>
+  new RetentionSweeper(
+    {
+      db: ctx.db,
+      jobs: ctx.jobs,
+      uploads: ctx.uploads,
+      log: ctx.log,
+      retentionHours: ctx.config.compute.retentionHours,
+    },
+    3600,
+  );
 
 let t: TestApp;
 let owner: { userId: string; cookie: string };
@@ -202,7 +216,7 @@ describe('retention', () => {
       expect.arrayContaining([`jobs/${unsavedId}/job.json`, `jobs/${unsavedId}/out/results.json`]),
     );
 
-    const sweeper = new RetentionSweeper(t.ctx, 3600);
+    const sweeper = sweeperOver(t.ctx);
     expect((await sweeper.sweep(Date.now())).jobs).toEqual([]); // nothing is old enough yet
     const later = Date.now() + 25 * 3600 * 1000;
     const swept = await sweeper.sweep(later);
@@ -285,7 +299,7 @@ describe('retention', () => {
     const stored = await t.ctx.compute.storage.blobs.get(`uploads/${dropped.storage_key}`);
     expect(stored?.includes(Buffer.from('secret bracket'))).toBe(false); // encrypted at rest
 
-    const sweeper = new RetentionSweeper(t.ctx, 3600);
+    const sweeper = sweeperOver(t.ctx);
     expect((await sweeper.sweep(Date.now())).uploads).toEqual([]);
     const swept = await sweeper.sweep(Date.now() + 25 * 3600 * 1000);
     expect(swept.uploads).toContain(dropped.id);
