@@ -26,7 +26,7 @@ step "typecheck (tsc)" npm run --silent typecheck
 step "lint (biome)" npx biome check .
 step "lint (ruff)" bash -c '.venv/bin/ruff check engine && .venv/bin/ruff format --check engine'
 step "engine tests (pytest, writes docs/validation/report.json)" bash -c 'cd engine && FIELDLINE_VALIDATION_REPORT=../docs/validation/report.json ../.venv/bin/python -m pytest -q'
-step "import rules (vitest, architecture/import-rules.ts)" npx vitest run --root architecture
+step "import rules and the README map (vitest, architecture/)" npx vitest run --root architecture
 step "contracts tests (vitest)" npx vitest run --root contracts --passWithNoTests
 step "web tests (vitest)" npx vitest run --root web
 step "server tests on SQLite (vitest)" npx vitest run --root server
