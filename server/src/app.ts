@@ -17,6 +17,7 @@ import { registerBillingRoutes } from './billing/billing-routes.ts';
 import { registerLocalCheckoutRoutes } from './billing/local-checkout-routes.ts';
 import { registerStripeWebhookRoute } from './billing/stripe-webhook-route.ts';
 import { registerUsageRoutes } from './billing/usage-routes.ts';
+import { UsageSync } from './billing/usage-sync.ts';
 import { createCompute, createQueue } from './compute.ts';
 import type { AppConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
@@ -180,19 +181,16 @@ export async function buildApp(
           guestMaxModelMb: config.compute.guestMaxModelMb,
         }),
       jobs: ctx.jobs,
-      db: ctx.db,
       sessions: ctx.sessions,
       sessionCookie: ctx.sessionCookie,
     });
   });
   registerMaterialRoutes(route, ctx.materials);
   registerBillingRoutes(route, ctx.billing.service);
-  registerUsageRoutes(route, {
-    db: ctx.db,
-    accounts: ctx.compute.accounts,
-    metering: ctx.compute.metering,
-    queue: ctx.queue,
-  });
+  registerUsageRoutes(
+    route,
+    new UsageSync({ db, accounts: compute.accounts, metering: compute.metering, queue: ctx.queue }),
+  );
   registerLocalCheckoutRoutes(route, ctx.billing.local);
   await registerStripeWebhookRoute(app, api, ctx.billing.webhooks);
   registerAdminRoutes(route, debug);

@@ -2,7 +2,6 @@ import { ConvertResponse, ProblemMarkersPayload, SaveResponse } from '@fieldline
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { CurrentUser } from '../accounts/user-store.ts';
-import type { Db } from '../db/database.ts';
 import { HttpError, notFound } from '../http/errors.ts';
 import type { Route } from '../http/route.ts';
 import { ownerOf } from '../jobs/job-owner.ts';
@@ -14,7 +13,7 @@ import { type ConvertService, checkUploadName } from './convert-service.ts';
 import { receiveUpload } from './multipart-upload.ts';
 import type { ProblemMarkersService } from './problem-markers.ts';
 import type { UploadLimit } from './upload-limits.ts';
-import { markUploadSaved, type UploadService } from './upload-service.ts';
+import type { UploadService } from './upload-service.ts';
 import { removeScratch } from './upload-store.ts';
 
 const MarkersQuery = z.object({ job_id: z.uuid().optional() });
@@ -35,7 +34,6 @@ export interface GeometryRouteDeps {
   uploads: UploadService;
   uploadLimitFor: (user: CurrentUser | null) => Promise<UploadLimit>;
   jobs: JobService;
-  db: Db;
   sessions: SessionService;
   sessionCookie: SessionCookieOptions;
 }
@@ -77,7 +75,7 @@ export function registerGeometryRoutes(route: Route, deps: GeometryRouteDeps): v
       const owner = request.session ? ownerOf(request.session) : null;
       const upload = owner ? await uploads.findOwned(params.id, owner) : null;
       if (!upload) throw notFound('Upload not found');
-      await markUploadSaved(deps.db, upload.id);
+      await uploads.markSaved(upload.id);
       return {
         upload_id: upload.id,
         saved: true,

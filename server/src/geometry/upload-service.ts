@@ -70,6 +70,11 @@ export class UploadService {
     return (await q.executeTakeFirst()) ?? null;
   }
 
+  /** Keeps an upload past the retention time (POST /api/uploads/{id}/save). */
+  async markSaved(id: string): Promise<void> {
+    await this.db.updateTable('uploads').set({ saved: 1 }).where('id', '=', id).execute();
+  }
+
   /**
    * `units` is the length unit the user chose for an STL/OBJ model (it may have changed since the
    * upload); STEP files keep the unit they declare whatever is asked here.
@@ -84,11 +89,6 @@ export class UploadService {
       file: { name, body },
     };
   }
-}
-
-/** Keeps an upload past the retention time (POST /api/uploads/{id}/save). */
-export async function markUploadSaved(db: Db, id: string): Promise<void> {
-  await db.updateTable('uploads').set({ saved: 1 }).where('id', '=', id).execute();
 }
 
 /** Unsaved uploads created before `before` (ms): the retention sweeper deletes them. */
