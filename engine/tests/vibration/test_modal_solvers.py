@@ -64,3 +64,38 @@ def test_the_solver_choice():
     assert modal.eigen_method("auto", modal.DIRECT_MAX_DOFS + 1, None) == "lobpcg"
     assert modal.eigen_method("cg-bddc", 1_000, 50.0) == "direct"  # a band needs the shift
     assert modal.eigen_method("cg-amg", 1_000, None) == "lobpcg"
+
+
+@pytest.mark.parametrize("supports", [[{"faces": CLAMP}], []], ids=["clamped", "free-free"])
+def test_node_blocked_matrices_give_the_modes_of_the_vector_space(supports, monkeypatch):
+    """The direct path's 3 × 3 node-blocked K and M (vibration/node_blocks.py) against Elasticity's VectorH1
+    matrices: same frequencies, effective masses and mode shapes (in VectorH1's layout)."""
+    blocked = solve(modalNumModes=4, fixedSupports=supports, linearSolver="direct")
+    monkeypatch.setattr(modal.node_blocks, "all_components", lambda fixed: False)
+    vector = solve(modalNumModes=4, fixedSupports=supports, linearSolver="direct")
+    assert "node blocks" in blocked.solver_info["eigen_solver"]
+    assert "node blocks" not in vector.solver_info["eigen_solver"]
+    a, b = blocked.extras["modes"], vector.extras["modes"]
+    assert [m["rigid_body"] for m in a] == [m["rigid_body"] for m in b]
+    elastic = [i for i, m in enumerate(a) if not m["rigid_body"]]
+    freq = max(abs(a[i]["frequency"] / b[i]["frequency"] - 1) for i in elastic)
+    mass = max(
+        abs(x - y)
+        for i in elastic
+        for x, y in zip(a[i]["effective_mass"], b[i]["effective_mass"], strict=True)
+    )
+    total = vector.quantities["total_mass_kg"]
+    # Frequencies to the Lanczos tolerance (a free part's elastic modes to ≈ 5e-9). A mode's sign is arbitrary; degenerate pairs (the square section's y and z bending) may mix differently.
+    shape = max(
+        min(
+            np.abs(np.subtract(a[i]["shape"], b[i]["shape"])).max(),
+            np.abs(np.add(a[i]["shape"], b[i]["shape"])).max(),
+        )
+        for i in elastic
+        if all(abs(a[j]["frequency"] / a[i]["frequency"] - 1) > 1e-6 for j in elastic if j != i)
+    )
+    print(
+        f"node blocks vs VectorH1: frequencies {freq:.1e}, effective mass {mass / total:.1e}, shapes {shape:.1e}"
+    )
+    assert freq < 1e-7 and mass < 1e-6 * total and shape < 1e-5
+    assert blocked.solver_info["non_zeros"] == vector.solver_info["non_zeros"]
