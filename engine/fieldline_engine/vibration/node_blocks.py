@@ -4,7 +4,7 @@ Elasticity's VectorH1 numbers the x, y and z DOFs in three blocks, so its matric
 The same operators on `H1(order, dim=3)` are sparse matrices of 3 × 3 blocks: assembly builds one sparsity
 graph of a third the size, and NGSolve's sparse Cholesky orders the node graph and factors dense blocks. On
 the 209 736-DOF cantilever of bench/vibration (one thread): assembly of K and M 2.6 vs 6.5 CPU s, factor 18 vs
-23–27 CPU s, one solve 0.40 vs 0.60–0.68 CPU s, peak memory 1.48 vs 1.72 GB — the same matrices, so the same
+23–27 CPU s, one solve 0.40 vs 0.60–0.68 CPU s, peak memory 1483 vs 1723 MiB — the same matrices, so the same
 frequencies. A node-blocked space can only fix all three components of a DOF: supports that fix some
 components only keep the VectorH1 matrices.
 
