@@ -14,10 +14,12 @@ import numpy as np
 from fieldline_engine import protocol
 from fieldline_engine.geometry.archive import ZipLimits
 from fieldline_engine.geometry.mesh_io import SurfaceBody
-from fieldline_engine.geometry.prepare import prepare_surface, unique_names
 from fieldline_engine.geometry.sources import input_files, load_inputs
-from fieldline_engine.geometry.surface import sharp_edge_patches, weld_exact
 from fieldline_engine.io.job_files import read_job, write_results
+
+# geometry.prepare and geometry.surface (scipy: ≈ 0.7 CPU s to import) are imported once the upload has
+# been read: a malformed file (bad header, lying triangle count, hostile ZIP, NaN coordinates) is refused
+# by load_inputs for the price of Python and numpy alone.
 
 # Above this size the preview skips the self-intersection search (meshing still runs it).
 CHECK_TRIANGLE_LIMIT = 400_000
@@ -41,6 +43,8 @@ def run_convert(job_dir: Path) -> dict[str, Any]:
         notes += cad_notes
         source_format = "step"
     else:
+        from fieldline_engine.geometry.prepare import unique_names
+
         # The same unique names meshing will use, so the bodies match across convert and mesh.
         names = unique_names([b.name for b in loaded.bodies])
         bodies = [_indexed(b, n) for b, n in zip(loaded.bodies, names, strict=True)]
@@ -62,6 +66,8 @@ def run_convert(job_dir: Path) -> dict[str, Any]:
 
 
 def _indexed(body: SurfaceBody, name: str) -> SurfaceBody:
+    from fieldline_engine.geometry.surface import sharp_edge_patches, weld_exact
+
     v, f = weld_exact(body.vertices, body.faces)
     patches = sharp_edge_patches(v, f) + 1
     return SurfaceBody(name, v, f, patches, body.notes)
@@ -71,6 +77,8 @@ def _surface_warnings(bodies: list[SurfaceBody]) -> list[str]:
     """What meshing will have to repair or will refuse, told before the user asks for a mesh."""
     if sum(len(b.faces) for b in bodies) > CHECK_TRIANGLE_LIMIT:
         return ["The surface is large; it will be checked for defects when it is meshed."]
+    from fieldline_engine.geometry.prepare import prepare_surface
+
     prep = prepare_surface(bodies, "safe", False)
     out = [f"Meshing will repair this automatically: {r.message}" for r in prep.repairs]
     out += [f"Meshing will fail unless this is fixed: {p.message}" for p in prep.problems]

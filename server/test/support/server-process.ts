@@ -87,6 +87,13 @@ export class ServerProcess {
     await exited;
   }
 
+  /** CPU seconds of the process's finished children (its engine subprocesses), from /proc (Linux). */
+  childCpuSeconds(): number {
+    const fields = readFileSync(`/proc/${this.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // cutime and cstime are fields 16 and 17 of stat (13 and 14 after the command), in clock ticks (100/s).
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  }
+
   /** Resident set size in kB, from /proc (Linux). */
   rssKb(): number {
     const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
