@@ -168,6 +168,15 @@ describe('POST /api/convert-step', () => {
     await expectNothingKept(before);
   });
 
+  it('refuses a STEP file cut short before its END-ISO-10303-21 terminator', async () => {
+    const before = await uploadCount();
+    const step = fx.file('box.step');
+    const res = await convertStep(t.app, 'box.step', step.subarray(0, step.length - 40));
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toMatch(/box\.step is incomplete: a STEP file ends with END-ISO-10303-21/);
+    await expectNothingKept(before);
+  });
+
   it('limits upload size with a clear 413: smaller for guests, larger when signed in', async () => {
     const before = await uploadCount();
     const large = fx.file('large.stl'); // 1.3 MB: over the guest limit (1 MB), under the plan's (1.5 MB)
@@ -181,7 +190,7 @@ describe('POST /api/convert-step', () => {
 
     const user = await registerTestUser(t.app, {}, '10.9.0.1');
     const signedIn = await convertStep(t.app, 'large.stl', large, { cookie: user.cookie });
-    // Under the limit it reaches the parser, which finds no facets in it.
+    // Under the limit its content is checked, and it has no facets.
     expect(signedIn.statusCode).toBe(422);
     expect(signedIn.json().message).toMatch(/large\.stl is not a valid STL file/);
 

@@ -10,6 +10,7 @@ import type { AppConfig } from '../config.ts';
 import { type EngineLocation, type EngineOutcome, runEngine } from '../engine/engine-runner.ts';
 import { HttpError } from '../http/errors.ts';
 import type { JobOwner } from '../jobs/job-owner.ts';
+import { refuseMalformedContent } from './content-check.ts';
 import type { ReceivedUpload } from './multipart-upload.ts';
 import { MB } from './upload-limits.ts';
 import type { UploadFormat, UploadService } from './upload-service.ts';
@@ -83,6 +84,7 @@ export class ConvertService {
   async convert(owner: JobOwner, upload: ReceivedUpload, scratch: string): Promise<ConvertResponse> {
     const format = checkUploadName(upload.filename);
     const units = unitsField(upload.fields);
+    await refuseMalformedContent(upload.path, upload.bytes, format, upload.filename);
     const file = `upload.${format}`;
     const cfg = this.limits;
     const job = {
