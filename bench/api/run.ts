@@ -20,8 +20,17 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 const OUT = join(ROOT, 'bench', 'api', 'out');
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '200,1000').split(',').map(Number);
-const CELLS = Number(process.env.BENCH_CELLS ?? 8);
+const CELLS = Number(process.env.BENCH_CELLS ?? 26);
+const PG_CELLS = Number(process.env.BENCH_PG_CELLS ?? 8);
+/** The running poll's goal rate (issue 20): offered at this rate over 200 connections, open loop. */
+const GOAL_RATE = Number(process.env.BENCH_RATE ?? 5000);
+/** A completed job is polled once per open environment; 200 environments polling every 2 s is 100/s. */
+const COMPLETED_RATE = Number(process.env.BENCH_COMPLETED_RATE ?? 100);
+const SUBMITS = Number(process.env.BENCH_SUBMITS ?? 40);
+const PAUSE_MS = 2_000;
+const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? '';
 const LABEL = process.env.BENCH_LABEL ?? 'latest';
+const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
 
 async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -35,29 +44,46 @@ async function freePort(): Promise<number> {
   });
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'fieldline-bench-api-'));
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts', 'serve'], {
-  cwd: ROOT,
-  env: {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    JOB_SLOTS: '2',
-    ENGINE_TEST_HOOKS: '1',
-    WELCOME_GRANT_TOKENS: '1000',
-  },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
-const stopServer = () => {
-  if (server.exitCode === null) server.kill('SIGTERM');
-};
-process.on('exit', stopServer);
+// @ts-expect-error plain ESM helper without types
+const { ensureServerBuilt, SERVER_ENTRY } = await import('../../scripts/build-server.mjs');
+await ensureServerBuilt();
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
-async function waitUp(): Promise<void> {
+interface Server {
+  proc: ChildProcess;
+  base: string;
+}
+const servers: Server[] = [];
+const dataDirs: string[] = [];
+
+/** One `fieldline serve` (the compiled server, as `npm start` runs it) on a free loopback port. */
+async function startServer(env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, [...NODE_ARGS, SERVER_ENTRY, 'serve'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      JOB_SLOTS: '2',
+      ENGINE_TEST_HOOKS: '1',
+      WELCOME_GRANT_TOKENS: '1000',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const server = { proc, base: `http://127.0.0.1:${port}` };
+  servers.push(server);
+  await waitUp(server.base);
+  return server;
+}
+const stopServers = () => {
+  for (const s of servers) if (s.proc.exitCode === null) s.proc.kill('SIGTERM');
+};
+process.on('exit', stopServers);
+
+async function waitUp(base: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     try {
@@ -73,9 +99,11 @@ const jsonHeaders = (cookie?: string) => ({
   'sec-fetch-site': 'same-origin',
   ...(cookie ? { cookie } : {}),
 });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function register(): Promise<string> {
-  const tag = Date.now().toString(36);
+let users = 0;
+async function register(base: string): Promise<string> {
+  const tag = `${Date.now().toString(36)}${(users++).toString(36)}`;
   const res = await fetch(`${base}/api/auth/register`, {
     method: 'POST',
     headers: jsonHeaders(),
@@ -111,156 +139,341 @@ function job(cells: number) {
   };
 }
 
-async function submit(cookie: string, payload: unknown, sleepSeconds?: number): Promise<string> {
+async function submit(base: string, cookie: string, body: string, sleepSeconds?: number): Promise<string> {
   const res = await fetch(`${base}/api/fea/submit`, {
     method: 'POST',
     headers: {
       ...jsonHeaders(cookie),
       ...(sleepSeconds ? { 'x-test-sleep-seconds': String(sleepSeconds) } : {}),
     },
-    body: JSON.stringify(payload),
+    body,
   });
   if (!res.ok) throw new Error(`submit: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { job_id: string }).job_id;
 }
 
-async function waitStatus(cookie: string, id: string, want: string[]): Promise<Response> {
-  const deadline = Date.now() + 600_000;
+async function waitStatus(
+  base: string,
+  cookie: string,
+  id: string,
+  want: string[],
+  everyMs = 500,
+  limitMs = 900_000,
+): Promise<Response> {
+  const deadline = Date.now() + limitMs;
   while (Date.now() < deadline) {
     const res = await fetch(`${base}/api/fea/status/${id}`, { headers: { cookie } });
     const body = (await res.clone().json()) as { status: string; error?: string };
     if (want.includes(body.status)) return res;
     if (!['queued', 'running'].includes(body.status)) throw new Error(`job ${id}: ${JSON.stringify(body)}`);
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(everyMs);
   }
   throw new Error(`job ${id} did not reach ${want}`);
 }
 
-/** CPU seconds the server process has used (utime + stime from /proc; Linux only, else NaN). */
-function serverCpuSeconds(): number {
-  try {
-    const stat = readFileSync(`/proc/${server.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks (USER_HZ = 100)
-  } catch {
-    return Number.NaN;
+async function cancel(base: string, cookie: string, id: string): Promise<void> {
+  const res = await fetch(`${base}/api/fea/cancel/${id}`, {
+    method: 'POST',
+    headers: { cookie, 'sec-fetch-site': 'same-origin' },
+  });
+  if (!res.ok) throw new Error(`cancel: ${res.status} ${await res.text()}`);
+}
+
+/** CPU seconds the servers have used (utime + stime from /proc; Linux only, else NaN). */
+function cpuSeconds(list: Server[]): number {
+  let total = 0;
+  for (const s of list) {
+    try {
+      const stat = readFileSync(`/proc/${s.proc.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks (USER_HZ = 100)
+    } catch {
+      return Number.NaN;
+    }
   }
+  return total;
 }
 
 interface Row {
+  setup: string;
   target: string;
   connections: number;
+  /** Open loop: requests offered at this rate whatever the latency (autocannon overallRate); else closed loop. */
+  offered_rate: number | null;
   requests_per_second: number;
   p50_ms: number;
   p90_ms: number;
   p99_ms: number;
   max_ms: number;
   mb_per_second: number;
-  non_2xx: number;
   statuses: Record<string, number>;
   errors: number;
   timeouts: number;
   /** Server CPU time per answered request: the cost, whatever else the machine runs. */
   server_cpu_us_per_request: number;
+  load_average_1m: number;
+  /** The submit-under-load row: a user's submits while the pollers run. */
+  submits?: {
+    count: number;
+    p50_ms: number;
+    p99_ms: number;
+    max_ms: number;
+    statuses: Record<string, number>;
+  };
 }
 
-async function load(
-  target: string,
-  path: string,
-  connections: number,
-  headers: Record<string, string>,
-): Promise<Row> {
-  const cpu0 = serverCpuSeconds();
-  const r = await autocannon({
-    url: `${base}${path}`,
-    connections,
+interface Target {
+  setup: string;
+  target: string;
+  list: Server[];
+  path: string;
+  connections: number;
+  headers: Record<string, string>;
+  rate?: number;
+}
+
+const skip = (target: string) => ONLY.length > 0 && !ONLY.some((o) => target.includes(o));
+
+function cannon(t: Target) {
+  return autocannon({
+    url: t.list.map((s) => `${s.base}${t.path}`),
+    connections: t.connections,
     duration: DURATION,
-    headers,
+    headers: t.headers,
     timeout: 10,
+    ...(t.rate ? { overallRate: t.rate } : {}),
   });
-  const cpu = serverCpuSeconds() - cpu0;
+}
+
+function rowOf(t: Target, r: autocannon.Result, cpu: number): Row {
   const statuses: Record<string, number> = {};
   for (const [k, v] of Object.entries(r.statusCodeStats ?? {})) statuses[k] = (v as { count: number }).count;
-  const row: Row = {
-    target,
-    connections,
+  return {
+    setup: t.setup,
+    target: t.target,
+    connections: t.connections,
+    offered_rate: t.rate ?? null,
     requests_per_second: Math.round(r.requests.average),
     p50_ms: r.latency.p50,
     p90_ms: r.latency.p90,
     p99_ms: r.latency.p99,
     max_ms: r.latency.max,
     mb_per_second: Number((r.throughput.average / 1e6).toFixed(1)),
-    non_2xx: r.non2xx,
     statuses,
     errors: r.errors,
     timeouts: r.timeouts,
     server_cpu_us_per_request: Math.round((cpu * 1e6) / Math.max(1, r.requests.total)),
+    load_average_1m: Number(loadavg()[0]?.toFixed(2)),
   };
-  console.log(JSON.stringify(row));
-  return row;
 }
 
-try {
-  await waitUp();
-  const cookie = await register();
-  const completedJob = job(CELLS);
-  const done = await submit(cookie, completedJob.payload);
-  const completed = await waitStatus(cookie, done, ['completed']);
-  const completedBytes = (await completed.arrayBuffer()).byteLength;
-  const running = await submit(cookie, job(1).payload, 3600);
-  await waitStatus(cookie, running, ['running']);
-  const etagOf = async (id: string) =>
-    (
-      await fetch(`${base}/api/fea/status/${id}`, { headers: { cookie, 'accept-encoding': 'gzip, br' } })
-    ).headers.get('etag') ?? '';
-  const completedEtag = await etagOf(done);
-  const browser = { cookie, 'accept-encoding': 'gzip, deflate, br' };
+const rows: Row[] = [];
+async function load(t: Target): Promise<void> {
+  if (skip(t.target)) return;
+  await sleep(PAUSE_MS); // the previous row's connections close and its backlog drains
+  const cpu0 = cpuSeconds(t.list);
+  const r = await cannon(t);
+  const row = rowOf(t, r, cpuSeconds(t.list) - cpu0);
+  console.log(JSON.stringify(row));
+  rows.push(row);
+}
 
-  const rows: Row[] = [];
-  for (const c of CONNECTIONS) {
-    rows.push(await load('GET /api/plans (ceiling)', '/api/plans', c, {}));
-    rows.push(await load('status: running job', `/api/fea/status/${running}`, c, browser));
-    rows.push(await load('status: completed job', `/api/fea/status/${done}`, c, browser));
-    if (completedEtag)
-      rows.push(
-        await load('status: completed job, If-None-Match', `/api/fea/status/${done}`, c, {
-          ...browser,
-          'if-none-match': completedEtag,
-        }),
-      );
-    rows.push(await load('GET /api/user/subscription-info', '/api/user/subscription-info', c, browser));
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+
+/** A user's submits (small sleeping jobs, cancelled at once) while `t`'s pollers run. */
+async function submitsUnderLoad(t: Target, cookie: string): Promise<void> {
+  if (skip(t.target)) return;
+  await sleep(PAUSE_MS);
+  const body = JSON.stringify(job(2).payload);
+  const cpu0 = cpuSeconds(t.list);
+  const pollers = cannon(t);
+  await sleep(1_500); // the pollers are connected and running
+  const spacing = ((DURATION - 3) * 1000) / SUBMITS;
+  const times: number[] = [];
+  const statuses: Record<string, number> = {};
+  const base = t.list[0]?.base ?? '';
+  for (let i = 0; i < SUBMITS; i++) {
+    const t0 = performance.now();
+    const res = await fetch(`${base}/api/fea/submit`, {
+      method: 'POST',
+      headers: { ...jsonHeaders(cookie), 'x-test-sleep-seconds': '3600' },
+      body,
+    });
+    times.push(performance.now() - t0);
+    statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+    const id = res.ok ? ((await res.json()) as { job_id: string }).job_id : (await res.text(), null);
+    // Cancelled at once: it waits behind the running job (one slot), so no engine starts.
+    if (id) {
+      await cancel(base, cookie, id);
+      await waitStatus(base, cookie, id, ['cancelled', 'failed'], 100, 30_000); // out of the plan's concurrency count
+    }
+    await sleep(Math.max(0, spacing - (performance.now() - t0)));
   }
+  const r = await pollers;
+  const row = rowOf(t, r, cpuSeconds(t.list) - cpu0);
+  const sorted = [...times].sort((a, b) => a - b);
+  row.submits = {
+    count: times.length,
+    p50_ms: Math.round(quantile(sorted, 0.5)),
+    p99_ms: Math.round(quantile(sorted, 0.99)),
+    max_ms: Math.round(sorted.at(-1) ?? Number.NaN),
+    statuses,
+  };
+  console.log(JSON.stringify(row));
+  rows.push(row);
+}
+
+interface Prepared {
+  cookie: string;
+  submitter: string;
+  done: string;
+  running: string;
+  completedEtag: string;
+  tetrahedra: number;
+  completedBytes: number;
+  completedBytesBr: number;
+}
+
+/** A user with one completed job of `cells`³ boxes and one running (sleeping) job; a second user submits. */
+async function prepare(base: string, cells: number): Promise<Prepared> {
+  const cookie = await register(base);
+  const submitter = await register(base);
+  const completedJob = job(cells);
+  const t0 = Date.now();
+  const done = await submit(base, cookie, JSON.stringify(completedJob.payload));
+  const completed = await waitStatus(base, cookie, done, ['completed']);
+  const completedBytes = (await completed.arrayBuffer()).byteLength;
+  console.log(
+    `completed job: ${completedJob.tetrahedra} tetrahedra in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+  );
+  const running = await submit(base, cookie, JSON.stringify(job(1).payload), 3600);
+  await waitStatus(base, cookie, running, ['running']);
+  const br = await fetch(`${base}/api/fea/status/${done}`, { headers: { cookie, 'accept-encoding': 'br' } });
+  const completedBytesBr = Number(br.headers.get('content-length') ?? (await br.arrayBuffer()).byteLength);
+  return {
+    cookie,
+    submitter,
+    done,
+    running,
+    completedEtag: br.headers.get('etag') ?? '',
+    tetrahedra: completedJob.tetrahedra,
+    completedBytes,
+    completedBytesBr,
+  };
+}
+
+async function pollRows(setup: string, list: Server[], p: Prepared, connections: number[]): Promise<void> {
+  const browser = { cookie: p.cookie, 'accept-encoding': 'gzip, deflate, br' };
+  const at = (target: string, path: string, c: number, headers: Record<string, string>, rate?: number) =>
+    load({ setup, target, list, path, connections: c, headers, rate });
+  for (const c of connections) {
+    await at('GET /api/plans (ceiling)', '/api/plans', c, {});
+    await at('status: running job', `/api/fea/status/${p.running}`, c, browser);
+    await at('status: completed job', `/api/fea/status/${p.done}`, c, browser);
+    await at('status: completed job, If-None-Match', `/api/fea/status/${p.done}`, c, {
+      ...browser,
+      'if-none-match': p.completedEtag,
+    });
+    await at('GET /api/user/subscription-info', '/api/user/subscription-info', c, browser);
+  }
+  await at(`status: running job @ ${GOAL_RATE}/s`, `/api/fea/status/${p.running}`, 200, browser, GOAL_RATE);
+  await at(
+    `status: completed job @ ${COMPLETED_RATE}/s`,
+    `/api/fea/status/${p.done}`,
+    200,
+    browser,
+    COMPLETED_RATE,
+  );
+}
+
+const tmp = (name: string) => {
+  const dir = mkdtempSync(join(tmpdir(), `fieldline-bench-api-${name}-`));
+  dataDirs.push(dir);
+  return dir;
+};
+
+const summary: Record<string, unknown> = {};
+try {
+  // 1. Embedded default: SQLite, embedded queue, local storage; one slot, so submitted jobs queue.
+  {
+    const a = await startServer({ DATA_DIR: tmp('sqlite'), JOB_SLOTS: '1' });
+    const p = await prepare(a.base, CELLS);
+    summary.sqlite = {
+      tetrahedra: p.tetrahedra,
+      reply_bytes: p.completedBytes,
+      reply_bytes_br: p.completedBytesBr,
+    };
+    await pollRows('sqlite, 1 API process', [a], p, CONNECTIONS);
+    await submitsUnderLoad(
+      {
+        setup: 'sqlite, 1 API process',
+        target: 'submit while 1,000 poll the running job',
+        list: [a],
+        path: `/api/fea/status/${p.running}`,
+        connections: 1000,
+        headers: { cookie: p.cookie, 'accept-encoding': 'gzip, deflate, br' },
+      },
+      p.submitter,
+    );
+    await cancel(a.base, p.cookie, p.running);
+    a.proc.kill('SIGTERM');
+  }
+  // 2. PostgreSQL + two API processes sharing DATA_DIR; each runs its embedded queue, polls go to both.
+  if (PG_URL) {
+    const dir = tmp('pg');
+    const one = await startServer({ DATA_DIR: dir, DATABASE_URL: PG_URL, JOB_SLOTS: '1' });
+    const two = await startServer({ DATA_DIR: dir, DATABASE_URL: PG_URL, JOB_SLOTS: '1' });
+    const p = await prepare(one.base, PG_CELLS);
+    summary.postgres = {
+      tetrahedra: p.tetrahedra,
+      reply_bytes: p.completedBytes,
+      reply_bytes_br: p.completedBytesBr,
+    };
+    await pollRows('postgres, 2 API processes', [one, two], p, [200]);
+    await cancel(one.base, p.cookie, p.running);
+  } else {
+    console.log('PostgreSQL rows skipped: run under scripts/with-postgres.sh (or set BENCH_DATABASE_URL)');
+  }
+
   const results = {
     label: LABEL,
     date: new Date().toISOString(),
     duration_s: DURATION,
-    database: 'sqlite (embedded default)',
     machine: { cpus: cpus().length, load_average_at_end: loadavg().map((l) => Number(l.toFixed(2))) },
-    completed_job: { tetrahedra: completedJob.tetrahedra, reply_bytes_uncompressed: completedBytes },
+    completed_jobs: summary,
     rows,
   };
   mkdirSync(OUT, { recursive: true });
   writeFileSync(join(OUT, `${LABEL}.json`), `${JSON.stringify(results, null, 2)}\n`);
   console.log(
-    `\ncompleted job: ${completedJob.tetrahedra} tetrahedra, reply ${completedBytes} bytes uncompressed; load average ${loadavg()
+    `\n${JSON.stringify(summary)}; load average ${loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}\n`,
   );
   console.log(
-    '| target | conn | req/s | p50 ms | p99 ms | max ms | MB/s | statuses | errors (timeouts) | server CPU µs/req |',
+    '| setup | target | conn | offered/s | req/s | p50 ms | p99 ms | max ms | MB/s | statuses | errors (timeouts) | server CPU µs/req | load 1m |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-  for (const r of rows)
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const r of rows) {
     console.log(
-      `| ${r.target} | ${r.connections} | ${r.requests_per_second} | ${r.p50_ms} | ${r.p99_ms} | ${r.max_ms} | ${r.mb_per_second} | ${Object.entries(
+      `| ${r.setup} | ${r.target} | ${r.connections} | ${r.offered_rate ?? 'max'} | ${r.requests_per_second} | ${r.p50_ms} | ${r.p99_ms} | ${r.max_ms} | ${r.mb_per_second} | ${Object.entries(
         r.statuses,
       )
         .map(([k, v]) => `${k}×${v}`)
-        .join(' ')} | ${r.errors} (${r.timeouts}) | ${r.server_cpu_us_per_request} |`,
+        .join(' ')} | ${r.errors} (${r.timeouts}) | ${r.server_cpu_us_per_request} | ${r.load_average_1m} |`,
     );
-  await fetch(`${base}/api/fea/cancel/${running}`, { method: 'POST', headers: jsonHeaders(cookie) });
+    if (r.submits)
+      console.log(
+        `| ${r.setup} | ↳ ${r.submits.count} submits meanwhile | 1 | – | – | ${r.submits.p50_ms} | ${r.submits.p99_ms} | ${r.submits.max_ms} | – | ${Object.entries(
+          r.submits.statuses,
+        )
+          .map(([k, v]) => `${k}×${v}`)
+          .join(' ')} | – | – | – |`,
+      );
+  }
 } finally {
-  stopServer();
-  await new Promise((r) => setTimeout(r, 1000));
-  rmSync(dataDir, { recursive: true, force: true });
+  stopServers();
+  await sleep(1000);
+  for (const d of dataDirs) rmSync(d, { recursive: true, force: true });
 }
