@@ -20,7 +20,10 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 const OUT = join(ROOT, 'bench', 'api', 'out');
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '200,1000').split(',').map(Number);
-const CELLS = Number(process.env.BENCH_CELLS ?? 26);
+const CELLS = Number(process.env.BENCH_CELLS ?? 8);
+/** The ~100k-tet completed job (26 → 105,456 tetrahedra; its reply is 8.3 MB, 1.4 MB brotli), open loop only. */
+const BIG_CELLS = Number(process.env.BENCH_BIG_CELLS ?? 26);
+const BIG_RATE = Number(process.env.BENCH_BIG_RATE ?? 10);
 const PG_CELLS = Number(process.env.BENCH_PG_CELLS ?? 8);
 /** The running poll's goal rate (issue 20): offered at this rate over 200 connections, open loop. */
 const GOAL_RATE = Number(process.env.BENCH_RATE ?? 5000);
@@ -325,6 +328,7 @@ async function submitsUnderLoad(t: Target, cookie: string): Promise<void> {
 }
 
 interface Prepared {
+  big?: { id: string; etag: string; tetrahedra: number; bytes: number; bytesBr: number };
   cookie: string;
   submitter: string;
   done: string;
@@ -336,7 +340,19 @@ interface Prepared {
 }
 
 /** A user with one completed job of `cells`³ boxes and one running (sleeping) job; a second user submits. */
-async function prepare(base: string, cells: number): Promise<Prepared> {
+async function finishedJob(base: string, cookie: string, cells: number) {
+  const spec = job(cells);
+  const t0 = Date.now();
+  const id = await submit(base, cookie, JSON.stringify(spec.payload));
+  const bytes = (await (await waitStatus(base, cookie, id, ['completed'])).arrayBuffer()).byteLength;
+  console.log(`completed job: ${spec.tetrahedra} tetrahedra in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  const br = await fetch(`${base}/api/fea/status/${id}`, { headers: { cookie, 'accept-encoding': 'br' } });
+  // fetch decodes brotli; the wire size is the content-length.
+  const bytesBr = Number(br.headers.get('content-length') ?? (await br.arrayBuffer()).byteLength);
+  return { id, etag: br.headers.get('etag') ?? '', tetrahedra: spec.tetrahedra, bytes, bytesBr };
+}
+
+async function prepare(base: string, cells: number, bigCells = 0): Promise<Prepared> {
   const cookie = await register(base);
   const submitter = await register(base);
   const completedJob = job(cells);
@@ -347,11 +363,13 @@ async function prepare(base: string, cells: number): Promise<Prepared> {
   console.log(
     `completed job: ${completedJob.tetrahedra} tetrahedra in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
   );
+  const big = bigCells > 0 ? await finishedJob(base, cookie, bigCells) : undefined;
   const running = await submit(base, cookie, JSON.stringify(job(1).payload), 3600);
   await waitStatus(base, cookie, running, ['running']);
   const br = await fetch(`${base}/api/fea/status/${done}`, { headers: { cookie, 'accept-encoding': 'br' } });
   const completedBytesBr = Number(br.headers.get('content-length') ?? (await br.arrayBuffer()).byteLength);
   return {
+    big,
     cookie,
     submitter,
     done,
@@ -385,6 +403,19 @@ async function pollRows(setup: string, list: Server[], p: Prepared, connections:
     browser,
     COMPLETED_RATE,
   );
+  if (p.big) {
+    // A 1.4 MB (brotli) reply: fetched once per environment; 200 closed-loop connections would ask the
+    // loopback and autocannon for ~300 MB in flight, which measures the load generator, not the server.
+    const big = `status: completed ${p.big.tetrahedra}-tet job`;
+    await at(`${big} @ ${BIG_RATE}/s`, `/api/fea/status/${p.big.id}`, 200, browser, BIG_RATE);
+    await at(
+      `${big}, If-None-Match @ ${GOAL_RATE}/s`,
+      `/api/fea/status/${p.big.id}`,
+      200,
+      { ...browser, 'if-none-match': p.big.etag },
+      GOAL_RATE,
+    );
+  }
 }
 
 const tmp = (name: string) => {
@@ -398,8 +429,9 @@ try {
   // 1. Embedded default: SQLite, embedded queue, local storage; one slot, so submitted jobs queue.
   {
     const a = await startServer({ DATA_DIR: tmp('sqlite'), JOB_SLOTS: '1' });
-    const p = await prepare(a.base, CELLS);
+    const p = await prepare(a.base, CELLS, BIG_CELLS);
     summary.sqlite = {
+      big: p.big && { tetrahedra: p.big.tetrahedra, reply_bytes: p.big.bytes, reply_bytes_br: p.big.bytesBr },
       tetrahedra: p.tetrahedra,
       reply_bytes: p.completedBytes,
       reply_bytes_br: p.completedBytesBr,
