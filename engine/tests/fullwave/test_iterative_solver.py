@@ -53,3 +53,19 @@ def test_stalled_solve_names_its_frequency(mesh):
     with pytest.raises(EngineError, match=r"did not converge at 10 GHz") as err:
         solver.solve(10e9)
     assert err.value.code == "solver_not_converged"
+
+
+def test_iterations_counted_across_restarts(mesh, monkeypatch):
+    """A solve longer than one GMRES cycle reports every iteration, not only its last cycle's."""
+    from fieldline_engine.em.fullwave import iterative
+
+    counts = {}
+    for restart in (1000, 5):
+        monkeypatch.setattr(iterative, "RESTART", restart)
+        solver = wr90(mesh, "gmres-bddc", tolerance=1e-8)
+        solver.solve(10e9)
+        counts[restart] = [s["iterations"] for s in solver.describe_linear_solver()["iterative_solves"]]
+    print(f"iterations without restart {counts[1000]}, restarted every 5: {counts[5]}")
+    assert all(n > 5 for n in counts[1000])
+    # Restarting loses the Krylov basis: never fewer iterations than one unrestarted cycle.
+    assert all(r >= n for r, n in zip(counts[5], counts[1000], strict=True))

@@ -89,6 +89,13 @@ class IterativeInverse:
 
     def solve(self, rhs: ng.BaseVector, port: int = 0) -> ng.BaseVector:
         started = time.perf_counter()
+        # NGSolve's GMRESSolver restarts by solving anew and keeps only that solver's count, so a solve
+        # past RESTART vectors reported the last cycle's iterations alone: count them here instead.
+        steps = [0]
+
+        def count(_iteration: int, _residual: float) -> None:
+            steps[0] += 1
+
         gmres = ng.solvers.GMRESSolver(
             mat=self.a.mat,
             pre=self._preconditioner(),
@@ -96,15 +103,14 @@ class IterativeInverse:
             maxiter=self.max_iterations,
             restart=RESTART,
             printrates=False,
+            callback=count,
         )
         x = rhs.CreateVector()
         x[:] = 0
         with ng.TaskManager():
             gmres.Solve(rhs=rhs, sol=x, initialize=True)
         residual = self._true_residual(rhs, x)
-        record = SolveRecord(
-            self.frequency, port, int(gmres.iterations), residual, time.perf_counter() - started
-        )
+        record = SolveRecord(self.frequency, port, steps[0], residual, time.perf_counter() - started)
         self.records.append(record)
         stalled = gmres.residuals and gmres.residuals[-1] > gmres._final_residual
         if stalled or not residual <= TRUE_RESIDUAL_LIMIT:
