@@ -27,6 +27,12 @@ function stubAuthCheck(authenticated: boolean) {
       });
     }
     if (url === '/api/auth/logout') throw new TypeError('network down');
+    if (url === '/api/auth/login') {
+      return new Response(JSON.stringify({ success: true, user }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    }
     return new Response('{}', { status: 404 });
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -34,7 +40,15 @@ function stubAuthCheck(authenticated: boolean) {
 }
 
 function LoginProbe() {
-  return <p>login page</p>;
+  const auth = useAuth();
+  return (
+    <div>
+      <p>login page</p>
+      <button type="button" onClick={() => void auth.login('ada@x.com', 'pw')}>
+        Log In
+      </button>
+    </div>
+  );
 }
 
 function renderAt(path: string) {
@@ -97,6 +111,21 @@ describe('route guards', () => {
     const { release } = stubAuthCheck(true);
     const router = renderAt('/userdatabase/Login');
     await act(async () => release());
+    await screen.findByText('dashboard content');
+    expect(router.state.location.pathname).toBe('/dashboard');
+  });
+
+  it('guest-only: signing in on the page stays; a new visit to a guest page while signed in goes on', async () => {
+    // The CI race: login → /dashboard interrupted by a visit to login before the dashboard committed
+    // leaves the same guard instance mounted; the new history entry must be judged afresh.
+    const { release } = stubAuthCheck(false);
+    const router = renderAt('/userdatabase/Login');
+    await act(async () => release());
+    await act(async () => screen.getByRole('button', { name: 'Log In' }).click());
+    await act(async () => {});
+    expect(screen.getByText('login page')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/userdatabase/Login');
+    await act(async () => router.navigate('/userdatabase/Login'));
     await screen.findByText('dashboard content');
     expect(router.state.location.pathname).toBe('/dashboard');
   });

@@ -40,10 +40,14 @@ function useAuthPending(): boolean {
 export function GuestOnlyRoute({ children }: { children: ReactNode }) {
   const { isAuthenticated } = useAuth();
   const loading = useAuthPending();
-  const signedInOnArrival = useRef<boolean | null>(null);
-  if (!loading && signedInOnArrival.current === null) signedInOnArrival.current = isAuthenticated;
+  const { key } = useLocation();
+  // Keyed by the history entry, not the mount: when a navigation away (login → /dashboard) is
+  // interrupted by another one back to a guest page before it commits, React keeps this instance,
+  // and a per-mount flag would still say "arrived as a guest" for a signed-in visitor.
+  const arrival = useRef<{ key: string; signedIn: boolean } | null>(null);
+  if (!loading && arrival.current?.key !== key) arrival.current = { key, signedIn: isAuthenticated };
   if (loading) return <LoadingScreen />;
-  if (signedInOnArrival.current) return <Navigate to="/dashboard" replace />;
+  if (arrival.current?.signedIn) return <Navigate to="/dashboard" replace />;
   return children;
 }
 
