@@ -11,6 +11,7 @@ from typing import Any
 
 import ngsolve as ng
 
+from fieldline_engine.core.numbers import finite_number
 from fieldline_engine.core.regions import region_index
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.tet_model import TetModel
@@ -50,10 +51,5 @@ def material_table(model: TetModel, config: dict[str, Any], defaults: dict[str, 
             value = entry.get(prop)
             if value is None:
                 continue
-            try:
-                rows[i][prop] = float(value)
-            except (TypeError, ValueError) as exc:
-                raise InvalidInput(
-                    f"Body material '{entry.get('region')}': {prop} must be a number."
-                ) from exc
+            rows[i][prop] = finite_number(value, f"Body material '{entry.get('region')}': {prop}")
     return MaterialTable(list(model.region_names), rows)

@@ -7,13 +7,13 @@ Temperatures are in kelvin. `temperatureConditions: [{faces, temperature}]` fix 
 W/m³). Faces without a condition are insulated. A face carries one condition (core/regions.py).
 """
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from fieldline_engine.core.materials import MaterialTable, material_table
+from fieldline_engine.core.numbers import finite_number
 from fieldline_engine.core.regions import FaceLabeller, region_index
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.tet_model import TetModel
@@ -76,18 +76,8 @@ class ThermalSetup:
         return bool(self.fixed or self.convection or self.radiation)
 
 
-def _number(value: Any, what: str) -> float:
-    try:
-        out = float(value)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInput(f"{what} must be a number.") from exc
-    if not math.isfinite(out):
-        raise InvalidInput(f"{what} must be a finite number.")
-    return out
-
-
 def _temperature(value: Any, what: str, allow_zero: bool = False) -> float:
-    t = _number(value, what)
+    t = finite_number(value, what)
     if t < 0 or (t == 0 and not allow_zero):
         raise InvalidInput(
             f"{what} is {t:g} K: temperatures are absolute (kelvin) and must be above 0 K "
@@ -101,11 +91,11 @@ def thermal_materials(model: TetModel, config: dict[str, Any]) -> MaterialTable:
         model,
         config,
         {
-            "thermalConductivity": _number(
+            "thermalConductivity": finite_number(
                 config.get("thermalConductivity", DEFAULT_THERMAL_CONDUCTIVITY), "thermalConductivity"
             ),
-            "density": _number(config.get("density", 1000.0), "density"),
-            "heatCapacity": _number(config.get("heatCapacity", 4186.0), "heatCapacity"),
+            "density": finite_number(config.get("density", 1000.0), "density"),
+            "heatCapacity": finite_number(config.get("heatCapacity", 4186.0), "heatCapacity"),
         },
     )
     table.require_positive("thermalConductivity", "density", "heatCapacity")
@@ -124,12 +114,12 @@ def thermal_setup(model: TetModel, config: dict[str, Any]) -> ThermalSetup:
     for k, c in enumerate(config.get("neumannConditions") or []):
         what = c.get("name") or f"Heat flux {k + 1}"
         label = f"flux_{k}"
-        flux = _number(c.get("flux", 0.0), f"{what}: flux")
+        flux = finite_number(c.get("flux", 0.0), f"{what}: flux")
         lab.claim(c.get("faces") or [], label, what)
         setup.fluxes.append(HeatFlux(label, what, flux))
     for k, c in enumerate(config.get("convectionConditions") or []):
         what = c.get("name") or f"Convection {k + 1}"
-        h = _number(c.get("coefficient"), f"{what}: coefficient")
+        h = finite_number(c.get("coefficient"), f"{what}: coefficient")
         if h <= 0:
             raise InvalidInput(f"{what}: the convection coefficient must be positive (W/m²·K), got {h:g}.")
         ambient = _temperature(c.get("ambientTemperature"), f"{what}: ambientTemperature")
@@ -138,7 +128,7 @@ def thermal_setup(model: TetModel, config: dict[str, Any]) -> ThermalSetup:
         setup.convection.append(Convection(label, what, h, ambient))
     for k, c in enumerate(config.get("radiationConditions") or []):
         what = c.get("name") or f"Radiation {k + 1}"
-        eps = _number(c.get("emissivity"), f"{what}: emissivity")
+        eps = finite_number(c.get("emissivity"), f"{what}: emissivity")
         if not 0 < eps <= 1:
             raise InvalidInput(f"{what}: emissivity must be above 0 and at most 1, got {eps:g}.")
         # Radiating to deep space (0 K) is allowed; below it is not.
@@ -158,8 +148,8 @@ def thermal_setup(model: TetModel, config: dict[str, Any]) -> ThermalSetup:
             HeatSource(
                 body,
                 what,
-                power=None if power is None else _number(power, f"{what}: power"),
-                density=None if density is None else _number(density, f"{what}: powerDensity"),
+                power=None if power is None else finite_number(power, f"{what}: power"),
+                density=None if density is None else finite_number(density, f"{what}: powerDensity"),
             )
         )
     return setup
@@ -188,8 +178,8 @@ def time_stepping(config: dict[str, Any]) -> TimeStepping:
             "newmark (Crank–Nicolson). Explicit stepping would need steps below h²/2α, far too many for "
             "a thermal run."
         )
-    dt = _number(config.get("timeStep"), "timeStep")
-    end = _number(config.get("endTime"), "endTime")
+    dt = finite_number(config.get("timeStep"), "timeStep")
+    end = finite_number(config.get("endTime"), "endTime")
     if dt <= 0 or end <= 0:
         raise InvalidInput("timeStep and endTime must be positive (seconds).")
     if dt > end:

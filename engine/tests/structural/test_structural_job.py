@@ -58,6 +58,18 @@ def test_loads_and_supports_on_the_same_face_or_on_no_face_are_refused():
     )
 
 
+def test_material_numbers_are_read_by_one_rule():
+    # The shared reader (core/numbers.py): the same wording for a global key and a body's material.
+    supported = {"fixedSupports": [{"faces": LEFT}], "gravity": [0, 0, -9.81]}
+    assert refusal({"youngsModulus": "stiff", **supported}) == "youngsModulus must be a number."
+    assert refusal({"density": "1e999", **supported}) == "density must be a finite number."
+    region = model_from_mesh_data(MESH).region_names[0]
+    assert (
+        refusal({"bodyMaterials": [{"region": region, "youngsModulus": "1e999"}], **supported})
+        == f"Body material '{region}': youngsModulus must be a finite number."
+    )
+
+
 def test_job_writes_named_fields_quantities_and_a_safety_factor(engine, tmp_path):
     config = {
         "analysisType": "structural",

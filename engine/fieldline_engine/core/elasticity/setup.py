@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from fieldline_engine.core.materials import MaterialTable, material_table
+from fieldline_engine.core.numbers import finite_number
 from fieldline_engine.core.regions import FaceLabeller
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.tet_model import TetModel
@@ -110,15 +111,7 @@ def elastic_materials(model: TetModel, config: dict[str, Any]) -> MaterialTable:
 
 def _number(config: dict[str, Any], key: str, default: float) -> float:
     value = config.get(key)
-    if value is None:
-        return default
-    try:
-        out = float(value)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInput(f"{key} must be a number.") from exc
-    if not math.isfinite(out):
-        raise InvalidInput(f"{key} must be a finite number.")
-    return out
+    return default if value is None else finite_number(value, key)
 
 
 def _vector(value: Any, what: str, allow_null: bool = False) -> tuple:
