@@ -1,3 +1,4 @@
+export * from './admin-debug.ts';
 export * from './analysis/index.ts';
 export * from './auth.ts';
 export * from './billing.ts';
@@ -7,6 +8,7 @@ export * from './geometry.ts';
 export * from './materials/library.ts';
 export * from './mesh.ts';
 export * from './resources.ts';
+export * from './results-info.ts';
 export * from './validation.ts';
 export * from './viewer-protocol.ts';
 export * from './web-routes.ts';

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { ResultsInfoResponse } from '@fieldline/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, waitForJob } from './support/test-app.ts';
 import { registerTestUser } from './support/users.ts';
@@ -118,7 +119,7 @@ describe('electrostatic capacitor through the API', () => {
       headers: { cookie },
     });
     expect(info.statusCode).toBe(200);
-    const described = info.json();
+    const described = ResultsInfoResponse.parse(info.json()); // the documented reply (/api/docs)
     expect(described).toMatchObject({ job_id, status: 'completed', kind: 'analysis', analysis_type: 'em' });
     const names = described.files.map((f: { name: string }) => f.name);
     expect(names).toContain('results.json');
@@ -132,9 +133,9 @@ describe('electrostatic capacitor through the API', () => {
       grid: { resolution: [5, 4, 3] },
       animation: null,
     });
-    expect(described.contents.field_magnitudes).toEqual(['e_magnitudes', 'h_magnitudes']);
+    expect(described.contents?.field_magnitudes).toEqual(['e_magnitudes', 'h_magnitudes']);
     // The named fields, as the results file's catalogue lists them (docs/multiphysics.md §1).
-    expect(described.contents.fields).toEqual([
+    expect(described.contents?.fields).toEqual([
       {
         name: 'electric_field',
         label: 'Electric field',
@@ -160,7 +161,7 @@ describe('electrostatic capacitor through the API', () => {
         complex: false,
       },
     ]);
-    expect(described.contents.quantities).toEqual(
+    expect(described.contents?.quantities).toEqual(
       expect.arrayContaining([
         'capacitance_F',
         'capacitance_matrix_F',

@@ -48,6 +48,20 @@ describe('platform', () => {
     expect(doc.paths['/api/fea/status/{jobId}'].get.parameters[0].name).toBe('jobId');
   });
 
+  it('documents a success response for every operation', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs' })).json() as {
+      paths: Record<string, Record<string, { responses: { '200': { content?: unknown } } }>>;
+    };
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({
+        op: `${method.toUpperCase()} ${path}`,
+        content: op.responses['200'].content,
+      })),
+    );
+    expect(operations.length).toBeGreaterThan(30);
+    expect(operations.filter((o) => o.content === undefined).map((o) => o.op)).toEqual([]);
+  });
+
   it('answers errors as {error, message}', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/nope' });
     expect(res.statusCode).toBe(404);

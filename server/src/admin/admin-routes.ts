@@ -1,3 +1,9 @@
+import {
+  DebugAllDataResponse,
+  DebugAwsConnectionResponse,
+  DebugRecentTasksResponse,
+  DebugTestTaskResponse,
+} from '@fieldline/contracts';
 import { z } from 'zod';
 import { HttpError, notFound } from '../http/errors.ts';
 import type { Route } from '../http/route.ts';
@@ -13,6 +19,7 @@ export function registerAdminRoutes(route: Route, debug: DebugService): void {
     path: '/api/admin/debug-all-data',
     summary: 'Job table and counts (global for admins)',
     tag: 'debug',
+    response: DebugAllDataResponse,
     auth: requireCaller,
     handler: ({ auth }) => debug.allData(auth),
   });
@@ -22,6 +29,7 @@ export function registerAdminRoutes(route: Route, debug: DebugService): void {
     path: '/api/admin/debug-aws-connection',
     summary: 'The compute backend and its queues',
     tag: 'debug',
+    response: DebugAwsConnectionResponse,
     auth: requireCaller,
     handler: ({ auth }) => debug.awsConnection(auth),
   });
@@ -31,6 +39,7 @@ export function registerAdminRoutes(route: Route, debug: DebugService): void {
     path: '/api/admin/list-recent-ecs-tasks',
     summary: "The caller's recent jobs as tasks",
     tag: 'debug',
+    response: DebugRecentTasksResponse,
     auth: requireCaller,
     handler: ({ auth }) => debug.recentTasks(auth),
   });
@@ -40,6 +49,7 @@ export function registerAdminRoutes(route: Route, debug: DebugService): void {
     path: '/api/admin/test-ecs-task',
     summary: "One job's backend state by task ARN or id",
     tag: 'debug',
+    response: DebugTestTaskResponse,
     auth: requireCaller,
     body: TestTaskBody,
     emptyBody: {},

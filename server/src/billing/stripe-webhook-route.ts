@@ -1,9 +1,13 @@
 import { BILLING_MESSAGES } from '@fieldline/contracts';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { HttpError } from '../http/errors.ts';
 import type { ApiRegistry } from '../http/openapi.ts';
 import { createRouter } from '../http/route.ts';
 import type { StripeWebhooks } from './stripe-webhooks.ts';
+
+/** What Stripe gets back for an event: applied now, or a replay of one already applied. */
+const WebhookAck = z.object({ received: z.literal(true), duplicate: z.boolean(), outcome: z.string() });
 
 /**
  * POST /api/stripe/webhook. Registered in its own scope whose only body parser keeps the raw bytes:
@@ -28,6 +32,7 @@ export async function registerStripeWebhookRoute(
       path: '/api/stripe/webhook',
       summary: 'Stripe events (signature-verified; each applied once)',
       tag: 'billing',
+      response: WebhookAck,
       handler: async (_input, request) => {
         if (!webhooks) throw new HttpError(404, 'not_found', BILLING_MESSAGES.webhookNotConfigured);
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);

@@ -3,12 +3,13 @@ import {
   DownloadQuery,
   HealthResponse,
   JobStatusResponse,
+  ResultsInfoResponse,
   SaveResponse,
   SubmitRequest,
   SubmitResponse,
 } from '@fieldline/contracts';
 import type { FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { fieldError, HttpError, notFound } from '../http/errors.ts';
 import type { Route } from '../http/route.ts';
 import { ownerOf } from '../jobs/job-owner.ts';
@@ -119,7 +120,13 @@ export function registerFeaRoutes(route: Route, deps: FeaRouteDeps): void {
     invalid: (part, error, request) =>
       part === 'params' ? notFound(downloadMissing(request)) : fieldError(error),
     preHandler: ownedJob(jobs, downloadMissing),
-    responseContentType: 'application/json',
+    responseContent: {
+      'application/json': z
+        .looseObject({})
+        .meta({ description: 'The results file (docs/multiphysics.md: named fields and quantities)' }),
+      'text/plain': z.string().meta({ description: 'Touchstone (.sNp)' }),
+      'text/csv': z.string().meta({ description: 'S-parameters as CSV' }),
+    },
     handler: async ({ params, query }, request, reply) => {
       const job = jobOf(request);
       if (query.format !== 'json') {
@@ -171,7 +178,9 @@ export function registerFeaRoutes(route: Route, deps: FeaRouteDeps): void {
     params: JobParams,
     invalid: jobNotFound('Results not found'),
     preHandler: ownedJob(jobs, 'Results not found'),
-    responseContentType: 'application/octet-stream',
+    responseContent: {
+      'application/octet-stream': z.string().meta({ contentMediaType: 'application/octet-stream' }),
+    },
     handler: async (_input, request, reply) => {
       const file = await fea.resultsBinary(jobOf(request));
       if (!file) throw notFound('Results not found');
@@ -187,6 +196,7 @@ export function registerFeaRoutes(route: Route, deps: FeaRouteDeps): void {
     path: '/api/fea/results/{jobId}/info',
     summary: 'What a job produced',
     tag: 'fea',
+    response: ResultsInfoResponse,
     params: JobParams,
     invalid: jobNotFound('Job not found'),
     preHandler: ownedJob(jobs, 'Job not found'),

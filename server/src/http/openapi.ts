@@ -9,9 +9,10 @@ export interface RouteDoc {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
+  /** The success reply's JSON body. */
   response?: z.ZodType;
-  /** Content type of the success response when it is not JSON. */
-  responseContentType?: string;
+  /** A success reply that is not (only) JSON: its schema per content type (e.g. a download's formats). */
+  responseContent?: Record<string, z.ZodType>;
 }
 
 /** The properties of an object schema (path or query parameters) as JSON Schemas. */
@@ -64,12 +65,14 @@ export class ApiRegistry {
           },
         };
       }
-      const okContent = r.response
-        ? {
-            [r.responseContentType ?? 'application/json']: {
-              schema: z.toJSONSchema(r.response, { unrepresentable: 'any' }),
-            },
-          }
+      const content = r.responseContent ?? (r.response ? { 'application/json': r.response } : undefined);
+      const okContent = content
+        ? Object.fromEntries(
+            Object.entries(content).map(([type, schema]) => [
+              type,
+              { schema: z.toJSONSchema(schema, { unrepresentable: 'any' }) },
+            ]),
+          )
         : undefined;
       op.responses = {
         '200': { description: 'OK', ...(okContent ? { content: okContent } : {}) },

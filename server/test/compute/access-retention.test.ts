@@ -1,3 +1,9 @@
+import {
+  DebugAllDataResponse,
+  DebugAwsConnectionResponse,
+  DebugRecentTasksResponse,
+  DebugTestTaskResponse,
+} from '@fieldline/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/app-context.ts';
 import { RetentionSweeper } from '../../src/retention-sweeper.ts';
@@ -100,10 +106,12 @@ describe('debug endpoints', () => {
     const headers = { cookie: owner.cookie };
     const data = (await t.app.inject({ method: 'GET', url: '/api/admin/debug-all-data', headers })).json();
     expect(data).toMatchObject({ success: true, table_exists: true, user_logs_count: 1, all_logs_count: 1 });
+    DebugAllDataResponse.parse(data); // the documented reply (/api/docs)
 
     const aws = (
       await t.app.inject({ method: 'GET', url: '/api/admin/debug-aws-connection', headers })
     ).json();
+    DebugAwsConnectionResponse.parse(aws);
     expect(aws).toMatchObject({
       success: true,
       backend: 'embedded',
@@ -119,6 +127,7 @@ describe('debug endpoints', () => {
     const list = (
       await t.app.inject({ method: 'GET', url: '/api/admin/list-recent-ecs-tasks', headers })
     ).json();
+    DebugRecentTasksResponse.parse(list);
     expect(list.success).toBe(true);
     expect(list.tasks).toHaveLength(1);
     const task = list.tasks[0];
@@ -135,6 +144,7 @@ describe('debug endpoints', () => {
         payload: { task_arn: ref },
       });
       expect(one.statusCode).toBe(200);
+      DebugTestTaskResponse.parse(one.json());
       expect(one.json().task).toMatchObject({
         jobId,
         status: 'completed',

@@ -3,6 +3,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DebugAwsConnectionResponse,
+  DebugRecentTasksResponse,
+  DebugTestTaskResponse,
+  ResultsInfoResponse,
+} from '@fieldline/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncBatchUsage } from '../../src/billing/batch-usage.ts';
 import { AwsBatchQueue } from '../../src/jobs/aws-batch-queue.ts';
@@ -121,6 +127,7 @@ describe.skipIf(!endpoint)('COMPUTE_BACKEND=aws-batch (moto Batch + S3)', () => 
       headers: { cookie: user.cookie },
     });
     expect(results.statusCode, results.body).toBe(200);
+    ResultsInfoResponse.parse(results.json());
 
     await queue.poll();
     const conn = await t.app.inject({
@@ -129,6 +136,7 @@ describe.skipIf(!endpoint)('COMPUTE_BACKEND=aws-batch (moto Batch + S3)', () => 
       headers: { cookie: user.cookie },
     });
     expect(conn.statusCode, conn.body).toBe(200);
+    DebugAwsConnectionResponse.parse(conn.json());
     expect(conn.json()).toMatchObject({
       success: true,
       backend: 'aws-batch',
@@ -144,6 +152,7 @@ describe.skipIf(!endpoint)('COMPUTE_BACKEND=aws-batch (moto Batch + S3)', () => 
       headers: { cookie: user.cookie },
     });
     expect(recent.statusCode, recent.body).toBe(200);
+    DebugRecentTasksResponse.parse(recent.json());
     const task = recent.json().tasks.find((x: { jobId: string }) => x.jobId === jobId);
     expect(task).toMatchObject({
       taskArn: sub?.job_arn,
@@ -162,6 +171,7 @@ describe.skipIf(!endpoint)('COMPUTE_BACKEND=aws-batch (moto Batch + S3)', () => 
         payload: { task_arn: ref },
       });
       expect(one.statusCode, one.body).toBe(200);
+      DebugTestTaskResponse.parse(one.json());
       expect(one.json().task.jobId).toBe(jobId);
       expect(one.json().task.batch[0]).toMatchObject({ taskArn: sub?.job_arn, batchStatus: 'SUCCEEDED' });
     }
