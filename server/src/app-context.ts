@@ -9,6 +9,7 @@ import type { EngineLocation } from './engine/engine-runner.ts';
 import type { UploadService } from './geometry/upload-service.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import type { JobService } from './jobs/job-service.ts';
+import type { PgStatusFeed } from './jobs/status-feed.ts';
 import type { MaterialLibrary } from './materials/material-library.ts';
 import type { AppSecrets } from './secrets.ts';
 import type { SessionCookieOptions } from './sessions/session-plugin.ts';
@@ -30,6 +31,8 @@ export interface AppContext {
   engine: EngineLocation;
   engineHealth: EngineHealthProbe;
   jobs: JobService;
+  /** Other processes' job updates into `jobs.statusCache` (PostgreSQL LISTEN/NOTIFY); null on SQLite. */
+  statusFeed: PgStatusFeed | null;
   queue: JobQueue;
   /** Plans, storage, ledger, metering, worker registry (issue 8). */
   compute: Compute;

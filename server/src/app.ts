@@ -42,6 +42,7 @@ import { isApiPath, registerWebApp, sendPageNotFound } from './http/web-app.ts';
 import { AdmissionLock } from './jobs/admission-lock.ts';
 import { transferSessionJobs } from './jobs/job-owner.ts';
 import { registerRecentJobsRoute } from './jobs/recent-jobs.ts';
+import { PgStatusFeed } from './jobs/status-feed.ts';
 import { MaterialLibrary } from './materials/material-library.ts';
 import { registerMaterialRoutes } from './materials/material-routes.ts';
 import { RetentionSweeper } from './retention-sweeper.ts';
@@ -103,6 +104,11 @@ export async function buildApp(
     engine,
     engineHealth: new EngineHealthProbe(engine),
     jobs: compute.jobs,
+    // Several API processes share one PostgreSQL: each hears the others' job updates (docs/compute.md).
+    statusFeed:
+      dialect === 'postgres' && config.compute.statusFeed
+        ? new PgStatusFeed(config.databaseUrl, compute.jobs.statusCache, app.log)
+        : null,
     queue: createQueue(config, compute, app.log),
     compute,
     uploads: new UploadService(db, new StorageUploadStore(compute.storage, join(config.dataDir, 'tmp'))),
@@ -206,7 +212,9 @@ export async function buildApp(
     );
   }
 
+  await ctx.statusFeed?.start();
   app.addHook('onClose', async () => {
+    await ctx.statusFeed?.stop();
     sweeper.stop();
     await ctx.queue.stop(config.compute.shutdownGraceSeconds * 1000);
     await close();

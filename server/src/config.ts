@@ -91,6 +91,12 @@ export interface ComputeConfig {
   retentionHours: number;
   /** Memory for completed jobs' compressed status replies (least recently used go first). */
   statusReplyCacheMb: number;
+  /**
+   * STATUS_FEED: on PostgreSQL, LISTEN for other processes' job updates (jobs/status-feed.ts); `off`
+   * (e.g. behind a transaction-pooling proxy that cannot hold a LISTEN) re-reads other processes' jobs
+   * once a second per job instead.
+   */
+  statusFeed: boolean;
   retentionSweepSeconds: number;
   /** Test-only: lets the engine honour `test_hooks` in job input (never set in production). */
   engineTestHooks: boolean;
@@ -189,6 +195,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       workDir: path(env.WORK_DIR ?? resolve(dataDir, 'work')),
       retentionHours: num(env, 'RETENTION_HOURS', 24),
       statusReplyCacheMb: num(env, 'STATUS_REPLY_CACHE_MB', 256),
+      statusFeed: env.STATUS_FEED !== 'off',
       retentionSweepSeconds: Math.max(1, int(env, 'RETENTION_SWEEP_SECONDS', 600)),
       engineTestHooks: bool(env, 'ENGINE_TEST_HOOKS', false),
     },

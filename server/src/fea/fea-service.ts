@@ -28,7 +28,7 @@ import { type CachedSnapshot, type JobSnapshot, ownsJob } from '../jobs/job-stat
 import type { StoredFile } from '../jobs/job-storage.ts';
 import type { MaterialLibrary } from '../materials/material-library.ts';
 import { refuseOverMemory } from './resource-check.ts';
-import { type CompletedReplies, etagOf, type StatusReply } from './status-replies.ts';
+import { type CompletedReplies, type CompressedReply, etagOf, type StatusReply } from './status-replies.ts';
 import { firstFlatTetrahedron } from './tet-volumes.ts';
 
 const invalidMesh = (message: string) => new HttpError(400, 'invalid_mesh', message, { status: 'error' });
@@ -92,6 +92,13 @@ export class FeaService {
     // A job this process ran is serialised and compressed once, as it completes, before anyone polls.
     deps.jobs.onFinished.push((jobId, status) => {
       if (status === 'completed') void this.warm(jobId);
+    });
+    // A job polled here that another process completed (status feed): its stored reply is loaded into
+    // memory as the news arrives, so the next poll is served from it.
+    deps.jobs.statusCache.onFed.push((snap) => {
+      this.completedReply(snap)?.catch((err) =>
+        this.deps.log.debug({ err, jobId: snap.id }, 'could not prepare the completed status reply'),
+      );
     });
   }
 
@@ -192,23 +199,25 @@ export class FeaService {
     let entry = cache.get(jobId);
     if (!entry || !ownsJob(entry.snap, owner)) {
       // Not cached, or cached under another owner (a guest's job moves to the user who signs in).
-      const row = await this.deps.jobs.get(jobId);
-      if (!row) {
-        cache.invalidate(jobId);
-        return null;
-      }
-      entry = cache.putRead(row);
-      if (!ownsJob(entry.snap, owner)) return null;
+      entry = await this.deps.jobs.readStatus(jobId);
+      if (!entry || !ownsJob(entry.snap, owner)) return null;
     }
     const { snap } = entry;
-    if (snap.status === 'completed' && !snap.files_deleted_at && snap.result_location) {
-      const location = snap.result_location;
-      const body = await this.deps.completed.get(snap.id, location, async () =>
-        JSON.stringify(this.statusResponse(snap, await this.deps.jobs.files.readJson(location))),
-      );
+    const completed = this.completedReply(snap);
+    if (completed) {
+      const body = await completed;
       return { kind: 'compressed', etag: body.etag, body };
     }
     return this.smallReply(entry as CachedSnapshot<Promise<StatusReply>>);
+  }
+
+  /** A completed job's stored, compressed reply (built once if missing); null for a job without results. */
+  private completedReply(snap: JobSnapshot): Promise<CompressedReply> | null {
+    if (snap.status !== 'completed' || snap.files_deleted_at || !snap.result_location) return null;
+    const location = snap.result_location;
+    return this.deps.completed.get(snap.id, location, async () =>
+      JSON.stringify(this.statusResponse(snap, await this.deps.jobs.files.readJson(location))),
+    );
   }
 
   /** The reply of a job without results, serialised once per snapshot. */

@@ -4,7 +4,7 @@ import { type Db, softWrite } from '../db/database.ts';
 import type { Database, JobRunsTable, JobsTable } from '../db/schema.ts';
 import type { JobMetering } from './job-metering.ts';
 import type { JobOwner } from './job-owner.ts';
-import { JobStatusCache, SNAPSHOT_COLUMNS } from './job-status-cache.ts';
+import { type CachedSnapshot, JobStatusCache, SNAPSHOT_COLUMNS } from './job-status-cache.ts';
 import type { JobStorage, StoredFile } from './job-storage.ts';
 
 export type JobRow = JobsTable;
@@ -120,6 +120,27 @@ export class JobService {
 
   async get(id: string): Promise<JobRow | null> {
     return (await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+  }
+
+  /**
+   * A job's status read from the database into the status cache (null: no such job). The cache is told
+   * when the read started, so a status feed message that overtakes it is never hidden by it for long.
+   */
+  async readStatus(id: string): Promise<CachedSnapshot | null> {
+    const read = this.statusCache.beginRead(id);
+    let row: JobRow | null;
+    try {
+      row = await this.get(id);
+    } catch (err) {
+      this.statusCache.endRead(read);
+      throw err;
+    }
+    if (!row) {
+      this.statusCache.endRead(read);
+      this.statusCache.invalidate(id);
+      return null;
+    }
+    return this.statusCache.putRead(row, read);
   }
 
   /** Embedded queue: claims the next queued job, `priority` queue first, then oldest first. */

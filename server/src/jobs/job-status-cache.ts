@@ -43,6 +43,15 @@ interface Entry {
   local: boolean;
 }
 
+/** A database read of a job's row in flight (see `beginRead`). */
+export interface StatusRead {
+  readonly id: string;
+  /** `feedEpoch` when the read started: a feed reconnect or loss since then makes the read untrusted. */
+  readonly epoch: number;
+  /** A feed message for this job arrived while the read was in flight (the read may predate it). */
+  raced: boolean;
+}
+
 export interface JobStatusCacheOptions {
   /** Entries kept at most (the least recently written go first). */
   maxEntries: number;
@@ -55,6 +64,12 @@ export interface JobStatusCacheOptions {
   activeTtlMs: number;
   /** A finished job read from the database (only retention changes it, and the sweeper here invalidates). */
   finishedTtlMs: number;
+  /**
+   * A queued or running job read or fed while the status feed (LISTEN/NOTIFY between processes) is
+   * connected: every committed change arrives as a message, so this only bounds how stale a poll can be
+   * if one is lost anyway (a half-open connection not yet noticed).
+   */
+  fedTtlMs: number;
 }
 
 export const DEFAULT_STATUS_CACHE: JobStatusCacheOptions = {
@@ -62,6 +77,7 @@ export const DEFAULT_STATUS_CACHE: JobStatusCacheOptions = {
   localTtlMs: 30_000,
   activeTtlMs: 1_000,
   finishedTtlMs: 30_000,
+  fedTtlMs: 10_000,
 };
 
 const ACTIVE = new Set<string>(['queued', 'running']);
@@ -93,12 +109,22 @@ export function snapshotOf(row: JobSnapshot): JobSnapshot {
  * In-process job status, so a status poll of a running job costs no database query: JobService feeds
  * it from the job's own state changes (claim, every lease heartbeat with its progress) and drops an
  * entry on any other change (finish, cancel, re-queue, retention). Jobs this process does not run
- * (another API process's or a `fieldline worker`'s) are read from the database at most once per
- * `activeTtlMs` per job, however many clients poll them.
+ * (another API process's or a `fieldline worker`'s) are fed by the status feed (PostgreSQL
+ * LISTEN/NOTIFY, `status-feed.ts`) while it is connected, and then re-read at most once per `fedTtlMs`;
+ * without a feed (SQLite, or the feed's connection down) they are read at most once per `activeTtlMs`
+ * per job, however many clients poll them. The database stays the source of truth.
  */
 export class JobStatusCache {
   private readonly entries = new Map<string, Entry>();
   private readonly options: JobStatusCacheOptions;
+  /** Whether the status feed is connected and listening (so every committed change reaches `putFed`). */
+  private feedLive = false;
+  /** Bumped whenever the feed connects or is lost: reads started before then are not trusted for long. */
+  private feedEpoch = 0;
+  /** Reads in flight, by job id (a feed message for the job marks them raced). */
+  private readonly reads = new Map<string, Set<StatusRead>>();
+  /** Called with each fed snapshot that replaced a cached one (e.g. to prepare a completed reply). */
+  readonly onFed: Array<(snap: JobSnapshot) => void> = [];
 
   constructor(
     options: Partial<JobStatusCacheOptions> = {},
@@ -126,15 +152,96 @@ export class JobStatusCache {
     return this.store(row, this.options.localTtlMs, true);
   }
 
+  /** Marks the start of a database read of a job's row; pass it to `putRead` (or `endRead`) after. */
+  beginRead(id: string): StatusRead {
+    const read: StatusRead = { id, epoch: this.feedEpoch, raced: false };
+    let pending = this.reads.get(id);
+    if (!pending) {
+      pending = new Set();
+      this.reads.set(id, pending);
+    }
+    pending.add(read);
+    return read;
+  }
+
+  /** A read that stored nothing (it failed, or found no row). */
+  endRead(read: StatusRead): void {
+    const pending = this.reads.get(read.id);
+    if (!pending) return;
+    pending.delete(read);
+    if (pending.size === 0) this.reads.delete(read.id);
+  }
+
   /**
    * A snapshot read from the database. It never replaces a live entry this process's worker wrote
-   * (that one is at least as new as the read).
+   * (that one is at least as new as the read). An active job's snapshot is kept `fedTtlMs` when the feed
+   * was connected for the whole read and no message for the job arrived meanwhile (the feed then brings
+   * every later change); otherwise `activeTtlMs`.
    */
-  putRead(row: JobSnapshot): CachedSnapshot {
+  putRead(row: JobSnapshot, read?: StatusRead): CachedSnapshot {
+    if (read) this.endRead(read);
     const live = this.entries.get(row.id);
     if (live?.local && live.until > this.now()) return live.cached;
-    const ttl = ACTIVE.has(row.status) ? this.options.activeTtlMs : this.options.finishedTtlMs;
-    return this.store(row, ttl, false);
+    if (!ACTIVE.has(row.status)) return this.store(row, this.options.finishedTtlMs, false);
+    const trusted = read !== undefined && this.feedLive && read.epoch === this.feedEpoch && !read.raced;
+    return this.store(row, trusted ? this.options.fedTtlMs : this.options.activeTtlMs, false);
+  }
+
+  /**
+   * A job's snapshot as committed by any process (a status feed message). Ignored for a job this process
+   * does not cache (nobody polls it here) and for one its own worker is running (it feeds that itself).
+   */
+  putFed(row: JobSnapshot): CachedSnapshot | null {
+    for (const read of this.reads.get(row.id) ?? []) read.raced = true;
+    const entry = this.entries.get(row.id);
+    if (!entry) return null;
+    const now = this.now();
+    if (entry.until <= now) {
+      this.entries.delete(row.id);
+      return null;
+    }
+    if (entry.local) return null;
+    const ttl = ACTIVE.has(row.status) ? this.options.fedTtlMs : this.options.finishedTtlMs;
+    const cached = this.store(row, ttl, false);
+    for (const listener of this.onFed) {
+      try {
+        listener(cached.snap);
+      } catch {
+        // a listener's failure (a reply warm-up) never stops the feed
+      }
+    }
+    return cached;
+  }
+
+  /** A feed message saying only that the job changed (its snapshot did not fit in the message). */
+  invalidateFed(id: string): void {
+    for (const read of this.reads.get(id) ?? []) read.raced = true;
+    const entry = this.entries.get(id);
+    if (entry && !entry.local) this.entries.delete(id);
+  }
+
+  /**
+   * The feed is listening (again): messages sent while it was not may be lost, so every snapshot read
+   * from the database or fed before now is dropped and the next poll reads the row once.
+   */
+  feedConnected(): void {
+    this.feedLive = true;
+    this.feedEpoch++;
+    for (const [id, entry] of this.entries) if (!entry.local) this.entries.delete(id);
+  }
+
+  /** The feed lost its connection: snapshots of active jobs not fed by this process live `activeTtlMs` at most. */
+  feedLost(): void {
+    if (!this.feedLive) return;
+    this.feedLive = false;
+    this.feedEpoch++;
+    const until = this.now() + this.options.activeTtlMs;
+    for (const entry of this.entries.values())
+      if (!entry.local && ACTIVE.has(entry.cached.snap.status) && entry.until > until) entry.until = until;
+  }
+
+  get feedConnectedNow(): boolean {
+    return this.feedLive;
   }
 
   invalidate(id: string): void {

@@ -126,6 +126,7 @@ describe.skipIf(!redisUrl || !pgUrl)('BullMQ: two `fieldline worker` processes o
     const [u] = await scenarioUsers(t);
     const id = (await submit(t.app, u?.cookie ?? '', tinyJob(), 30)).json().job_id as string;
     await pollUntil(async () => (await t.ctx.jobs.get(id))?.progress, 60_000);
+    const fedBefore = t.ctx.statusFeed?.counters.applied ?? 0;
     const res = await t.app.inject({
       method: 'POST',
       url: `/api/fea/cancel/${id}`,
@@ -134,6 +135,8 @@ describe.skipIf(!redisUrl || !pgUrl)('BullMQ: two `fieldline worker` processes o
     expect(res.json().status).toBe('cancelling');
     const { body } = await waitForJob(t.app, id, u?.cookie ?? '', 20_000);
     expect(body.status).toBe('cancelled');
+    // The worker's outcome reached this API process's polls through the status feed (LISTEN/NOTIFY).
+    expect(t.ctx.statusFeed?.counters.applied ?? 0).toBeGreaterThan(fedBefore);
     const job = await t.ctx.jobs.get(id);
     expectHoursCharge(job?.cost_tokens, job?.compute_seconds ?? 0);
     expect(job?.compute_seconds).toBeLessThan(20);
