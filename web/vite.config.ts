@@ -2,10 +2,11 @@ import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { precompress } from './build/precompress.ts';
+import { routePreload } from './build/route-preload.ts';
 
 // Two entries: the SPA and the 3D viewer page the environment embeds in an iframe.
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), routePreload(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,7 +1,7 @@
 // Lighthouse 12.2.3 (mobile and desktop presets) on the landing, login, dashboard and billing pages of
 // the built web app, served by the real server on a fresh data dir; the signed-in pages with a session
 // cookie of an account registered through the API. Scores to out/results.json and a table on stdout.
-//   node bench/web/run.mjs [--runs N] [--pages landing,login,…] [--presets mobile|desktop]   (Chromium: /usr/bin/chromium or $CHROMIUM_PATH)
+//   node bench/web/run.mjs [--runs N] [--pages landing,login,…] [--presets mobile|desktop] [--save-lhr]   (Chromium: /usr/bin/chromium or $CHROMIUM_PATH)
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -17,6 +17,8 @@ const pagesArg = process.argv.indexOf('--pages');
 const ONLY = pagesArg > 0 ? process.argv[pagesArg + 1].split(',') : null;
 const presetsArg = process.argv.indexOf('--presets');
 const ONLY_PRESETS = presetsArg > 0 ? process.argv[presetsArg + 1].split(',') : null;
+// --save-lhr: also write each run's full Lighthouse report (LCP element, request chains, traces of work).
+const SAVE_LHR = process.argv.includes('--save-lhr');
 
 // Lighthouse lives in this folder's own package (13 wants Node 22: pinned to 12.2.3).
 if (!existsSync(join(HERE, 'node_modules', 'lighthouse'))) {
@@ -103,7 +105,13 @@ try {
         };
         // The machine is shared: the 1-minute load average beside each figure says how much to trust its TBT.
         const loadBefore = loadavg()[0];
-        const { lhr } = await lighthouse(`${origin}${path}`, flags, config);
+        // A run whose trace came back broken (NO_NAVSTART, seen on this loaded machine with either build)
+        // measured nothing: it is repeated, up to twice.
+        let { lhr } = await lighthouse(`${origin}${path}`, flags, config);
+        for (let retry = 0; lhr.runtimeError && retry < 2; retry++) {
+          console.log(`${page} ${preset}: ${lhr.runtimeError.code}, run again`);
+          ({ lhr } = await lighthouse(`${origin}${path}`, flags, config));
+        }
         const load = Math.round(Math.max(loadBefore, loadavg()[0]) * 10) / 10;
         const scores = Object.fromEntries(CATEGORIES.map((c) => [c, lhr.categories[c]?.score ?? null]));
         const audits = lhr.audits;
@@ -141,6 +149,10 @@ try {
           })),
         };
         results.push(row);
+        if (SAVE_LHR) {
+          mkdirSync(join(HERE, 'out'), { recursive: true });
+          writeFileSync(join(HERE, 'out', `lhr-${page}-${preset}-${run}.json`), JSON.stringify(lhr));
+        }
         console.log(
           `${page.padEnd(10)} ${preset.padEnd(8)} load ${load.toFixed(1).padStart(4)}  perf ${scores.performance} a11y ${scores.accessibility} bp ${scores['best-practices']} seo ${scores.seo}  FCP ${row.fcpMs} ms LCP ${row.lcpMs} ms TBT ${row.tbtMs} ms  ${Math.round(row.transferBytes / 1000)} kB${failing.length ? `  below 0.9: ${failing.join(', ')}` : ''}`,
         );

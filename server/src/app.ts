@@ -34,10 +34,11 @@ import { StorageUploadStore } from './geometry/upload-store.ts';
 import { installBodyDepthLimit } from './http/body-depth.ts';
 import { installJsonCompression } from './http/compress-json.ts';
 import { installErrorHandler } from './http/errors.ts';
+import { allowInlineScripts, builtPageScriptHashes } from './http/inline-scripts.ts';
 import { ApiRegistry } from './http/openapi.ts';
 import { lazyChildLogger } from './http/request-logger.ts';
 import { createRouter } from './http/route.ts';
-import { installSecurityHeaders } from './http/security-headers.ts';
+import { installSecurityHeaders, SECURITY_HEADER_OPTIONS } from './http/security-headers.ts';
 import { isApiPath, registerWebApp, sendPageNotFound } from './http/web-app.ts';
 import { AdmissionLock } from './jobs/admission-lock.ts';
 import { transferSessionJobs } from './jobs/job-owner.ts';
@@ -125,7 +126,10 @@ export async function buildApp(
   );
 
   await app.register(fastifyCookie);
-  installSecurityHeaders(app);
+  installSecurityHeaders(
+    app,
+    allowInlineScripts(SECURITY_HEADER_OPTIONS, builtPageScriptHashes(join(config.webDistDir, 'index.html'))),
+  );
   installErrorHandler(app, { pageNotFound: sendPageNotFound, isApiPath });
   installJsonCompression(app);
   installBodyDepthLimit(app);

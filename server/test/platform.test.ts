@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
+import { allowInlineScripts, builtPageScriptHashes } from '../src/http/inline-scripts.ts';
 import { SECURITY_HEADER_OPTIONS, securityHeadersOf } from '../src/http/security-headers.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
@@ -84,7 +85,10 @@ describe('platform', () => {
   });
 
   it('sends the same security headers (computed once) on replies, errors, 404s and polls', async () => {
-    const expected = securityHeadersOf(SECURITY_HEADER_OPTIONS);
+    // The policy also allows the built index.html's inline script by hash, when web/dist is built
+    // (server/test/inline-script-csp.test.ts).
+    const built = builtPageScriptHashes(join(loadConfig(process.env).webDistDir, 'index.html'));
+    const expected = securityHeadersOf(allowInlineScripts(SECURITY_HEADER_OPTIONS, built));
     expect(expected['content-security-policy']).toContain("frame-ancestors 'self'");
     expect(expected['content-security-policy']).toContain("object-src 'none'");
     expect(expected['x-frame-options']).toBe('SAMEORIGIN');
