@@ -74,6 +74,7 @@ class LinearSolver:
         kind: str = "h1",
         progress: Callable[[float, str], None] | None = None,
         near_null: Any = None,
+        two_level: Callable[[ng.BitArray], ng.BaseMatrix] | None = None,
     ):
         self.a = a
         self.fes = fes
@@ -87,6 +88,9 @@ class LinearSolver:
         self._inverse: Any = None
         self._freedofs: ng.BitArray | None = None
         self._near_null = near_null  # (ndof × k) modes AMG must keep, for kind "elasticity"
+        # cg-amg at order ≥ 2 for elasticity: freedofs → a two-level preconditioner (Jacobi + AMG on the vertex
+        # subspace, core/elasticity/vertex_coarse.py), built after assembly; no BDDC.
+        self._two_level = two_level if self.method == "cg-amg" and amg.available() else None
         self._use_pyamg = (
             self.method == "cg-amg"
             and kind in ("h1", "elasticity")
@@ -96,6 +100,10 @@ class LinearSolver:
         )
         if self._use_pyamg:
             self.report.preconditioner = "smoothed aggregation AMG (pyamg)"
+        elif self._two_level is not None:
+            self.report.preconditioner = (
+                "Jacobi + vertex (P1) coarse space by smoothed aggregation AMG (pyamg)"
+            )
         elif self.method != "direct":
             name, kwargs = _preconditioner_for(self.method, kind, fes)
             self._pre = ng.Preconditioner(a, name, **kwargs)
@@ -112,6 +120,8 @@ class LinearSolver:
         else:
             if self._use_pyamg:
                 self._pre_matrix = amg.SmoothedAggregation(self.a.mat, freedofs, self._near_null)
+            elif self._two_level is not None:
+                self._pre_matrix = self._two_level(freedofs)
             self.report.method = "preconditioned CG" + (
                 " (COCG, complex symmetric)" if self.fes.is_complex else ""
             )
@@ -136,7 +146,7 @@ class LinearSolver:
                 last[0] = now
                 self.progress(min(0.95, it / self.max_iterations), f"{label}: CG iteration {it}")
 
-        if self._pre_matrix is not None:  # pyamg: built on exactly the free DOFs
+        if self._pre_matrix is not None:  # pyamg or two-level: built on exactly the free DOFs
             pre = self._pre_matrix
         else:
             assert self._pre is not None
@@ -174,8 +184,8 @@ def _preconditioner_for(method: str, kind: str, fes: ng.FESpace) -> tuple[str, d
         return ("hcurlamg", {}) if method == "cg-amg" and order <= 1 else ("bddc", {})
     if method == "cg-amg" and kind == "h1":
         return ("h1amg", {}) if order == 1 else ("bddc", {"coarsetype": "h1amg"})
-    # Elasticity of order ≥ 2: BDDC over a vertex-only wirebasket (core/elasticity/operator.py) whose coarse
-    # vertex problem is factored directly; NGSolve's h1amg as the coarse solver breaks down on the vector
-    # wirebasket (singular coarse matrix), and order 1 goes to pyamg with the rigid-body modes instead
-    # (LinearSolver._use_pyamg).
+    # Elasticity of order ≥ 2 with cg-bddc (cg-amg is the two-level preconditioner when pyamg is there): BDDC
+    # over a vertex-only wirebasket (core/elasticity/operator.py) whose coarse vertex problem is factored
+    # directly; NGSolve's h1amg as the coarse solver breaks down on the vector wirebasket (singular coarse
+    # matrix), and order 1 goes to pyamg with the rigid-body modes instead (LinearSolver._use_pyamg).
     return "bddc", {}

@@ -12,8 +12,9 @@ import numpy as np
 
 from fieldline_engine.core.elasticity.loads import applied_load, component_dirichlet, support_region
 from fieldline_engine.core.elasticity.operator import Elasticity
-from fieldline_engine.core.elasticity.rigid_modes import rigid_motions
+from fieldline_engine.core.elasticity.rigid_modes import rigid_modes_at_vertex_dofs
 from fieldline_engine.core.elasticity.setup import ElasticSetup
+from fieldline_engine.core.elasticity.vertex_coarse import two_level_preconditioner
 from fieldline_engine.core.h1_scalar import SolverOptions
 from fieldline_engine.core.linear_solve import LinearSolver, SolveReport
 from fieldline_engine.core.materials import MaterialTable
@@ -43,9 +44,9 @@ def solve_static(
     elasticity = Elasticity(mesh, materials, order, component_dirichlet(setup))
     fes = elasticity.fes
     u, v = fes.TnT()
-    # Half storage at order ≥ 2 (direct or BDDC; order 1 may go to pyamg, which needs the whole matrix).
+    # Half storage at order ≥ 2 (direct, BDDC or two-level; order 1 may go to pyamg, which needs the whole matrix).
     a = elasticity.stiffness(symmetric_storage=order >= 2)
-    near_null = _rigid_modes_at_dofs(mesh, fes) if order == 1 else None
+    near_null = rigid_modes_at_vertex_dofs(np.asarray(mesh.ngmesh.Coordinates())) if order == 1 else None
     solver = LinearSolver(
         a,
         fes,
@@ -55,6 +56,7 @@ def solve_static(
         kind="elasticity",
         progress=lambda frac, msg: progress(0.3 + 0.6 * frac, msg),
         near_null=near_null,
+        two_level=(lambda free: two_level_preconditioner(elasticity, a.mat, free)) if order >= 2 else None,
     )
     f, total = applied_load(mesh, setup, elasticity, v)
     progress(0.0, f"Assembling the elasticity system ({fes.ndof} DOFs)")
@@ -129,17 +131,4 @@ def _reactions(
             # r = K u − f is the force the body needs from outside at constrained DOFs: the reaction.
             force[k] = float(np.sum(r[dofs] * weights))
         out[support.label] = force
-    return out
-
-
-def _rigid_modes_at_dofs(mesh: ng.Mesh, fes: ng.FESpace) -> np.ndarray:
-    """The six rigid-body motions as DOF vectors of a first-order VectorH1 (blocks x, y, z of vertex DOFs):
-    the near-null space smoothed-aggregation AMG keeps for elasticity."""
-    points = np.asarray(mesh.ngmesh.Coordinates())
-    size = float(np.linalg.norm(points.max(axis=0) - points.min(axis=0))) or 1.0
-    modes = rigid_motions(points, points.mean(axis=0), size)  # (nv, 3, 6)
-    nv = len(points)
-    out = np.zeros((fes.ndof, 6))
-    for k in range(3):
-        out[k * nv : (k + 1) * nv] = modes[:, k, :]
     return out

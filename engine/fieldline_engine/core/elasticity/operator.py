@@ -39,17 +39,23 @@ class Elasticity:
     def __init__(self, mesh: ng.Mesh, materials: MaterialTable, order: int, fixed: ComponentDirichlet):
         self.mesh = mesh
         self.order = order
-        # Vertex-only wirebasket at order ≥ 2: BDDC (the iterative path for large models) condenses edge, face
-        # and cell DOFs element by element and factors only the vertex problem, ~1/8 of the unknowns (at order 2
-        # the default vertex + edge wirebasket is every DOF: BDDC was a direct solve). LE10 at 216 k DOFs:
-        # 30 CPU s / 0.73 GB against 97 s / 2.9 GB (bench/structural/README.md).
-        wirebasket = {"wb_withedges": False} if order >= 2 else {}
-        self.fes = ng.VectorH1(mesh, order=order, **fixed.flags(), **wirebasket)
+        self.fixed = fixed
+        self.fes = self.space(order)
         E = materials.coefficient(mesh, "youngsModulus")
         nu = materials.coefficient(mesh, "poissonRatio")
         self.rho = materials.coefficient(mesh, "density")
         self.mu = E / (2 * (1 + nu))
         self.lam = E * nu / ((1 + nu) * (1 - 2 * nu))
+
+    def space(self, order: int) -> ng.FESpace:
+        """The displacement space of an order with this model's prescribed components (the solve's own
+        space, or the first-order space of the two-level preconditioner, core/elasticity/vertex_coarse.py)."""
+        # Vertex-only wirebasket at order ≥ 2: BDDC (`linearSolver: cg-bddc`) condenses edge, face
+        # and cell DOFs element by element and factors only the vertex problem, ~1/8 of the unknowns (at order 2
+        # the default vertex + edge wirebasket is every DOF: BDDC was a direct solve). LE10 at 216 k DOFs:
+        # 30 CPU s / 0.73 GB against 97 s / 2.9 GB (bench/structural/README.md).
+        wirebasket = {"wb_withedges": False} if order >= 2 else {}
+        return ng.VectorH1(self.mesh, order=order, **self.fixed.flags(), **wirebasket)
 
     @staticmethod
     def strain(u: ng.CoefficientFunction) -> ng.CoefficientFunction:
@@ -59,13 +65,16 @@ class Elasticity:
         eps = self.strain(u)
         return 2 * self.mu * eps + self.lam * ng.Trace(eps) * ng.Id(3)
 
-    def stiffness(self, mass_shift: float = 0.0, symmetric_storage: bool = False) -> ng.BilinearForm:
-        """K, or K + mass_shift · M (positive definite for a free body too, for a preconditioner).
-        `symmetric_storage` keeps only the lower triangle, and BDDC then builds its symmetric variants
-        (no transposed harmonic extension): 2.3 → 1.4 kB per DOF for K and BDDC at order 2. Not for
-        matrices handed to SciPy/pyamg, which read the stored entries as the whole matrix."""
-        u, v = self.fes.TnT()
-        a = ng.BilinearForm(self.fes, symmetric=True, symmetric_storage=symmetric_storage)
+    def stiffness(
+        self, mass_shift: float = 0.0, symmetric_storage: bool = False, space: ng.FESpace | None = None
+    ) -> ng.BilinearForm:
+        """K, or K + mass_shift · M (positive definite for a free body too, for a preconditioner), on the
+        solve's space or on `space`. `symmetric_storage` keeps only the lower triangle, and BDDC then builds
+        its symmetric variants (no transposed harmonic extension): 2.3 → 1.4 kB per DOF for K and BDDC at
+        order 2. Not for matrices handed to SciPy/pyamg, which read the stored entries as the whole matrix."""
+        fes = space or self.fes
+        u, v = fes.TnT()
+        a = ng.BilinearForm(fes, symmetric=True, symmetric_storage=symmetric_storage)
         a += ng.InnerProduct(self.stress(u), self.strain(v)) * ng.dx
         if mass_shift:
             a += mass_shift * self.rho * u * v * ng.dx

@@ -30,6 +30,14 @@ def rigid_motions(points: np.ndarray, centre: np.ndarray, size: float) -> np.nda
     return out
 
 
+def rigid_modes_at_vertex_dofs(points: np.ndarray) -> np.ndarray:
+    """(3n × 6): the six rigid motions as DOF vectors of a first-order VectorH1 on these vertices (blocks x, y,
+    z of vertex values) — the near-null space smoothed-aggregation AMG keeps for elasticity."""
+    size = float(np.linalg.norm(points.max(axis=0) - points.min(axis=0))) or 1.0
+    modes = rigid_motions(points, points.mean(axis=0), size)  # (n, 3, 6)
+    return np.concatenate([modes[:, k, :] for k in range(3)])
+
+
 def free_rigid_motions(model: TetModel, setup: ElasticSetup) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Free translation directions and free rotation axes (unit vectors), from the supports' constraints."""
     centre = model.vertices.mean(axis=0)
