@@ -28,8 +28,13 @@ class SmoothedAggregation(ng.BaseMatrix):
 
         super().__init__()
         self.n = mat.height
-        rows, cols, vals = mat.COO()
-        full = sp.csr_matrix((np.asarray(vals), (np.asarray(rows), np.asarray(cols))), shape=(self.n, self.n))
+        # NGSolve's own CSR arrays as views (COO triplets and a second CSR were ~2× the matrix again at the
+        # peak); only the free-DOF block below is a copy.
+        vals, cols, starts = (np.asarray(part) for part in mat.CSR())
+        index = np.int32 if len(vals) < 2**31 else np.int64
+        full = sp.csr_matrix(
+            (vals, cols.astype(index, copy=False), starts.astype(index)), shape=(self.n, self.n)
+        )
         self.free = np.nonzero(np.array(freedofs, dtype=bool))[0]
         restricted = full[self.free][:, self.free].tocsr()
         kwargs = {} if near_null is None else {"B": np.ascontiguousarray(near_null[self.free])}
