@@ -14,6 +14,7 @@ import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { boxMesh, facesOnPlane } from '../../server/test/support/box-mesh.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -34,6 +35,10 @@ const PAUSE_MS = 2_000;
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? '';
 const LABEL = process.env.BENCH_LABEL ?? 'latest';
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
+/** Which setups run: `sqlite` (embedded default) and/or `postgres` (two API processes). */
+const SETUPS = (process.env.BENCH_SETUPS ?? 'sqlite,postgres').split(',');
+/** PostgreSQL's stats settle within this after a row (an idle backend reports its counts after 10 s). */
+const PG_STATS_SETTLE_MS = 11_000;
 
 async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -215,6 +220,12 @@ interface Row {
   /** Server CPU time per answered request: the cost, whatever else the machine runs. */
   server_cpu_us_per_request: number;
   load_average_1m: number;
+  /**
+   * PostgreSQL rows of the running poll: index + sequential scans of the `jobs` table during the row
+   * (pg_stat_user_tables), i.e. every job-row read or write of both API processes: the job's own
+   * heartbeats, the embedded queues' claim polls, and the other process's status re-reads.
+   */
+  jobs_table_scans?: number;
   /** The submit-under-load row: a user's submits while the pollers run. */
   submits?: {
     count: number;
@@ -270,13 +281,36 @@ function rowOf(t: Target, r: autocannon.Result, cpu: number): Row {
   };
 }
 
+/** Scans of the jobs table so far (PostgreSQL setup only; null elsewhere). */
+let jobsScans: (() => Promise<number>) | null = null;
+
+async function pgJobsScans(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const res = await client.query(
+      "select coalesce(idx_scan, 0) + coalesce(seq_scan, 0) as n from pg_stat_user_tables where relname = 'jobs'",
+    );
+    return Number(res.rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
 const rows: Row[] = [];
 async function load(t: Target): Promise<void> {
   if (skip(t.target)) return;
   await sleep(PAUSE_MS); // the previous row's connections close and its backlog drains
+  const counted = jobsScans && t.target.startsWith('status: running job') ? jobsScans : null;
+  if (counted) await sleep(PG_STATS_SETTLE_MS);
+  const scans0 = counted ? await counted() : 0;
   const cpu0 = cpuSeconds(t.list);
   const r = await cannon(t);
   const row = rowOf(t, r, cpuSeconds(t.list) - cpu0);
+  if (counted) {
+    await sleep(PG_STATS_SETTLE_MS);
+    row.jobs_table_scans = (await counted()) - scans0;
+  }
   console.log(JSON.stringify(row));
   rows.push(row);
 }
@@ -427,7 +461,7 @@ const tmp = (name: string) => {
 const summary: Record<string, unknown> = {};
 try {
   // 1. Embedded default: SQLite, embedded queue, local storage; one slot, so submitted jobs queue.
-  {
+  if (SETUPS.includes('sqlite')) {
     const a = await startServer({ DATA_DIR: tmp('sqlite'), JOB_SLOTS: '1' });
     const p = await prepare(a.base, CELLS, BIG_CELLS);
     summary.sqlite = {
@@ -452,8 +486,9 @@ try {
     a.proc.kill('SIGTERM');
   }
   // 2. PostgreSQL + two API processes sharing DATA_DIR; each runs its embedded queue, polls go to both.
-  if (PG_URL) {
+  if (PG_URL && SETUPS.includes('postgres')) {
     const dir = tmp('pg');
+    jobsScans = () => pgJobsScans(PG_URL);
     const one = await startServer({ DATA_DIR: dir, DATABASE_URL: PG_URL, JOB_SLOTS: '1' });
     const two = await startServer({ DATA_DIR: dir, DATABASE_URL: PG_URL, JOB_SLOTS: '1' });
     const p = await prepare(one.base, PG_CELLS);
@@ -464,7 +499,8 @@ try {
     };
     await pollRows('postgres, 2 API processes', [one, two], p, [200]);
     await cancel(one.base, p.cookie, p.running);
-  } else {
+    jobsScans = null;
+  } else if (SETUPS.includes('postgres')) {
     console.log('PostgreSQL rows skipped: run under scripts/with-postgres.sh (or set BENCH_DATABASE_URL)');
   }
 
@@ -484,16 +520,18 @@ try {
       .join(' ')}\n`,
   );
   console.log(
-    '| setup | target | conn | offered/s | req/s | p50 ms | p99 ms | max ms | MB/s | statuses | errors (timeouts) | server CPU µs/req | load 1m |',
+    '| setup | target | conn | offered/s | req/s | p50 ms | p99 ms | max ms | MB/s | statuses | errors (timeouts) | server CPU µs/req | load 1m | jobs scans |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of rows) {
     console.log(
       `| ${r.setup} | ${r.target} | ${r.connections} | ${r.offered_rate ?? 'max'} | ${r.requests_per_second} | ${r.p50_ms} | ${r.p99_ms} | ${r.max_ms} | ${r.mb_per_second} | ${Object.entries(
         r.statuses,
       )
         .map(([k, v]) => `${k}×${v}`)
-        .join(' ')} | ${r.errors} (${r.timeouts}) | ${r.server_cpu_us_per_request} | ${r.load_average_1m} |`,
+        .join(
+          ' ',
+        )} | ${r.errors} (${r.timeouts}) | ${r.server_cpu_us_per_request} | ${r.load_average_1m} | ${r.jobs_table_scans ?? '–'} |`,
     );
     if (r.submits)
       console.log(
@@ -501,7 +539,7 @@ try {
           r.submits.statuses,
         )
           .map(([k, v]) => `${k}×${v}`)
-          .join(' ')} | – | – | – |`,
+          .join(' ')} | – | – | – | – |`,
       );
   }
 } finally {
