@@ -24,6 +24,7 @@ import { migrateToLatest, openDatabase } from './db/database.ts';
 import { EngineHealthProbe } from './engine/engine-health.ts';
 import { registerFeaRoutes } from './fea/fea-routes.ts';
 import { FeaService } from './fea/fea-service.ts';
+import { statusFastLane } from './fea/status-fast-lane.ts';
 import { CompletedReplies } from './fea/status-replies.ts';
 import { ConvertService } from './geometry/convert-service.ts';
 import { registerGeometryRoutes } from './geometry/geometry-routes.ts';
@@ -34,6 +35,7 @@ import { StorageUploadStore } from './geometry/upload-store.ts';
 import { installBodyDepthLimit } from './http/body-depth.ts';
 import { installJsonCompression } from './http/compress-json.ts';
 import { installErrorHandler } from './http/errors.ts';
+import { fastLaneOf, serverWithFastLane } from './http/fast-lane.ts';
 import { allowInlineScripts, builtPageScriptHashes } from './http/inline-scripts.ts';
 import { ApiRegistry } from './http/openapi.ts';
 import { lazyChildLogger } from './http/request-logger.ts';
@@ -69,6 +71,7 @@ export async function buildApp(
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     childLoggerFactory: lazyChildLogger,
+    serverFactory: serverWithFastLane(),
     trustProxy: config.trustProxy,
     bodyLimit: 256 * 1024 * 1024, // meshes travel as JSON to /api/fea/submit
   });
@@ -126,7 +129,7 @@ export async function buildApp(
   );
 
   await app.register(fastifyCookie);
-  installSecurityHeaders(
+  const securityHeaders = installSecurityHeaders(
     app,
     allowInlineScripts(SECURITY_HEADER_OPTIONS, builtPageScriptHashes(join(config.webDistDir, 'index.html'))),
   );
@@ -135,7 +138,7 @@ export async function buildApp(
   installBodyDepthLimit(app);
   installCsrfProtection(app, { allowedOrigins: [config.publicOrigin] });
   installSessions(app, ctx.sessions);
-  installCurrentUser(app, ctx.accounts.users, ctx.sessions);
+  const cachedUsers = installCurrentUser(app, ctx.accounts.users, ctx.sessions);
 
   // Each service gets the collaborators it uses, never the whole context.
   const markers = new ProblemMarkersService(ctx.jobs, db);
@@ -157,6 +160,10 @@ export async function buildApp(
       retentionHours: config.compute.retentionHours,
     },
   });
+  // Status polls answered from memory before Fastify when everything is cached (same bytes as the route).
+  fastLaneOf(app.server)?.add(
+    statusFastLane({ fea, sessions: ctx.sessions, users: cachedUsers, securityHeaders, log: app.log }),
+  );
   const debug = new DebugService({
     db,
     jobs: ctx.jobs,

@@ -12,11 +12,20 @@ declare module 'fastify' {
   }
 }
 
+/** What poll routes may reuse without a query: whether a user was read as active in the last few seconds. */
+export interface CachedUsers {
+  isCachedActive(userId: string): boolean;
+}
+
 /**
  * Loads the user of a signed-in session on every request that has one (after the session hook).
  * A session whose user was deleted or disabled is ended on the spot.
  */
-export function installCurrentUser(app: FastifyInstance, users: UserStore, sessions: SessionService): void {
+export function installCurrentUser(
+  app: FastifyInstance,
+  users: UserStore,
+  sessions: SessionService,
+): CachedUsers {
   // Poll routes (`cachedAuth`) reuse a user read in the last few seconds; other routes always read.
   const cache = new Map<string, { user: CurrentUser; until: number }>();
   const findUser = async (id: string): Promise<UserRow | null> => {
@@ -50,4 +59,10 @@ export function installCurrentUser(app: FastifyInstance, users: UserStore, sessi
     }
     load(request, session as Session & { userId: string }).then(() => done(), done);
   });
+  return {
+    isCachedActive: (userId) => {
+      const hit = cache.get(userId);
+      return hit !== undefined && hit.until > Date.now();
+    },
+  };
 }

@@ -88,6 +88,9 @@ export interface FeaServiceDeps {
 
 /** Submit, status, results, cancel and save: the simulator's job calls (spec 001 §7). */
 export class FeaService {
+  /** Small replies already built, by the cache entry they were built from (dropped with it). */
+  private readonly builtReplies = new WeakMap<CachedSnapshot, StatusReply>();
+
   constructor(private readonly deps: FeaServiceDeps) {
     // A job this process ran is serialised and compressed once, as it completes, before anyone polls.
     deps.jobs.onFinished.push((jobId, status) => {
@@ -220,6 +223,22 @@ export class FeaService {
     );
   }
 
+  /**
+   * The status reply when it can be answered from memory right now, without a query, a storage read
+   * or a build (the fast lane: `status-fast-lane.ts`); undefined sends the caller to `statusReply`.
+   * Undefined too for someone else's job: only `statusReply` answers that (404).
+   */
+  statusReplyNow(jobId: string, owner: JobOwner): StatusReply | undefined {
+    const entry = this.deps.jobs.statusCache.get(jobId);
+    if (!entry || !ownsJob(entry.snap, owner)) return undefined;
+    const { snap } = entry;
+    if (snap.status === 'completed' && !snap.files_deleted_at && snap.result_location) {
+      const body = this.deps.completed.peek(snap.id, snap.result_location);
+      return body && { kind: 'compressed', etag: body.etag, body };
+    }
+    return this.builtReplies.get(entry);
+  }
+
   /** The reply of a job without results, serialised once per snapshot. */
   private smallReply(entry: CachedSnapshot<Promise<StatusReply>>): Promise<StatusReply> {
     if (!entry.view) {
@@ -235,9 +254,12 @@ export class FeaService {
         return { kind: 'json', etag: etagOf(body), body };
       };
       entry.view = build();
-      entry.view.catch(() => {
-        entry.view = undefined;
-      });
+      entry.view.then(
+        (reply) => this.builtReplies.set(entry, reply),
+        () => {
+          entry.view = undefined;
+        },
+      );
     }
     return entry.view;
   }

@@ -146,6 +146,17 @@ export class CompletedReplies {
     return reply;
   }
 
+  /** The reply if it is in memory now (no storage read, no build): the status fast lane's lookup. */
+  peek(jobId: string, version: string): CompressedReply | undefined {
+    const key = `${jobId}\n${version}`;
+    const hit = this.lru.get(key);
+    if (hit) {
+      this.lru.delete(key); // most recently used last
+      this.lru.set(key, hit);
+    }
+    return hit;
+  }
+
   /** Drops a job's reply (its files were deleted). */
   forget(jobId: string): void {
     for (const [key, reply] of this.lru)

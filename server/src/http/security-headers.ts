@@ -43,11 +43,15 @@ export function securityHeadersOf(options: HelmetOptions): Record<string, string
   return headers;
 }
 
-/** Every reply (API, web app, errors) carries the security headers. */
-export function installSecurityHeaders(app: FastifyInstance, options = SECURITY_HEADER_OPTIONS): void {
+/** Every reply (API, web app, errors) carries the security headers; returns them (for the fast lane). */
+export function installSecurityHeaders(
+  app: FastifyInstance,
+  options = SECURITY_HEADER_OPTIONS,
+): Readonly<Record<string, string>> {
   const headers = securityHeadersOf(options);
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();
   });
+  return headers;
 }
