@@ -38,7 +38,7 @@ import { installErrorHandler } from './http/errors.ts';
 import { fastLaneOf, serverWithFastLane } from './http/fast-lane.ts';
 import { allowInlineScripts, builtPageScriptHashes } from './http/inline-scripts.ts';
 import { ApiRegistry } from './http/openapi.ts';
-import { lazyChildLogger } from './http/request-logger.ts';
+import { lazyChildLogger, OneLinePerRequest } from './http/request-logger.ts';
 import { createRouter } from './http/route.ts';
 import { installSecurityHeaders, SECURITY_HEADER_OPTIONS } from './http/security-headers.ts';
 import { isApiPath, registerWebApp, sendPageNotFound } from './http/web-app.ts';
@@ -71,6 +71,7 @@ export async function buildApp(
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     childLoggerFactory: lazyChildLogger,
+    logController: new OneLinePerRequest(),
     serverFactory: serverWithFastLane(),
     trustProxy: config.trustProxy,
     bodyLimit: 256 * 1024 * 1024, // meshes travel as JSON to /api/fea/submit

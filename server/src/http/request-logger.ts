@@ -1,4 +1,11 @@
-import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import {
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
+import { usesCachedAuth } from '../sessions/session-plugin.ts';
 
 type Bindings = Record<string, unknown>;
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
@@ -67,3 +74,22 @@ export const lazyChildLogger: NonNullable<FastifyServerOptions['childLoggerFacto
   if (!pino || options.level || options.serializers) return logger.child(bindings, options);
   return new LazyRequestLogger(logger as PinoLike, bindings) as unknown as FastifyBaseLogger;
 };
+
+/**
+ * Fastify's request log lines, one per request instead of two: no "incoming request" line, and the
+ * "request completed" line carries the request (method, url, remote address) as the first one did.
+ * Successful replies of poll routes (`cachedAuth`: every open page asks every 2 s) are logged at
+ * debug, so `LOG_LEVEL=info` records what users do rather than their pages' polls. Errors, refusals
+ * and error-handler lines are unchanged (Fastify's LogController).
+ */
+export class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    if (error) return super.requestCompleted(error, request, reply);
+    const level = reply.statusCode < 400 && usesCachedAuth(request) ? 'debug' : 'info';
+    const log = reply.log as FastifyBaseLogger & { isLevelEnabled?(level: string): boolean };
+    if (log.isLevelEnabled?.(level) === false) return;
+    log[level]({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
