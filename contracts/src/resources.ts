@@ -71,12 +71,17 @@ function emIsFullWave(config: AnalysisConfig): boolean {
 export const DIRECT_SOLVER_MAX_DOFS = 60_000;
 // ...and for full-wave, GMRES + BDDC (engine em/fullwave/iterative.py), or earlier if the factor would not fit.
 export const FULLWAVE_DIRECT_MAX_DOFS = 100_000;
+// ...and for modal (and harmonic by modes), LOBPCG with the two-level preconditioner (engine
+// vibration/modal.py), or earlier if the factor of K − σM would not fit.
+export const MODAL_DIRECT_MAX_DOFS = 400_000;
 
 interface SolverPath {
   space: DiscreteSpace;
   complex: boolean;
   alwaysDirect: boolean;
   fullWave?: boolean;
+  /** Modal eigen solve: direct (shift-and-invert Lanczos) or LOBPCG, chosen by size and memory. */
+  modal?: boolean;
 }
 
 function spaceOf(config: AnalysisConfig): SolverPath {
@@ -85,8 +90,21 @@ function spaceOf(config: AnalysisConfig): SolverPath {
     case 'structural':
       return { space: 'vector-h1', complex: false, alwaysDirect: false };
     case 'modal':
+      // A band above modalMinFrequency needs the shift-and-invert factor.
+      return {
+        space: 'vector-h1',
+        complex: false,
+        alwaysDirect: Number(config.modalMinFrequency) > 0,
+        modal: true,
+      };
     case 'harmonic':
-      return { space: 'vector-h1', complex: false, alwaysDirect: true };
+      // The full method (a validation path) factors the whole system at every frequency.
+      return {
+        space: 'vector-h1',
+        complex: false,
+        alwaysDirect: config.harmonicMethod === 'full' || Number(config.modalMinFrequency) > 0,
+        modal: true,
+      };
     case 'thermal':
     case 'thermal-time':
       return { space: 'h1', complex: false, alwaysDirect: false };
@@ -115,6 +133,9 @@ export const MEMORY_MODEL = {
     exponent: number;
   },
   iterativeBytesPerUnknown: 4000,
+  // LOBPCG (block of 15 for 10 modes) with the two-level preconditioner: K and M, the vertex-DOF factor and
+  // about twenty block vectors. bench/vibration: 0.39 GB peak at 42 k unknowns, 5.9 GB at 1.05 M (FILL).
+  modalIterativeBytesPerUnknown: 4500,
   // GMRES + BDDC on complex Nédélec: the matrix, BDDC's element matrices and wirebasket factor, and a
   // Krylov basis of 60 vectors. bench/scale, WR-90 order 2: 2.71 GB measured at 367 k unknowns (estimate
   // 2.73 GB), 1.44 GB at 39 k (estimate 1.18 GB, 0.82×).
@@ -135,14 +156,25 @@ function usesDirect(
   const choice = config.linearSolver ?? 'auto';
   if (path.alwaysDirect || choice === 'direct') return true;
   if (choice !== 'auto') return false;
+  if (path.modal) {
+    const fits =
+      limitBytes === undefined ||
+      MEMORY_MODEL.baseBytes + directBytes('vector-h1', false, unknowns) <= limitBytes;
+    return unknowns <= MODAL_DIRECT_MAX_DOFS && fits;
+  }
   if (!path.fullWave) return unknowns <= DIRECT_SOLVER_MAX_DOFS;
   const fits =
     limitBytes === undefined || MEMORY_MODEL.baseBytes + directBytes('hcurl', true, unknowns) <= limitBytes;
   return unknowns <= FULLWAVE_DIRECT_MAX_DOFS && fits;
 }
 
+function iterativeBytesPerUnknown(path: SolverPath): number {
+  if (path.fullWave) return MEMORY_MODEL.fullWaveIterativeBytesPerUnknown;
+  return path.modal ? MEMORY_MODEL.modalIterativeBytesPerUnknown : MEMORY_MODEL.iterativeBytesPerUnknown;
+}
+
 /**
- * `memoryLimitBytes`, the job's limit where known, steers `auto` on the full-wave path as the engine does:
+ * `memoryLimitBytes`, the job's limit where known, steers `auto` on the full-wave and modal paths as the engine does:
  * a factorisation that would not fit goes iterative.
  */
 export function estimateResources(
@@ -158,7 +190,7 @@ export function estimateResources(
   const m = MEMORY_MODEL;
   const solverBytes = direct
     ? directBytes(space, complex, unknowns)
-    : (path.fullWave ? m.fullWaveIterativeBytesPerUnknown : m.iterativeBytesPerUnknown) * unknowns;
+    : iterativeBytesPerUnknown(path) * unknowns;
   return {
     unknowns,
     space,

@@ -103,6 +103,41 @@ describe('resource estimate', () => {
     expect(limited.memoryBytes).toBeLessThan(1536 * 1024 * 1024);
   });
 
+  it('routes a modal job as the engine does: direct while the factor fits, LOBPCG above (1 M unknowns in 8 GB)', () => {
+    // Counts only (the estimate reads the lengths): bench/vibration's cantilever meshes, 0.21 M and 1.05 M unknowns.
+    const sized = (vertices: number, cells: number, boundaryFaces: number) => ({
+      vertices: new Array(vertices),
+      faces: new Array(boundaryFaces),
+      tetrahedra: new Array(cells),
+    });
+    const small = sized(10_241, 44_280, 10_100);
+    const large = sized(48_836, 235_220, 35_244);
+    const modal = AnalysisConfig.parse({ analysisType: 'modal', meshOrder: 2, modalNumModes: 10 });
+    const limit = 8192 * 1024 * 1024; // JOB_MEMORY_LIMIT_MB's default
+    const a = estimateResources(small, modal, limit);
+    const b = estimateResources(large, modal, limit);
+    const band = estimateResources(large, AnalysisConfig.parse({ ...modal, modalMinFrequency: 100 }), limit);
+    const forced = estimateResources(
+      small,
+      AnalysisConfig.parse({ ...modal, linearSolver: 'cg-amg' }),
+      limit,
+    );
+    const tight = estimateResources(small, modal, 2 * 1024 ** 3);
+    for (const [name, e] of Object.entries({ a, b, band, forced, tight })) {
+      console.log(
+        `modal ${name}: ${e.unknowns} unknowns, ${e.solver}, ${(e.memoryBytes / 1e9).toFixed(2)} GB`,
+      );
+    }
+    expect(b.unknowns).toBe(1_051_539);
+    expect(a).toMatchObject({ solver: 'direct' });
+    expect(b).toMatchObject({ solver: 'iterative' });
+    expect(b.memoryBytes).toBeLessThan(limit); // runs, instead of being refused or killed by RLIMIT_AS
+    expect(band).toMatchObject({ solver: 'direct' }); // a frequency band needs the factor: refused up front
+    expect(band.memoryBytes).toBeGreaterThan(limit);
+    expect(forced.solver).toBe('iterative');
+    expect(tight.solver).toBe('iterative'); // the factor's estimate (≈ 3.7 GB) does not fit 2 GB
+  });
+
   it('refuses a run over the memory limit with the estimate and advice, storing nothing', async () => {
     const big = boxMesh([1, 0.2, 0.1], [60, 12, 6]);
     const config = {

@@ -29,13 +29,14 @@ class LobpcgResult:
     converged: int  # how many of the lowest `wanted` columns reached the tolerance (counted from the lowest)
 
 
-def _svqb(blocks: tuple[np.ndarray, ...], drop: float = 1e-10) -> tuple[np.ndarray, ...]:
+def _svqb(blocks: tuple[np.ndarray, ...], drop: float = 1e-10, floor: float = 0.0) -> tuple[np.ndarray, ...]:
     """(Y, MY, …) made M-orthonormal (the Gram matrix Yᵀ M Y eigen-decomposed); directions with a Gram eigenvalue
-    below drop × the largest are dropped. Every block of the tuple gets the same coefficients."""
+    below drop × the largest, or below `floor`, are dropped. Every block of the tuple gets the same
+    coefficients."""
     y, my = blocks[0], blocks[1]
     gram = y.T @ my
     d, v = np.linalg.eigh((gram + gram.T) / 2)
-    keep = d > drop * max(float(d[-1]), 1e-300) if len(d) else d > 0
+    keep = (d > drop * max(float(d[-1]), 1e-300)) & (d > floor) if len(d) else d > 0
     scale = v[:, keep] / np.sqrt(d[keep])
     return tuple(b @ scale for b in blocks)
 
@@ -88,22 +89,30 @@ def lobpcg(
             break
         active = residuals > tolerance
         w = precondition(r[:, active])
+        del r
         w, mw = _svqb(_project_out((w, mass(w)), [(x, mx)]))
         parts = [(x, mx, kx), (w, mw, stiffness(w))]
         if p is not None:
-            # P, MP, KP move together: projected and orthonormalised by the same coefficients.
-            p_part = _svqb(_project_out((p[:, active], mp[:, active], kp[:, active]), parts))
+            # P, MP, KP move together: projected and orthonormalised by the same coefficients. P's columns have
+            # M-norm ≤ 1, so what the projection leaves is also judged against 1 (`floor`): when the last
+            # Rayleigh–Ritz kept the whole basis, P lies in the new X and only round-off remains, which the
+            # relative test alone would normalise up into garbage directions.
+            p_part = _svqb(_project_out((p[:, active], mp[:, active], kp[:, active]), parts), floor=1e-24)
             if p_part[0].shape[1]:
                 parts.append(p_part)
-        basis = np.hstack([b[0] for b in parts])
-        k_basis = np.hstack([b[2] for b in parts])
-        small = basis.T @ k_basis
+        del w, mw, p, kp, mp
+        # Rayleigh–Ritz on the M-orthonormal basis [X, W, P], block by block: no stacked copy of the basis
+        # (three n × 3·block arrays, the largest share of this path's memory otherwise).
+        small = np.block([[a[0].T @ b[2] for b in parts] for a in parts])
         lam_all, c_all = sla.eigh((small + small.T) / 2)
         lam, c = lam_all[:block], c_all[:, :block]
-        m_basis = np.hstack([b[1] for b in parts])
-        x, kx, mx = basis @ c, k_basis @ c, m_basis @ c
+        edges = np.cumsum([0] + [part[0].shape[1] for part in parts])
         # The next search directions: the new X's components outside the old X.
-        c_rest = c[block:]
-        p, kp, mp = basis[:, block:] @ c_rest, k_basis[:, block:] @ c_rest, m_basis[:, block:] @ c_rest
-        del basis, k_basis, m_basis
+        p, mp, kp = (
+            sum(part[i] @ c[lo:hi] for part, lo, hi in zip(parts[1:], edges[1:-1], edges[2:], strict=True))
+            for i in range(3)
+        )
+        c_x = c[: edges[1]]
+        x, mx, kx = x @ c_x + p, mx @ c_x + mp, kx @ c_x + kp
+        del parts
     return LobpcgResult(lam, x, residuals, iterations, converged)

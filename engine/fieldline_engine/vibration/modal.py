@@ -23,19 +23,25 @@ from fieldline_engine.core.elasticity.operator import Elasticity
 from fieldline_engine.core.elasticity.setup import ElasticSetup
 from fieldline_engine.core.materials import MaterialTable
 from fieldline_engine.errors import EngineError, InvalidInput
-from fieldline_engine.limits import parallel
+from fieldline_engine.limits import address_space_limit_mb, parallel
 from fieldline_engine.protocol import SILENT, ProgressSpan
-from fieldline_engine.vibration import node_blocks
+from fieldline_engine.vibration import node_blocks, two_level
 from fieldline_engine.vibration.lobpcg import lobpcg
 
 MAX_MODES = 50
 MAX_DOFS = 1_500_000
 
 
-# `linearSolver: auto` factors K − σM directly up to this size and would go to LOBPCG with BDDC above it. Kept at
-# MAX_DOFS (auto = always direct) until LOBPCG is measured at scale: its BDDC coarse space is the linear (vertex)
-# elasticity problem, which converges slowly on slender parts (bench/vibration/README.md).
-DIRECT_MAX_DOFS = MAX_DOFS
+# `linearSolver: auto` factors K − σM directly up to this size, when the factor fits the job's memory limit, and
+# goes to LOBPCG with the two-level preconditioner above it (vibration/two_level.py). The direct path is the faster
+# one where it fits: on the bench cantilever (one thread) 4.9 vs 14.4 CPU s at 42 k DOFs, 35.8 vs ≈ 70 at 0.21 M;
+# its factor grows faster than n^(4/3) (more than 10 GB at 1.05 M DOFs), LOBPCG's cost and memory linearly
+# (bench/vibration/README.md). contracts/src/resources.ts mirrors this choice for the pre-run estimate.
+DIRECT_MAX_DOFS = 400_000
+# The direct path's peak memory for the routing test, the same model as the pre-run estimate's for a
+# displacement (MEMORY_MODEL in contracts/src/resources.ts): 1 GB + 210 B · n^(4/3).
+_DIRECT_BASE_BYTES = 1.0e9
+_DIRECT_BYTES_PER_N43 = 210
 LOBPCG_TOLERANCE = 1e-6
 # ARPACK's convergence test on the Ritz values of (K − σM)⁻¹M, with 2k + 3 Lanczos vectors: the ten-mode
 # cantilever converges in the first pass (24 solves, whatever the start vector) instead of restarting to 28
@@ -137,14 +143,21 @@ def translations(fes: ng.FESpace) -> np.ndarray:
     return r
 
 
-def eigen_method(choice: str, ndof: int, min_frequency: float | None) -> str:
-    """ "direct" (shift-and-invert Lanczos on a sparse factor) or "lobpcg" (BDDC-preconditioned, no factor of
-    the whole matrix). A lowest frequency of interest needs the shift-and-invert: LOBPCG finds the lowest
-    modes only."""
+def direct_memory_bytes(ndof: int) -> float:
+    return _DIRECT_BASE_BYTES + _DIRECT_BYTES_PER_N43 * ndof ** (4 / 3)
+
+
+def eigen_method(
+    choice: str, ndof: int, min_frequency: float | None, memory_limit_mb: int | None = None
+) -> str:
+    """ "direct" (shift-and-invert Lanczos on a sparse factor) or "lobpcg" (two-level preconditioner, no factor
+    of the whole matrix). A lowest frequency of interest needs the shift-and-invert: LOBPCG finds the lowest
+    modes only. `auto` factors when the model is small enough and the factor fits the memory limit."""
     if min_frequency or choice == "direct":
         return "direct"
     if choice == "auto":
-        return "direct" if ndof <= DIRECT_MAX_DOFS else "lobpcg"
+        fits = memory_limit_mb is None or direct_memory_bytes(ndof) <= memory_limit_mb * 1024 * 1024
+        return "direct" if ndof <= DIRECT_MAX_DOFS and fits else "lobpcg"
     return "lobpcg"
 
 
@@ -172,8 +185,7 @@ def solve_modes(
     probe = ng.VectorH1(mesh, order=order, **fixed.flags())
     if probe.ndof > MAX_DOFS:
         raise EngineError("too_large", f"The eigenproblem has {probe.ndof} unknowns (limit {MAX_DOFS}).")
-    method = eigen_method(solver, probe.ndof, min_frequency)
-    # BDDC's coarse problem is the vertex DOFs only (Elasticity's wirebasket at order ≥ 2), factored directly.
+    method = eigen_method(solver, probe.ndof, min_frequency, address_space_limit_mb())
     elasticity = Elasticity(mesh, materials, order, fixed)
     fes = elasticity.fes
     free = np.nonzero(np.array(fes.FreeDofs(), dtype=bool))[0]
@@ -208,17 +220,29 @@ def solve_modes(
         )
     else:
         # A free or partly free body has a singular K: precondition K + sM (s far below the first elastic
-        # eigenvalue) and solve with it; ω² = μ − s.
+        # eigenvalue) and solve with it; ω² = μ − s. The same node-blocked matrices as the direct path when
+        # the supports allow them (faster mat-vecs and sweeps).
         shift = _small_shift(mesh, materials) if rigid else 0.0
-        progress(0.05, f"Assembling stiffness and mass, BDDC preconditioner ({fes.ndof} DOFs)")
-        a, m = elasticity.stiffness(mass_shift=shift), elasticity.mass()
-        pre = ng.Preconditioner(a, "bddc")
+        blocked = node_blocks.all_components(fixed)
+        if blocked:
+            space = node_blocks.blocked_space(mesh, order, fixed)
+            a, m = node_blocks.blocked_forms(elasticity, space, mass_shift=shift)
+            solve_free = node_blocks.free_components(space)
+        else:
+            space = fes
+            a, m = elasticity.stiffness(mass_shift=shift), elasticity.mass()
+            solve_free = free
+        progress(0.05, f"Assembling stiffness and mass ({fes.ndof} DOFs)")
         with parallel(fes.ndof):
             a.Assemble()
             m.Assemble()
-        K = FreeBlock(a.mat, a.mat, free, fes.ndof)
-        M = FreeBlock(m.mat, a.mat, free, fes.ndof)
-        T = FreeBlock(pre.mat, a.mat, free, fes.ndof)
+        progress(0.2, "Two-level preconditioner: factorizing the vertex (linear-element) problem")
+        with parallel(fes.ndof):
+            coarse = two_level.vertex_dofs(space, mesh.nv, 1 if blocked else 3)
+            pre = two_level.TwoLevel(a.mat, space.FreeDofs(), coarse)
+        K = FreeBlock(a.mat, a.mat, solve_free, fes.ndof)
+        M = FreeBlock(m.mat, a.mat, solve_free, fes.ndof)
+        T = FreeBlock(pre, a.mat, solve_free, fes.ndof)
         block = wanted + max(4, wanted // 2)
         progress(0.3, f"LOBPCG: {wanted} modes (block of {block})")
 
@@ -226,13 +250,16 @@ def solve_modes(
             progress(0.3 + 0.6 * min(1.0, done / wanted), f"LOBPCG iteration {it}: {done} of {wanted} modes")
 
         limit = max_iterations or LOBPCG_MAX_ITERATIONS
-        result = lobpcg(K, M, T, len(free), block, wanted, LOBPCG_TOLERANCE, limit, report)
+        result = lobpcg(K, M, T, len(solve_free), block, wanted, LOBPCG_TOLERANCE, limit, report)
         values, vectors, iterations = (
             result.values[:wanted] - shift,
             result.vectors[:, :wanted],
             result.iterations,
         )
-        info["eigen_solver"] = "LOBPCG, BDDC preconditioner (vertex coarse space, sparse Cholesky)"
+        info["eigen_solver"] = (
+            "LOBPCG, two-level preconditioner (symmetric Gauss–Seidel, sparse Cholesky of the vertex DOFs)"
+            + (" (3 × 3 node blocks)" if blocked else "")
+        )
         info["eigen_block_size"] = block
     order_idx = np.argsort(values)
     values, vectors = values[order_idx], vectors[:, order_idx]

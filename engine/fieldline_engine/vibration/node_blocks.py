@@ -34,11 +34,15 @@ def blocked_space(mesh: ng.Mesh, order: int, fixed: ComponentDirichlet) -> ng.FE
     return ng.H1(mesh, order=order, dim=3, **flags)
 
 
-def blocked_forms(elasticity: Elasticity, fes: ng.FESpace) -> tuple[ng.BilinearForm, ng.BilinearForm]:
-    """Elasticity's K and M (the same integrands) on the node-blocked space."""
+def blocked_forms(
+    elasticity: Elasticity, fes: ng.FESpace, mass_shift: float = 0.0
+) -> tuple[ng.BilinearForm, ng.BilinearForm]:
+    """Elasticity's K (or K + mass_shift · M) and M (the same integrands) on the node-blocked space."""
     u, v = fes.TnT()
     a = ng.BilinearForm(fes, symmetric=True)
     a += ng.InnerProduct(elasticity.stress(u), elasticity.strain(v)) * ng.dx
+    if mass_shift:
+        a += mass_shift * elasticity.rho * u * v * ng.dx
     m = ng.BilinearForm(fes, symmetric=True)
     m += elasticity.rho * u * v * ng.dx
     return a, m

@@ -1,5 +1,6 @@
-"""The modal solve's two paths: shift-and-invert Lanczos on a sparse factor, and LOBPCG with BDDC (the large-model
-path, `linearSolver` auto above DIRECT_MAX_DOFS) must give the same modes; a LOBPCG solve that stops early says
+"""The modal solve's two paths: shift-and-invert Lanczos on a sparse factor, and LOBPCG with the two-level
+preconditioner (the large-model path: `linearSolver` auto above DIRECT_MAX_DOFS or when the factor would not fit
+the memory limit) must give the same modes; a LOBPCG solve that stops early says
 how many modes converged and their residuals."""
 
 import numpy as np
@@ -43,7 +44,7 @@ def test_lobpcg_finds_the_modes_of_the_direct_solve(supports):
         f"LOBPCG vs Lanczos ({'clamped' if supports else 'free-free'}): frequencies differ by {difference:.1e}; "
         f"{info['eigen_iterations']} LOBPCG iterations, largest residual {info['max_residual']:.1e}"
     )
-    assert difference < 1e-8
+    assert difference < 1e-8  # the issue asks for 1e-6
     assert info["eigen_solver"].startswith("LOBPCG") and info["eigen_iterations"] > 0
     assert len(info["eigen_residuals"]) == len(b) and info["max_residual"] < 1e-5
     assert direct.solver_info["eigen_solver"].startswith("shift-and-invert Lanczos")
@@ -62,6 +63,12 @@ def test_lobpcg_that_stops_early_reports_the_converged_modes_and_residuals(monke
 def test_the_solver_choice():
     assert modal.eigen_method("auto", 10_000, None) == "direct"
     assert modal.eigen_method("auto", modal.DIRECT_MAX_DOFS + 1, None) == "lobpcg"
+    # bench/vibration's 1.05 M-DOF cantilever under the default 8 GB job limit: the factor (> 10 GB) would be
+    # killed by RLIMIT_AS halfway, so auto goes to LOBPCG; 0.21 M factors; a 2 GB limit sends 0.21 M to LOBPCG too.
+    assert modal.eigen_method("auto", 1_051_539, None, 8192) == "lobpcg"
+    assert modal.eigen_method("auto", 209_433, None, 8192) == "direct"
+    assert modal.eigen_method("auto", 209_433, None, 2048) == "lobpcg"
+    assert modal.direct_memory_bytes(209_433) > 2048 * 2**20
     assert modal.eigen_method("cg-bddc", 1_000, 50.0) == "direct"  # a band needs the shift
     assert modal.eigen_method("cg-amg", 1_000, None) == "lobpcg"
 
