@@ -304,6 +304,36 @@ describe('/environment full-wave: WR-90 section with two wave ports, adaptive S-
     );
     expect(worstRom).toBeLessThan(1e-4);
 
+    // forced onto the iterative path (GMRES + BDDC, issue 19) from the Solver group, a 3-point sweep of the
+    // same band: the run reports its Krylov solves and gives the direct solve's S-parameters
+    await page.click('[data-testid=group-solver] .section-head');
+    await page.selectOption('[data-testid=linear-solver]', 'gmres-bddc');
+    await page.fill('[data-testid=sparam-points]', '3');
+    await page.click('[data-testid=run-analysis]');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid=status-chip]')?.textContent === 'FEA: completed' &&
+        document.querySelector('[data-testid=solver-info]')?.textContent?.includes('Krylov solves'),
+      undefined,
+      { timeout: 180_000 },
+    );
+    const iterativeRows = await page.locator('[data-testid=solver-info] tr').allTextContents();
+    expect(iterativeRows).toContain('Linear solverGMRES + BDDC (iterative)');
+    // one solve per port at the 10 GHz field frequency and at each of the 3 sweep points
+    const krylov = iterativeRows.find((r) => r.startsWith('Krylov solves')) ?? '';
+    expect(krylov).toMatch(/^Krylov solves8 solves, [\d–]+ iterations each, residual ≤ /);
+    const iterative = await downloadTouchstone(page);
+    expect(iterative.rows.map((r) => r.f)).toEqual([8.2e9, 10.3e9, 12.4e9]);
+    let worstIterative = 0;
+    iterative.rows.forEach(({ s }, k) => {
+      for (const name of ['S11', 'S12', 'S21', 'S22'] as const) {
+        const a = uniform.rows[10 * k]?.s[name] ?? { re: Number.NaN, im: Number.NaN };
+        worstIterative = Math.max(worstIterative, Math.hypot(a.re - s[name].re, a.im - s[name].im));
+      }
+    });
+    console.log(`WR-90 iterative (${krylov}) against direct: max |ΔS| ${worstIterative.toExponential(2)}`);
+    expect(worstIterative).toBeLessThan(1e-4);
+
     if (shots) {
       await page.screenshot({ path: join(shots, 'fullwave-page.png') });
       await page.locator('[data-testid=solver-info]').scrollIntoViewIfNeeded();
@@ -319,5 +349,5 @@ describe('/environment full-wave: WR-90 section with two wave ports, adaptive S-
       await table.locator('xpath=..').screenshot({ path: join(shots, 'fullwave-table-scrolled.png') });
     }
     await page.context().close();
-  });
+  }, 360_000);
 });

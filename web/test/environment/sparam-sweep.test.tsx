@@ -8,7 +8,7 @@ import { niceTicks, segments } from '../../src/environment/results/LineChart.tsx
 import { dbRange, SParameterPlot } from '../../src/environment/results/SParameterPlot.tsx';
 import { fixed } from '../../src/environment/results/SParameterTable.tsx';
 import { portImpedanceText, type SParameterSet } from '../../src/environment/results/s-parameters.ts';
-import { sweepSummary } from '../../src/environment/results/sweep-summary.ts';
+import { iterativeSummary, sweepSummary } from '../../src/environment/results/sweep-summary.ts';
 import { createJobControls, EnvironmentContext } from '../../src/environment/state/EnvironmentContext.tsx';
 import { ViewerBridge } from '../../src/environment/viewer-bridge/viewer-bridge.ts';
 import { FakeServer, makeDeps } from './fakes.ts';
@@ -78,6 +78,21 @@ describe('sweepSummary (solver_info.frequency_sweep)', () => {
     expect(sweepSummary(fallback)).toBe('uniform (adaptive not possible), 6 full solves');
     expect(sweepSummary({ frequency_sweep: { type: 'uniform', full_solves: 101 } })).toBeNull();
     expect(sweepSummary({})).toBeNull();
+  });
+
+  it('iterativeSummary states the Krylov solves, their iteration range and worst residual', () => {
+    const info = {
+      iterative_solves: [
+        { frequency: 9e9, port: 0, iterations: 35, residual: 2.1e-6 },
+        { frequency: 9e9, port: 1, iterations: 41, residual: 4.46e-6 },
+        { frequency: 1e10, port: 0, iterations: 38, residual: 1e-7 },
+      ],
+    };
+    expect(iterativeSummary(info)).toBe('3 solves, 35–41 iterations each, residual ≤ 4.5e-6');
+    expect(iterativeSummary({ iterative_solves: [{ iterations: 12, residual: 3e-7 }] })).toBe(
+      '1 solve, 12 iterations, residual ≤ 3.0e-7',
+    );
+    expect(iterativeSummary({ linear_solver: 'direct (umfpack)' })).toBeNull();
   });
 });
 

@@ -15,7 +15,7 @@ import { RunSettings } from './RunSettings.tsx';
 import { SolverNotes } from './SolverNotes.tsx';
 import { SParameterTable } from './SParameterTable.tsx';
 import { portImpedanceText } from './s-parameters.ts';
-import { sweepSummary } from './sweep-summary.ts';
+import { iterativeSummary, sweepSummary } from './sweep-summary.ts';
 import { VibrationModes } from './VibrationModes.tsx';
 
 function quantityText(q: Quantity): string {
@@ -60,6 +60,8 @@ export function FeaResults() {
     if (typeof v === 'number') solverRows.push([label, v.toLocaleString()]);
   }
   if (typeof info.linear_solver === 'string') solverRows.push(['Linear solver', info.linear_solver]);
+  const krylov = iterativeSummary(info);
+  if (krylov) solverRows.push(['Krylov solves', krylov]);
   const sweep = sweepSummary(info);
   if (sweep) solverRows.push(['Frequency sweep', sweep]);
   if (results.computationTime !== null)

@@ -21,6 +21,7 @@ export function SolverGroup() {
         value={form.linearSolver}
         options={LINEAR_SOLVERS.map((v) => ({ value: v, label: SOLVER_LABELS[v] }))}
         onChange={(v) => set({ linearSolver: v })}
+        testId="linear-solver"
       />
       <div className="row2">
         <TextField label="Tolerance" value={form.tolerance} onChange={(v) => set({ tolerance: v })} />
