@@ -50,6 +50,25 @@ def test_lobpcg_finds_the_modes_of_the_direct_solve(supports):
     assert direct.solver_info["eigen_solver"].startswith("shift-and-invert Lanczos")
 
 
+def test_lobpcg_on_the_vector_space_matches_the_blocked_one(monkeypatch):
+    """Supports that fix only some components keep VectorH1's matrices, whose vertex DOFs sit in three blocks:
+    the two-level preconditioner's coarse space must find them there too."""
+    blocked = solve(modalNumModes=4, fixedSupports=[{"faces": CLAMP}], linearSolver="cg-bddc")
+    monkeypatch.setattr(modal.node_blocks, "all_components", lambda fixed: False)
+    vector = solve(modalNumModes=4, fixedSupports=[{"faces": CLAMP}], linearSolver="cg-bddc")
+    assert "node blocks" in blocked.solver_info["eigen_solver"]
+    assert "node blocks" not in vector.solver_info["eigen_solver"]
+    a = np.array([m["frequency"] for m in blocked.extras["modes"]])
+    b = np.array([m["frequency"] for m in vector.extras["modes"]])
+    difference = float(np.max(np.abs(b / a - 1)))
+    print(
+        f"LOBPCG, VectorH1 vs node blocks: frequencies differ by {difference:.1e}; "
+        f"{vector.solver_info['eigen_iterations']} vs {blocked.solver_info['eigen_iterations']} iterations"
+    )
+    assert difference < 1e-8
+    assert vector.solver_info["eigen_iterations"] <= 2 * blocked.solver_info["eigen_iterations"]
+
+
 def test_lobpcg_that_stops_early_reports_the_converged_modes_and_residuals(monkeypatch):
     monkeypatch.setattr(modal, "LOBPCG_MAX_ITERATIONS", 3)
     with pytest.raises(EngineError) as failure:
