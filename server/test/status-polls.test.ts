@@ -86,6 +86,28 @@ describe('a running job’s status', () => {
     }
   });
 
+  it('reads the row once for polls that miss at once, and again after a change', async () => {
+    const { cookie, job } = await runningJob();
+    await poll(job.id, { cookie }); // session and user cached
+    t.ctx.jobs.statusCache.invalidate(job.id);
+    const get = vi.spyOn(t.ctx.jobs, 'get');
+    try {
+      const replies = await Promise.all(Array.from({ length: 20 }, () => poll(job.id, { cookie })));
+      expect(replies.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+      expect(get).toHaveBeenCalledTimes(1);
+      // A change heard of while a read is in flight: later polls do not join that (maybe older) read.
+      const jobs = t.ctx.jobs;
+      jobs.statusCache.invalidate(job.id);
+      const reads = [jobs.readStatus(job.id), jobs.readStatus(job.id)]; // one read, shared
+      jobs.statusCache.invalidate(job.id);
+      reads.push(jobs.readStatus(job.id)); // a new one
+      await Promise.all(reads);
+      expect(get).toHaveBeenCalledTimes(3);
+    } finally {
+      get.mockRestore();
+    }
+  });
+
   it('shows each progress update at once: the cache is fed by the job’s own heartbeat', async () => {
     const { cookie, job } = await runningJob('w-progress');
     const before = await poll(job.id, { cookie });

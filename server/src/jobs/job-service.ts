@@ -47,6 +47,11 @@ export class JobService {
   readonly statusCache: JobStatusCache;
   /** Called after a run's outcome is recorded (e.g. to build the completed status reply once). */
   readonly onFinished: Array<(jobId: string, status: RunOutcome['status']) => void> = [];
+  /** Status reads in flight, by job id (see `readStatus`). */
+  private readonly statusReads = new Map<
+    string,
+    { changes: number; promise: Promise<CachedSnapshot | null> }
+  >();
 
   constructor(
     private readonly db: Db,
@@ -126,7 +131,20 @@ export class JobService {
    * A job's status read from the database into the status cache (null: no such job). The cache is told
    * when the read started, so a status feed message that overtakes it is never hidden by it for long.
    */
-  async readStatus(id: string): Promise<CachedSnapshot | null> {
+  readStatus(id: string): Promise<CachedSnapshot | null> {
+    // Polls that miss at once (a snapshot just expired under many pollers) share one read, unless the
+    // cache heard of a change since it started (then the read may predate it: a new one is made).
+    const changes = this.statusCache.changes;
+    const shared = this.statusReads.get(id);
+    if (shared && shared.changes === changes) return shared.promise;
+    const promise = this.readStatusRow(id).finally(() => {
+      if (this.statusReads.get(id)?.promise === promise) this.statusReads.delete(id);
+    });
+    this.statusReads.set(id, { changes, promise });
+    return promise;
+  }
+
+  private async readStatusRow(id: string): Promise<CachedSnapshot | null> {
     const read = this.statusCache.beginRead(id);
     let row: JobRow | null;
     try {

@@ -123,6 +123,8 @@ export class JobStatusCache {
   private feedEpoch = 0;
   /** Reads in flight, by job id (a feed message for the job marks them raced). */
   private readonly reads = new Map<string, Set<StatusRead>>();
+  /** Counts every change the cache heard of (local writes, invalidations, feed messages and state). */
+  private changeCount = 0;
   /** Called with each fed snapshot that replaced a cached one (e.g. to prepare a completed reply). */
   readonly onFed: Array<(snap: JobSnapshot) => void> = [];
 
@@ -131,6 +133,11 @@ export class JobStatusCache {
     private readonly now: () => number = Date.now,
   ) {
     this.options = { ...DEFAULT_STATUS_CACHE, ...options };
+  }
+
+  /** Grows whenever the cache hears of a change: a read started before it may be older than the change. */
+  get changes(): number {
+    return this.changeCount;
   }
 
   get size(): number {
@@ -149,6 +156,7 @@ export class JobStatusCache {
 
   /** A snapshot written by this process's own worker (claim, heartbeat, progress). */
   putLocal(row: JobSnapshot): CachedSnapshot {
+    this.changeCount++;
     return this.store(row, this.options.localTtlMs, true);
   }
 
@@ -192,6 +200,7 @@ export class JobStatusCache {
    * does not cache (nobody polls it here) and for one its own worker is running (it feeds that itself).
    */
   putFed(row: JobSnapshot): CachedSnapshot | null {
+    this.changeCount++;
     for (const read of this.reads.get(row.id) ?? []) read.raced = true;
     const entry = this.entries.get(row.id);
     if (!entry) return null;
@@ -215,6 +224,7 @@ export class JobStatusCache {
 
   /** A feed message saying only that the job changed (its snapshot did not fit in the message). */
   invalidateFed(id: string): void {
+    this.changeCount++;
     for (const read of this.reads.get(id) ?? []) read.raced = true;
     const entry = this.entries.get(id);
     if (entry && !entry.local) this.entries.delete(id);
@@ -225,6 +235,7 @@ export class JobStatusCache {
    * from the database or fed before now is dropped and the next poll reads the row once.
    */
   feedConnected(): void {
+    this.changeCount++;
     this.feedLive = true;
     this.feedEpoch++;
     for (const [id, entry] of this.entries) if (!entry.local) this.entries.delete(id);
@@ -233,6 +244,7 @@ export class JobStatusCache {
   /** The feed lost its connection: snapshots of active jobs not fed by this process live `activeTtlMs` at most. */
   feedLost(): void {
     if (!this.feedLive) return;
+    this.changeCount++;
     this.feedLive = false;
     this.feedEpoch++;
     const until = this.now() + this.options.activeTtlMs;
@@ -245,16 +257,19 @@ export class JobStatusCache {
   }
 
   invalidate(id: string): void {
+    this.changeCount++;
     this.entries.delete(id);
   }
 
   /** A guest signed in: their session's jobs now belong to the user. */
   invalidateSession(sessionHash: string): void {
+    this.changeCount++;
     for (const [id, entry] of this.entries)
       if (entry.cached.snap.owner_session_hash === sessionHash) this.entries.delete(id);
   }
 
   clear(): void {
+    this.changeCount++;
     this.entries.clear();
   }
 
