@@ -69,6 +69,8 @@ function emIsFullWave(config: AnalysisConfig): boolean {
 
 // Above this size `linearSolver: auto` goes iterative for the H1 families (engine core/linear_solve.py).
 export const DIRECT_SOLVER_MAX_DOFS = 60_000;
+// ...but for structural at order ≥ 2 already above this (its two-level CG beats the factorisation there).
+export const TWO_LEVEL_DIRECT_MAX_DOFS = 30_000;
 // ...and for full-wave, GMRES + BDDC (engine em/fullwave/iterative.py), or earlier if the factor would not fit.
 export const FULLWAVE_DIRECT_MAX_DOFS = 100_000;
 // ...and for modal (and harmonic by modes), LOBPCG with the two-level preconditioner (engine
@@ -82,13 +84,14 @@ interface SolverPath {
   fullWave?: boolean;
   /** Modal eigen solve: direct (shift-and-invert Lanczos) or LOBPCG, chosen by size and memory. */
   modal?: boolean;
+  structural?: boolean;
 }
 
 function spaceOf(config: AnalysisConfig): SolverPath {
   const type = (config.transient && TRANSIENT_TWINS[config.analysisType]) || config.analysisType;
   switch (type) {
     case 'structural':
-      return { space: 'vector-h1', complex: false, alwaysDirect: false };
+      return { space: 'vector-h1', complex: false, alwaysDirect: false, structural: true };
     case 'modal':
       // A band above modalMinFrequency needs the shift-and-invert factor.
       return {
@@ -140,6 +143,10 @@ export const MEMORY_MODEL = {
   // Krylov basis of 60 vectors. bench/scale, WR-90 order 2: 2.71 GB measured at 367 k unknowns (estimate
   // 2.73 GB), 1.44 GB at 39 k (estimate 1.18 GB, 0.82×).
   fullWaveIterativeBytesPerUnknown: 4700,
+  // Structural CG at order ≥ 2 (engine core/elasticity/vertex_coarse.py, not cg-bddc): the half-stored
+  // stiffness, its diagonal and an AMG hierarchy of the first-order problem. bench/structural LE10 peak
+  // resident: 1.43 GB at 1.0 M unknowns, 2.64 GB at 2.0 M (≈ 1.2 kB per unknown above the libraries).
+  structuralIterativeBytesPerUnknown: 1500,
 } as const;
 
 function directBytes(space: DiscreteSpace, complex: boolean, unknowns: number): number {
@@ -162,15 +169,24 @@ function usesDirect(
       MEMORY_MODEL.baseBytes + directBytes('vector-h1', false, unknowns) <= limitBytes;
     return unknowns <= MODAL_DIRECT_MAX_DOFS && fits;
   }
-  if (!path.fullWave) return unknowns <= DIRECT_SOLVER_MAX_DOFS;
+  if (!path.fullWave) {
+    return unknowns <= (usesTwoLevel(path, config) ? TWO_LEVEL_DIRECT_MAX_DOFS : DIRECT_SOLVER_MAX_DOFS);
+  }
   const fits =
     limitBytes === undefined || MEMORY_MODEL.baseBytes + directBytes('hcurl', true, unknowns) <= limitBytes;
   return unknowns <= FULLWAVE_DIRECT_MAX_DOFS && fits;
 }
 
-function iterativeBytesPerUnknown(path: SolverPath): number {
-  if (path.fullWave) return MEMORY_MODEL.fullWaveIterativeBytesPerUnknown;
-  return path.modal ? MEMORY_MODEL.modalIterativeBytesPerUnknown : MEMORY_MODEL.iterativeBytesPerUnknown;
+/** Structural CG at order ≥ 2 with the engine's two-level preconditioner (any iterative choice but cg-bddc). */
+function usesTwoLevel(path: SolverPath, config: AnalysisConfig): boolean {
+  return Boolean(path.structural) && (config.meshOrder ?? 1) >= 2 && config.linearSolver !== 'cg-bddc';
+}
+
+function iterativeBytesPerUnknown(path: SolverPath, config: AnalysisConfig): number {
+  const m = MEMORY_MODEL;
+  if (path.fullWave) return m.fullWaveIterativeBytesPerUnknown;
+  if (path.modal) return m.modalIterativeBytesPerUnknown;
+  return usesTwoLevel(path, config) ? m.structuralIterativeBytesPerUnknown : m.iterativeBytesPerUnknown;
 }
 
 /**
@@ -190,7 +206,7 @@ export function estimateResources(
   const m = MEMORY_MODEL;
   const solverBytes = direct
     ? directBytes(space, complex, unknowns)
-    : iterativeBytesPerUnknown(path) * unknowns;
+    : iterativeBytesPerUnknown(path, config) * unknowns;
   return {
     unknowns,
     space,

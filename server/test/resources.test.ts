@@ -138,6 +138,29 @@ describe('resource estimate', () => {
     expect(tight.solver).toBe('iterative'); // the factor's estimate (≈ 3.7 GB) does not fit 2 GB
   });
 
+  it('estimates structural CG at order 2 from its measured footprint: the 2 M-DOF LE10 mesh fits in 8 GB', () => {
+    // bench/structural's LE10 mesh at maxh 0.033 m (counts only: the estimate reads the array lengths).
+    const le10 = { vertices: new Array(93_258), faces: new Array(61_542), tetrahedra: new Array(461_293) };
+    const config = (linearSolver: string) =>
+      AnalysisConfig.parse({ ...CASES['structural, order 2 (three H1 components)'], linearSolver });
+    const twoLevel = estimateResources(le10, config('auto'));
+    const bddc = estimateResources(le10, config('cg-bddc'));
+    console.log(
+      `structural LE10 ${twoLevel.unknowns} unknowns: two-level ${(twoLevel.memoryBytes / 1e9).toFixed(2)} GB, ` +
+        `BDDC ${(bddc.memoryBytes / 1e9).toFixed(2)} GB (measured peak resident 2.64 GB and 5.64 GB)`,
+    );
+    expect(twoLevel.unknowns).toBe(2_035_737); // the engine's matrix_size on that mesh
+    expect(twoLevel.solver).toBe('iterative');
+    expect(twoLevel.memoryBytes).toBeGreaterThan(2.64e9);
+    expect(twoLevel.memoryBytes).toBeLessThan(8e9);
+    expect(bddc.memoryBytes).toBeGreaterThan(5.64e9);
+    // auto goes iterative from 30 k unknowns at order ≥ 2 (60 k otherwise), as the engine does
+    const mid = estimateResources(boxMesh([1, 0.2, 0.1], [40, 8, 4]), config('auto'));
+    expect(mid.unknowns).toBeGreaterThan(30_000);
+    expect(mid.unknowns).toBeLessThan(60_000);
+    expect(mid.solver).toBe('iterative');
+  });
+
   it('refuses a run over the memory limit with the estimate and advice, storing nothing', async () => {
     const big = boxMesh([1, 0.2, 0.1], [60, 12, 6]);
     const config = {
