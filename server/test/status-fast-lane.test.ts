@@ -191,4 +191,14 @@ describe('FastLane turns', () => {
     fl.handle(fakeReq('/poll/6'), fakeRes());
     expect(written.at(-1)).toBe('/poll/6');
   });
+
+  it('hands a request to Fastify when a lane route throws', () => {
+    const fallback: string[] = [];
+    const fl = new FastLane((req) => fallback.push(req.url as string), 2);
+    fl.add(() => {
+      throw new Error('bug');
+    });
+    fl.handle(fakeReq('/poll/1'), fakeRes());
+    expect(fallback).toEqual(['/poll/1']);
+  });
 });

@@ -52,9 +52,13 @@ export class FastLane {
   }
 
   private prepare(req: IncomingMessage): ((res: ServerResponse) => void) | undefined {
-    for (const route of this.routes) {
-      const write = route(req);
-      if (write) return write;
+    try {
+      for (const route of this.routes) {
+        const write = route(req);
+        if (write) return write;
+      }
+    } catch {
+      // A bug in a lane route must not take the process down: the route's full path answers instead.
     }
     return undefined;
   }
