@@ -137,7 +137,8 @@ export const MEMORY_MODEL = {
   },
   iterativeBytesPerUnknown: 4000,
   // LOBPCG (block of 15 for 10 modes) with the two-level preconditioner: K and M, the vertex-DOF factor and
-  // about twenty block vectors; 0.39 GB peak RSS at 42 k unknowns (bench/vibration/README.md for 1.05 M).
+  // about twenty block vectors. bench/vibration: 0.40 GB peak RSS at 42 k unknowns, 1.13 GB at 0.21 M, 5.32 GB
+  // at 1.05 M (estimates 1.19, 1.94, 5.73 GB).
   modalIterativeBytesPerUnknown: 4500,
   // GMRES + BDDC on complex Nédélec: the matrix, BDDC's element matrices and wirebasket factor, and a
   // Krylov basis of 60 vectors. bench/scale, WR-90 order 2: 2.71 GB measured at 367 k unknowns (estimate
