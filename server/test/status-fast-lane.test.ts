@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionCookie } from '../src/fea/status-fast-lane.ts';
 import { FastLane, fastLaneOf } from '../src/http/fast-lane.ts';
-import { creditTokens, signedInUser, tinyJob } from './support/compute.ts';
+import { claimedJob, signedInUser } from './support/compute.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 // Issue 20: status polls answered from memory before Fastify (src/fea/status-fast-lane.ts) must be
@@ -57,21 +57,10 @@ async function laneAndRoute(jobId: string, headers: Record<string, string>) {
 }
 
 async function runningJob(worker = 'w1') {
-  const { userId, cookie } = await signedInUser(t);
-  await creditTokens(t.ctx, userId, 5);
-  const job = await t.ctx.jobs.create({
-    owner: { userId, sessionHash: null },
-    kind: 'analysis',
-    analysisType: 'em',
-    queue: 'standard',
-    input: tinyJob(),
-    planId: 'token',
-  });
-  const claim = await t.ctx.jobs.claim(job.id, worker, 60);
-  if (!claim.claimed) throw new Error('not claimed');
+  const running = await claimedJob(t, worker);
   // The first poll goes through the route: it reads the session, the user and the job into the caches.
-  expect((await get(`/api/fea/status/${job.id}`, { cookie })).status).toBe(200);
-  return { userId, cookie, job: claim.job };
+  expect((await get(`/api/fea/status/${running.job.id}`, { cookie: running.cookie })).status).toBe(200);
+  return running;
 }
 
 describe('the status fast lane', () => {

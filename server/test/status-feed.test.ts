@@ -2,7 +2,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../src/db/database.ts';
-import { creditTokens, pollUntil, signedInUser, tinyJob } from './support/compute.ts';
+import { claimedJob, pollUntil } from './support/compute.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 // Issue 20: two API processes on one PostgreSQL (scripts/test.sh's PostgreSQL step). A job's updates
@@ -25,22 +25,6 @@ describe.skipIf(!pgUrl)('the status feed between two API processes (PostgreSQL L
     await b?.app.close(); // not b.close(): the data directory is a's
     await a?.close();
   });
-
-  async function runningJob(worker: string) {
-    const { userId, cookie } = await signedInUser(a);
-    await creditTokens(a.ctx, userId, 5);
-    const job = await a.ctx.jobs.create({
-      owner: { userId, sessionHash: null },
-      kind: 'analysis',
-      analysisType: 'em',
-      queue: 'standard',
-      input: tinyJob(),
-      planId: 'token',
-    });
-    const claim = await a.ctx.jobs.claim(job.id, worker, 60);
-    if (!claim.claimed) throw new Error('not claimed');
-    return { cookie, job: claim.job };
-  }
 
   const poll = (t: TestApp, jobId: string, headers: Record<string, string>) =>
     t.app.inject({ method: 'GET', url: `/api/fea/status/${jobId}`, headers });
@@ -73,7 +57,7 @@ describe.skipIf(!pgUrl)('the status feed between two API processes (PostgreSQL L
     );
 
   it('shows progress written through one process in the other’s polls, with no database read', async () => {
-    const { cookie, job } = await runningJob('w-progress');
+    const { cookie, job } = await claimedJob(a, 'w-progress');
     expect((await poll(b, job.id, { cookie })).json()).toMatchObject({ status: 'running', progress: 0 });
     const queries = countQueries(b.ctx.db);
     try {
@@ -93,7 +77,7 @@ describe.skipIf(!pgUrl)('the status feed between two API processes (PostgreSQL L
   });
 
   it('shows a cancel requested through one process and the cancelled outcome in the other’s polls', async () => {
-    const { cookie, job } = await runningJob('w-cancel');
+    const { cookie, job } = await claimedJob(a, 'w-cancel');
     expect((await poll(b, job.id, { cookie })).statusCode).toBe(200);
     const queries = countQueries(b.ctx.db);
     try {
@@ -126,7 +110,7 @@ describe.skipIf(!pgUrl)('the status feed between two API processes (PostgreSQL L
   });
 
   it('serves a job completed elsewhere from the stored, compressed reply, read from no row', async () => {
-    const { cookie, job } = await runningJob('w-done');
+    const { cookie, job } = await claimedJob(a, 'w-done');
     expect((await poll(b, job.id, { cookie })).json().status).toBe('running');
     const results = { solver_info: { analysis: 'electrostatic' }, potential: [0, 0.5, 1] };
     const files = a.ctx.jobs.files;
@@ -176,7 +160,7 @@ describe.skipIf(!pgUrl)('the status feed between two API processes (PostgreSQL L
   it('recovers from a cut listener connection: reconnects, re-reads what it may have missed, then needs no reads again', async () => {
     const feed = b.ctx.statusFeed;
     if (!feed) throw new Error('no status feed on PostgreSQL');
-    const { cookie, job } = await runningJob('w-cut');
+    const { cookie, job } = await claimedJob(a, 'w-cut');
     expect((await poll(b, job.id, { cookie })).json().progress).toBe(0);
     const connects = feed.counters.connects;
     const pid = feed.backendPid;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { softWrite } from '../src/db/database.ts';
 import { storedReplyKey } from '../src/fea/status-replies.ts';
 import type { JobRow } from '../src/jobs/job-service.ts';
-import { creditTokens, signedInUser, tinyJob } from './support/compute.ts';
+import { claimedJob, signedInUser } from './support/compute.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 // Issue 20, polls: GET /api/fea/status/{id} from the status cache with ETags, sessions cached briefly
@@ -15,22 +15,6 @@ beforeAll(async () => {
   t = await createTestApp({ WELCOME_GRANT_TOKENS: '0' }, { startQueue: false });
 });
 afterAll(async () => t.close());
-
-async function runningJob(worker = 'w1') {
-  const { userId, cookie } = await signedInUser(t);
-  await creditTokens(t.ctx, userId, 5);
-  const job = await t.ctx.jobs.create({
-    owner: { userId, sessionHash: null },
-    kind: 'analysis',
-    analysisType: 'em',
-    queue: 'standard',
-    input: tinyJob(),
-    planId: 'token',
-  });
-  const claim = await t.ctx.jobs.claim(job.id, worker, 60);
-  if (!claim.claimed) throw new Error('not claimed');
-  return { userId, cookie, job: claim.job };
-}
 
 const poll = (jobId: string, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'GET', url: `/api/fea/status/${jobId}`, headers });
@@ -53,7 +37,7 @@ function countQueries() {
 
 describe('a running job’s status', () => {
   it('carries an ETag and Cache-Control: no-cache; an unchanged status is a 304', async () => {
-    const { cookie, job } = await runningJob();
+    const { cookie, job } = await claimedJob(t);
     const first = await poll(job.id, { cookie });
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ job_id: job.id, status: 'running', progress: 0, message: 'Starting' });
@@ -68,7 +52,7 @@ describe('a running job’s status', () => {
   });
 
   it('costs no database query in the steady state', async () => {
-    const { cookie, job } = await runningJob();
+    const { cookie, job } = await claimedJob(t);
     t.ctx.jobs.statusCache.invalidate(job.id);
     const first = countQueries();
     try {
@@ -87,7 +71,7 @@ describe('a running job’s status', () => {
   });
 
   it('reads the row once for polls that miss at once, and again after a change', async () => {
-    const { cookie, job } = await runningJob();
+    const { cookie, job } = await claimedJob(t);
     await poll(job.id, { cookie }); // session and user cached
     t.ctx.jobs.statusCache.invalidate(job.id);
     const get = vi.spyOn(t.ctx.jobs, 'get');
@@ -109,7 +93,7 @@ describe('a running job’s status', () => {
   });
 
   it('shows each progress update at once: the cache is fed by the job’s own heartbeat', async () => {
-    const { cookie, job } = await runningJob('w-progress');
+    const { cookie, job } = await claimedJob(t, 'w-progress');
     const before = await poll(job.id, { cookie });
     const etag = before.headers.etag as string;
     await t.ctx.jobs.renewLease(job, 'w-progress', 60, { percent: 42, message: 'Solving' });
@@ -131,7 +115,7 @@ describe('a running job’s status', () => {
   });
 
   it('shows the finished state as soon as the outcome is recorded', async () => {
-    const { cookie, job } = await runningJob('w-fail');
+    const { cookie, job } = await claimedJob(t, 'w-fail');
     expect((await poll(job.id, { cookie })).json().status).toBe('running');
     const t0 = Date.now();
     await t.ctx.jobs.finish(
@@ -152,7 +136,7 @@ describe('a running job’s status', () => {
 
 describe('sessions on the poll route', () => {
   it('refuses a logged-out session immediately, though its row was cached', async () => {
-    const { cookie, job } = await runningJob();
+    const { cookie, job } = await claimedJob(t);
     expect((await poll(job.id, { cookie })).statusCode).toBe(200);
     const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
     expect(out.statusCode).toBe(200);
@@ -160,14 +144,14 @@ describe('sessions on the poll route', () => {
   });
 
   it('refuses every session of a user whose sessions are revoked (role change), immediately', async () => {
-    const { userId, cookie, job } = await runningJob();
+    const { userId, cookie, job } = await claimedJob(t);
     expect((await poll(job.id, { cookie })).statusCode).toBe(200);
     await t.ctx.sessions.destroyAllForUser(userId);
     expect((await poll(job.id, { cookie })).statusCode).toBe(404);
   });
 
   it('keeps other routes on the database: a row deleted behind the service’s back ends the session there', async () => {
-    const { userId, cookie, job } = await runningJob();
+    const { userId, cookie, job } = await claimedJob(t);
     expect((await poll(job.id, { cookie })).statusCode).toBe(200);
     await t.ctx.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
     const check = await t.app.inject({ method: 'GET', url: '/api/auth/check', headers: { cookie } });
@@ -177,7 +161,7 @@ describe('sessions on the poll route', () => {
 
 describe('object-level authorization', () => {
   it('answers 404 for someone else’s job, cached or not, and for a caller without a session', async () => {
-    const owner = await runningJob();
+    const owner = await claimedJob(t);
     const other = await signedInUser(t);
     expect((await poll(owner.job.id, { cookie: other.cookie })).statusCode).toBe(404);
     expect((await poll(owner.job.id, { cookie: owner.cookie })).statusCode).toBe(200); // now cached
@@ -206,7 +190,7 @@ describe('a completed job’s status', () => {
   };
 
   async function completedJob() {
-    const { cookie, job } = await runningJob('w-done');
+    const { cookie, job } = await claimedJob(t, 'w-done');
     const files = t.ctx.jobs.files;
     // The engine's results.json (Python writes spaces and its own number forms: parsed, they are equal).
     const text = JSON.stringify(results, null, 1).replace('1e-7', '1e-07');
@@ -327,7 +311,7 @@ describe('SQLite writes on the poll path', () => {
     expect(mode.rows[0]?.journal_mode).toBe('wal');
     expect(await synchronous()).toBe(2); // FULL
     expect(await softWrite(t.ctx.db, (db) => synchronous(db))).toBe(1); // NORMAL, for soft writes only
-    const { job } = await runningJob('w-sync');
+    const { job } = await claimedJob(t, 'w-sync');
     await t.ctx.jobs.renewLease(job, 'w-sync', 60, { percent: 7, message: 'Meshing' });
     expect(await synchronous()).toBe(2);
     expect((await t.ctx.jobs.get(job.id))?.progress).toBe(7);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { AppContext } from '../../src/app-context.ts';
+import type { JobRow } from '../../src/jobs/job-service.ts';
 import { boxMesh, facesOnPlane } from './box-mesh.ts';
 import { registerTestUser } from './users.ts';
 
@@ -43,6 +44,29 @@ export function tinyJob(volts = 1) {
       ],
     },
   };
+}
+
+/**
+ * A signed-in user's job, created and claimed by `worker` straight through the job service (no engine
+ * runs): a job that stays `running` for as long as a test needs.
+ */
+export async function claimedJob(
+  t: { app: FastifyInstance; ctx: AppContext },
+  worker = 'w1',
+): Promise<{ userId: string; cookie: string; job: JobRow }> {
+  const { userId, cookie } = await signedInUser(t);
+  await creditTokens(t.ctx, userId, 5);
+  const job = await t.ctx.jobs.create({
+    owner: { userId, sessionHash: null },
+    kind: 'analysis',
+    analysisType: 'em',
+    queue: 'standard',
+    input: tinyJob(),
+    planId: 'token',
+  });
+  const claim = await t.ctx.jobs.claim(job.id, worker, 60);
+  if (!claim.claimed) throw new Error('not claimed');
+  return { userId, cookie, job: claim.job };
 }
 
 export async function submit(
