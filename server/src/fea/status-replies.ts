@@ -129,13 +129,9 @@ export class CompletedReplies {
 
   /** The reply from memory, else from storage, else built by `serialise` (and stored). */
   async get(jobId: string, version: string, serialise: () => Promise<string>): Promise<CompressedReply> {
+    const hit = this.peek(jobId, version);
+    if (hit) return hit;
     const key = `${jobId}\n${version}`;
-    const hit = this.lru.get(key);
-    if (hit) {
-      this.lru.delete(key); // most recently used last
-      this.lru.set(key, hit);
-      return hit;
-    }
     let pending = this.building.get(key);
     if (!pending) {
       pending = this.load(jobId, serialise).finally(() => this.building.delete(key));
