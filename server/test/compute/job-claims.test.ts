@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditTokens, signedInUser, tinyJob } from '../support/compute.ts';
+import { queuedJob } from '../support/compute.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 // The claim/lease/finish rules that make at-least-once delivery safe, on the real database (no queue).
@@ -9,19 +9,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-async function newJob() {
-  const { userId } = await signedInUser(t);
-  await creditTokens(t.ctx, userId, 1);
-  const job = await t.ctx.jobs.create({
-    owner: { userId, sessionHash: null },
-    kind: 'analysis',
-    analysisType: 'em',
-    queue: 'standard',
-    input: tinyJob(),
-    planId: 'token',
-  });
-  return { userId, job };
-}
+const newJob = () => queuedJob(t, 1);
 
 const expireLease = (id: string) =>
   t.ctx.db

@@ -46,16 +46,13 @@ export function tinyJob(volts = 1) {
   };
 }
 
-/**
- * A signed-in user's job, created and claimed by `worker` straight through the job service (no engine
- * runs): a job that stays `running` for as long as a test needs.
- */
-export async function claimedJob(
+/** A signed-in user's queued job, created straight through the job service (no queue, no engine). */
+export async function queuedJob(
   t: { app: FastifyInstance; ctx: AppContext },
-  worker = 'w1',
+  tokens = 5,
 ): Promise<{ userId: string; cookie: string; job: JobRow }> {
   const { userId, cookie } = await signedInUser(t);
-  await creditTokens(t.ctx, userId, 5);
+  await creditTokens(t.ctx, userId, tokens);
   const job = await t.ctx.jobs.create({
     owner: { userId, sessionHash: null },
     kind: 'analysis',
@@ -64,6 +61,15 @@ export async function claimedJob(
     input: tinyJob(),
     planId: 'token',
   });
+  return { userId, cookie, job };
+}
+
+/** A queued job claimed by `worker`: it stays `running` for as long as a test needs. */
+export async function claimedJob(
+  t: { app: FastifyInstance; ctx: AppContext },
+  worker = 'w1',
+): Promise<{ userId: string; cookie: string; job: JobRow }> {
+  const { userId, cookie, job } = await queuedJob(t);
   const claim = await t.ctx.jobs.claim(job.id, worker, 60);
   if (!claim.claimed) throw new Error('not claimed');
   return { userId, cookie, job: claim.job };
