@@ -16,6 +16,7 @@ import { createBilling } from './billing/billing.ts';
 import { registerBillingRoutes } from './billing/billing-routes.ts';
 import { registerLocalCheckoutRoutes } from './billing/local-checkout-routes.ts';
 import { registerStripeWebhookRoute } from './billing/stripe-webhook-route.ts';
+import { subscriptionInfoLane } from './billing/subscription-info-lane.ts';
 import { registerUsageRoutes } from './billing/usage-routes.ts';
 import { UsageSync } from './billing/usage-sync.ts';
 import { createCompute, createQueue } from './compute.ts';
@@ -164,6 +165,16 @@ export async function buildApp(
   // Status polls answered from memory before Fastify when everything is cached (same bytes as the route).
   fastLaneOf(app.server)?.add(
     statusFastLane({ fea, sessions: ctx.sessions, users: cachedUsers, securityHeaders, log: app.log }),
+  );
+  // The usage panel's poll, from the same per-user cache the route reads (emptied by any usage change).
+  fastLaneOf(app.server)?.add(
+    subscriptionInfoLane({
+      billing: ctx.billing.service,
+      sessions: ctx.sessions,
+      users: cachedUsers,
+      securityHeaders,
+      log: app.log,
+    }),
   );
   const debug = new DebugService({
     db,

@@ -1,9 +1,10 @@
-import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionCookie } from '../src/fea/status-fast-lane.ts';
 import { FastLane, fastLaneOf } from '../src/http/fast-lane.ts';
+import { sessionCookie } from '../src/http/lane-caller.ts';
 import { claimedJob, signedInUser } from './support/compute.ts';
+import { rawGet } from './support/raw-http.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 // Issue 20: status polls answered from memory before Fastify (src/fea/status-fast-lane.ts) must be
@@ -21,30 +22,7 @@ afterAll(async () => t.close());
 
 const lane = () => fastLaneOf(t.app.server) as FastLane;
 
-interface Raw {
-  status: number;
-  /** Raw header lines in order, without Date (it changes between two replies). */
-  headers: string[];
-  body: Buffer;
-}
-
-function get(path: string, headers: Record<string, string> = {}): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${base}${path}`, { headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const lines: string[] = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2)
-          if (res.rawHeaders[i]?.toLowerCase() !== 'date')
-            lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
-        resolve({ status: res.statusCode ?? 0, headers: lines, body: Buffer.concat(chunks) });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = (path: string, headers: Record<string, string> = {}) => rawGet(`${base}${path}`, headers);
 
 /** The poll through the lane (asserting it served it) and the same poll through the route. */
 async function laneAndRoute(jobId: string, headers: Record<string, string>) {

@@ -79,6 +79,11 @@ export class BillingService {
     );
   }
 
+  /** The subscription info `subscriptionInfo` would return from its cache right now, without a read. */
+  subscriptionInfoNow(userId: string): SubscriptionInfo | undefined {
+    return this.infoCache.peek(userId);
+  }
+
   private readonly infoCache = new UsageCache<SubscriptionInfo>(SUBSCRIPTION_INFO_TTL_MS);
 
   private async readSubscriptionInfo(userId: string): Promise<SubscriptionInfo> {

@@ -47,11 +47,18 @@ export class UsageCache<T> {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async get(userId: string, read: () => Promise<T>, expiresAt?: (value: T) => number | null): Promise<T> {
+  /** The cached value when `get` would return it without reading, else undefined (never reads). */
+  peek(userId: string): T | undefined {
     const t = this.now();
     const stamp = usageStamp(userId, t);
     const hit = this.entries.get(userId);
-    if (hit && stamp !== null && hit.stamp === stamp && hit.until > t) return hit.value;
+    return hit && stamp !== null && hit.stamp === stamp && hit.until > t ? hit.value : undefined;
+  }
+
+  async get(userId: string, read: () => Promise<T>, expiresAt?: (value: T) => number | null): Promise<T> {
+    const hit = this.peek(userId);
+    if (hit !== undefined) return hit;
+    const stamp = usageStamp(userId, this.now());
     const value = await read();
     const after = this.now();
     if (stamp === null || usageStamp(userId, after) !== stamp) {

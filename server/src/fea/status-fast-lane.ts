@@ -1,19 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { CachedUsers } from '../accounts/current-user.ts';
 import { COMPRESS_MIN_BYTES } from '../http/compress-json.ts';
 import type { FastRoute } from '../http/fast-lane.ts';
+import { cachedCaller, type LaneCallerDeps } from '../http/lane-caller.ts';
 import { ownerOf } from '../jobs/job-owner.ts';
-import { SESSION_COOKIE } from '../sessions/session-plugin.ts';
-import type { SessionService } from '../sessions/session-service.ts';
 import type { FeaService } from './fea-service.ts';
 import { type ContentEncoding, etagMatches, pickEncoding, type StatusReply } from './status-replies.ts';
 
 const PREFIX = '/api/fea/status/';
 
-export interface StatusFastLaneDeps {
+export interface StatusFastLaneDeps extends LaneCallerDeps {
   fea: FeaService;
-  sessions: SessionService;
-  users: CachedUsers;
   /** The headers every reply carries (installSecurityHeaders). */
   securityHeaders: Readonly<Record<string, string>>;
   log: FastifyBaseLogger & { isLevelEnabled?(level: string): boolean };
@@ -88,11 +84,8 @@ export function statusFastLane(deps: StatusFastLaneDeps): FastRoute {
     if (req.method !== 'GET' || !req.url?.startsWith(PREFIX)) return undefined;
     const jobId = req.url.slice(PREFIX.length);
     if (jobId.length === 0 || /[/?%#]/.test(jobId)) return undefined;
-    const raw = sessionCookie(req.headers.cookie);
-    if (!raw) return undefined;
-    const session = deps.sessions.resolveCachedNow(raw);
+    const session = cachedCaller(req, deps);
     if (!session) return undefined;
-    if (session.userId && !deps.users.isCachedActive(session.userId)) return undefined;
     const reply = deps.fea.statusReplyNow(jobId, ownerOf(session));
     if (!reply) return undefined;
     const p = prepare(reply);
@@ -125,17 +118,4 @@ export function statusFastLane(deps: StatusFastLaneDeps): FastRoute {
       done(200);
     };
   };
-}
-
-/** The first `fl_session` cookie's value as @fastify/cookie reads it, or undefined when it would decode it. */
-export function sessionCookie(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq === -1 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue;
-    const value = part.slice(eq + 1).trim();
-    // Quoted or percent-encoded values are decoded by the cookie parser: leave them to it.
-    return value.length > 0 && !/["%]/.test(value) ? value : undefined;
-  }
-  return undefined;
 }

@@ -1,0 +1,37 @@
+import type { IncomingMessage } from 'node:http';
+import type { CachedUsers } from '../accounts/current-user.ts';
+import { SESSION_COOKIE } from '../sessions/session-plugin.ts';
+import type { Session, SessionService } from '../sessions/session-service.ts';
+
+/** What a fast-lane route needs to know who is asking, from memory only. */
+export interface LaneCallerDeps {
+  sessions: SessionService;
+  users: CachedUsers;
+}
+
+/**
+ * The caller's session when the route's `cachedAuth` path would accept it without a query: a fresh
+ * cached session (no expiry to enforce, no touch due) and, if signed in, a user read as active in the
+ * last few seconds. Undefined sends the request to Fastify (which reads, refuses or ends the session).
+ */
+export function cachedCaller(req: IncomingMessage, deps: LaneCallerDeps): Session | undefined {
+  const raw = sessionCookie(req.headers.cookie);
+  if (!raw) return undefined;
+  const session = deps.sessions.resolveCachedNow(raw);
+  if (!session) return undefined;
+  if (session.userId && !deps.users.isCachedActive(session.userId)) return undefined;
+  return session;
+}
+
+/** The first `fl_session` cookie's value as @fastify/cookie reads it, or undefined when it would decode it. */
+export function sessionCookie(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq === -1 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue;
+    const value = part.slice(eq + 1).trim();
+    // Quoted or percent-encoded values are decoded by the cookie parser: leave them to it.
+    return value.length > 0 && !/["%]/.test(value) ? value : undefined;
+  }
+  return undefined;
+}
