@@ -21,11 +21,12 @@ from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 from fieldline_engine.core.elasticity.loads import component_dirichlet
 from fieldline_engine.core.elasticity.operator import Elasticity
 from fieldline_engine.core.elasticity.setup import ElasticSetup
+from fieldline_engine.core.elasticity.vertex_coarse import GaussSeidelTwoLevel, vertex_dofs
 from fieldline_engine.core.materials import MaterialTable
 from fieldline_engine.errors import EngineError, InvalidInput
 from fieldline_engine.limits import address_space_limit_mb, parallel
 from fieldline_engine.protocol import SILENT, ProgressSpan
-from fieldline_engine.vibration import node_blocks, two_level
+from fieldline_engine.vibration import node_blocks
 from fieldline_engine.vibration.lobpcg import lobpcg
 
 MAX_MODES = 50
@@ -33,7 +34,7 @@ MAX_DOFS = 1_500_000
 
 
 # `linearSolver: auto` factors K − σM directly up to this size, when the factor fits the job's memory limit, and
-# goes to LOBPCG with the two-level preconditioner above it (vibration/two_level.py). The direct path is the faster
+# goes to LOBPCG with the two-level preconditioner above it (core/elasticity/vertex_coarse.py). The direct path is the faster
 # one where it fits: on the bench cantilever (one thread) 4.9 vs 14.4 CPU s at 42 k DOFs, 35.8 vs ≈ 70 at 0.21 M;
 # its factor grows faster than n^(4/3) (more than 10 GB at 1.05 M DOFs), LOBPCG's cost and memory linearly
 # (bench/vibration/README.md). contracts/src/resources.ts mirrors this choice for the pre-run estimate.
@@ -238,8 +239,8 @@ def solve_modes(
             m.Assemble()
         progress(0.2, "Two-level preconditioner: factorizing the vertex (linear-element) problem")
         with parallel(fes.ndof):
-            coarse = two_level.vertex_dofs(space, mesh.nv, 1 if blocked else 3)
-            pre = two_level.TwoLevel(a.mat, space.FreeDofs(), coarse)
+            coarse = vertex_dofs(space, mesh.nv, 1 if blocked else 3)
+            pre = GaussSeidelTwoLevel(a.mat, space.FreeDofs(), coarse)
         K = FreeBlock(a.mat, a.mat, solve_free, fes.ndof)
         M = FreeBlock(m.mat, a.mat, solve_free, fes.ndof)
         T = FreeBlock(pre, a.mat, solve_free, fes.ndof)

@@ -10,6 +10,11 @@ Why not BDDC: BDDC keeps element-wise harmonic extensions and inner solves and f
 whose fill grows faster than the unknowns. This keeps K, its diagonal and an AMG hierarchy of a problem ~1/8
 the size (order 2). LE10 at 1 M DOFs, one thread: 57 CG iterations and 1.36 GB peak against BDDC's 79 and
 2.41 GB (bench/structural/README.md).
+
+The modal path's LOBPCG uses the same vertex coarse space multiplicatively (`GaussSeidelTwoLevel`): symmetric
+Gauss–Seidel sweeps around an exact sparse-Cholesky solve on the vertex DOFs of the assembled matrix, which
+also works on the node-blocked (H1, dim=3) matrices of vibration/node_blocks.py. Both forms select the vertex
+DOFs by `_vertex_ranges`, the one statement of the layout here.
 """
 
 import ngsolve as ng
@@ -20,15 +25,32 @@ from fieldline_engine.core.elasticity.operator import Elasticity
 from fieldline_engine.core.elasticity.rigid_modes import rigid_modes_at_vertex_dofs
 
 
+def _vertex_ranges(ndof: int, nv: int, components: int) -> list[tuple[int, int]]:
+    """Where the vertex DOFs sit: the first nv of each of `components` equal blocks (VectorH1 numbers x, y and
+    z in three blocks of ndof/3), or the first nv of a node-blocked space (components = 1, ndof its nodes)."""
+    block = ndof // components
+    if components * block != ndof or block < nv:
+        raise ValueError(f"not a layout of {components} blocks: {ndof} DOFs for {nv} vertices")
+    return [(k * block, k * block + nv) for k in range(components)]
+
+
+def vertex_dofs(fes: ng.FESpace, nv: int, components: int) -> ng.BitArray:
+    """The free vertex DOFs of fes (see `_vertex_ranges` for `components`)."""
+    coarse = ng.BitArray(fes.ndof)
+    coarse.Clear()
+    for start, stop in _vertex_ranges(fes.ndof, nv, components):
+        for i in range(start, stop):
+            coarse[i] = True
+    coarse &= fes.FreeDofs()
+    return coarse
+
+
 def vertex_embedding(ndof: int, nv: int) -> ng.BaseMatrix:
     """ndof × 3nv: a first-order VectorH1 vector (blocks x, y, z of nv vertex values) placed at the vertex
     DOFs of a higher-order VectorH1 with ndof DOFs (blocks x, y, z of ndof/3, each starting at its vertices)."""
-    block = ndof // 3
-    if 3 * block != ndof or block < nv:
-        raise ValueError(f"not a VectorH1 layout: {ndof} DOFs for {nv} vertices")
     out = None
-    for k in range(3):
-        fine = ng.la.Embedding(ndof, ng.IntRange(k * block, k * block + nv))
+    for k, (start, stop) in enumerate(_vertex_ranges(ndof, nv, 3)):
+        fine = ng.la.Embedding(ndof, ng.IntRange(start, stop))
         coarse = ng.la.Embedding(3 * nv, ng.IntRange(k * nv, (k + 1) * nv))
         term = fine @ coarse.T
         out = term if out is None else out + term
@@ -59,3 +81,41 @@ def two_level_preconditioner(
         project = ng.Projector(freedofs, True)
         coarse = project @ coarse @ project
     return mat.CreateSmoother(freedofs) + coarse
+
+
+class GaussSeidelTwoLevel(ng.BaseMatrix):
+    """The modal path's form: x = B b by `sweeps` forward Gauss–Seidel sweeps from x = 0, the coarse correction
+    x += C (b − A x) with C the exact (sparse-Cholesky) inverse on the `coarse` DOFs (`vertex_dofs`), then as
+    many backward sweeps — symmetric, so it can precondition LOBPCG or CG. The vertex problem's factor is
+    small (a seventh of a quadratic model's unknowns, with linear elements' sparsity) and carries every mode's
+    smooth global part, rigid motions included, so LOBPCG's iteration count stays flat under refinement (15 on
+    the 42 k-DOF cantilever against BDDC's 50; bench/vibration/README.md)."""
+
+    def __init__(self, a: ng.BaseMatrix, free: ng.BitArray, coarse: ng.BitArray, sweeps: int = 2):
+        super().__init__()
+        self.a, self.sweeps = a, sweeps
+        self.smoother = a.CreateSmoother(free)
+        self.coarse = a.Inverse(coarse, inverse="sparsecholesky")
+        self.residual, self.correction = a.CreateColVector(), a.CreateColVector()
+
+    def Height(self) -> int:  # noqa: N802 (NGSolve's BaseMatrix interface)
+        return self.a.height
+
+    def Width(self) -> int:  # noqa: N802
+        return self.a.width
+
+    def CreateColVector(self):  # noqa: N802
+        return self.a.CreateColVector()
+
+    def CreateRowVector(self):  # noqa: N802
+        return self.a.CreateColVector()
+
+    def Mult(self, b, x) -> None:  # noqa: N802
+        x[:] = 0.0
+        for _ in range(self.sweeps):
+            self.smoother.Smooth(x, b)
+        self.residual.data = b - self.a * x
+        self.correction.data = self.coarse * self.residual
+        x.data += self.correction
+        for _ in range(self.sweeps):
+            self.smoother.SmoothBack(x, b)
