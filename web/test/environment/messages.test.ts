@@ -87,6 +87,31 @@ describe('upload (spec 001 §4/§5)', () => {
     expect(viewerCalls.filter((c) => c.name === 'clearData').length).toBe(2);
   });
 
+  it("drops every family's face and body rows of the old model: a new part's face 3 is another face", async () => {
+    const { deps, store } = makeDeps(new FakeServer());
+    await loadFile(file('mesh.json', tinyVolume), deps);
+    const row = { key: 'r', name: 'Row', faces: '1, 2, 3' };
+    store.set((s) => ({
+      form: {
+        ...s.form,
+        frequencyHz: 2e9,
+        structuralSupports: [{ ...row, kind: 'fixed', displacement: ['0', '', ''] }],
+        structuralLoads: [{ ...row, kind: 'force', force: ['0', '0', '-500'], pressure: '' }],
+        thermalConditions: [{ ...row, kind: 'temperature', value: '300', ambient: '293.15' }],
+        heatSources: [{ key: 'h', region: '0', kind: 'power', value: '5' }],
+        bodyOverrides: { 0: { youngsModulus: '70e9' } },
+      },
+    }));
+    await loadFile(file('other.json', tinyVolume), deps);
+    const form = store.get().form;
+    expect(form.structuralSupports).toEqual([]);
+    expect(form.structuralLoads).toEqual([]);
+    expect(form.thermalConditions).toEqual([]);
+    expect(form.heatSources).toEqual([]);
+    expect(form.bodyOverrides).toEqual({});
+    expect(form.frequencyHz).toBe(2e9); // settings that name nothing of the model stay
+  });
+
   it('loads results JSON as completed results, other JSON as mesh data', async () => {
     const { deps, store } = makeDeps(new FakeServer());
     await loadFile(file('r.json', completedResults), deps);

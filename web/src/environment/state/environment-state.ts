@@ -127,12 +127,18 @@ export function clearedState(state: EnvironmentState): EnvironmentState {
   const form = {
     ...state.form,
     bodyMaterials: {},
+    bodyOverrides: {},
     dirichletNodes: [],
     dirichletFaceGroups: [],
     neumann: [],
     impedance: [],
     wavePorts: [],
     referenceNode: '',
+    // the other families' rows name faces and bodies too (a new part's face 3 is another face)
+    structuralSupports: [],
+    structuralLoads: [],
+    thermalConditions: [],
+    heatSources: [],
   };
   return { ...initialEnvironmentState(), form };
 }
