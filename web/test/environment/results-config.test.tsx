@@ -207,6 +207,37 @@ describe('the structural form', () => {
   });
 });
 
+describe('a family chosen after an EM set-up', () => {
+  it('is not sent the EM switches the engine would list as unused (frequency, ports, sweep, PML)', () => {
+    const em = {
+      ...everyFieldForm(),
+      frequencyHz: 10e9,
+      transient: true,
+      useRadialPML: true,
+      useWavePorts: true,
+      calculateSParameters: true,
+      extractSParameters: true,
+      animate: true,
+    };
+    for (const physics of ['structural', 'thermal', 'vibration'] as const) {
+      const sent = toBackendConfig({ ...em, physics }, { bodies });
+      expect(sent, physics).toMatchObject({
+        frequency: 0,
+        transient: false,
+        useRadialPML: false,
+        useWavePorts: false,
+        wavePorts: [],
+        calculateSParameters: false,
+        extractSParameters: false,
+        impedanceConditions: [],
+        animate: false,
+      });
+    }
+    // the EM run itself still gets them
+    expect(toBackendConfig(em, { bodies })).toMatchObject({ frequency: 10e9, useWavePorts: true });
+  });
+});
+
 describe('the thermal form', () => {
   it('sends conditions, sources, Joule heating with its terminals and the transient, and reads them back', () => {
     const form: AnalysisForm = {

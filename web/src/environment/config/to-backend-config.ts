@@ -266,12 +266,28 @@ export function toBackendConfig(
     Object.assign(config, thermalToBackend(form, options.bodies ?? []));
   if (form.physics === 'vibration' && purpose === 'analysis')
     Object.assign(config, vibrationToBackend(form, options.bodies ?? []));
+  // The EM groups keep their state while another family is chosen, but a thermal, structural or
+  // vibration run is not sent them: the engine would list them as unused in the run's notes.
+  if (form.physics !== 'em' && purpose === 'analysis') Object.assign(config, EM_ONLY_OFF);
   if (analysisType === 'em-eigen') {
     config.eigenNumModes = clamp(positiveInt(form.eigenNumModes, 6), 1, 50);
     config.eigenFieldMode = Math.max(0, parseInteger(form.eigenFieldMode) ?? 0);
   }
   return config;
 }
+
+/** The EM switches at their off values (what the engine's other families list as unused when set). */
+const EM_ONLY_OFF: Partial<AnalysisConfigInput> = {
+  frequency: 0,
+  transient: false,
+  useRadialPML: false,
+  useWavePorts: false,
+  wavePorts: [],
+  calculateSParameters: false,
+  extractSParameters: false,
+  impedanceConditions: [],
+  animate: false,
+};
 
 function meshingKeys(m: MeshingOptions): Record<string, number | string | boolean> {
   const out: Record<string, number | string | boolean> = {};
