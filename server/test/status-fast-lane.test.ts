@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,7 +130,7 @@ describe('the status fast lane', () => {
 });
 
 describe('FastLane turns', () => {
-  const fakeRes = () => ({ destroyed: false }) as unknown as ServerResponse;
+  const fakeRes = () => Object.assign(new EventEmitter(), { destroyed: false }) as unknown as ServerResponse;
   const fakeReq = (url: string) => ({ url }) as IncomingMessage;
 
   it('writes a few replies per event-loop turn, in order, and hands other requests to Fastify at once', async () => {
@@ -157,6 +158,33 @@ describe('FastLane turns', () => {
     await new Promise((r) => setImmediate(r));
     fl.handle(fakeReq('/poll/6'), fakeRes());
     expect(written.at(-1)).toBe('/poll/6');
+  });
+
+  it('writes fewer replies per turn while Fastify serves a request or a connection arrives', async () => {
+    const written: string[] = [];
+    const fl = new FastLane(() => undefined, 6, 2);
+    fl.add((req) => (req.url?.startsWith('/poll') ? () => written.push(req.url as string) : undefined));
+    const polls = (from: number, n: number) => {
+      for (let i = from; i < from + n; i++) fl.handle(fakeReq(`/poll/${i}`), fakeRes());
+    };
+    const submit = fakeRes();
+    fl.handle(fakeReq('/submit'), submit);
+    polls(1, 8);
+    expect(written.length).toBe(2);
+    await new Promise((r) => setImmediate(r));
+    expect(written.length).toBe(4);
+    submit.emit('close'); // the submit's reply went out: full turns again
+    await new Promise((r) => setImmediate(r));
+    expect(written.length).toBe(8);
+
+    await new Promise((r) => setImmediate(r)); // a fresh turn
+    fl.connected();
+    polls(9, 6);
+    expect(written.length).toBe(10);
+    await new Promise((r) => setImmediate(r));
+    expect(written.length).toBe(12); // the accepting turn's end is still a busy one
+    await new Promise((r) => setImmediate(r));
+    expect(written.length).toBe(14); // the next turn has the full budget
   });
 
   it('hands a request to Fastify when a lane route throws', () => {

@@ -13,6 +13,12 @@ export type FastRoute = (req: IncomingMessage) => ((res: ServerResponse) => void
 export const REPLIES_PER_TURN = 16;
 
 /**
+ * The budget while Fastify serves a request (a submit, a page load) or connections are arriving:
+ * shorter turns, so each of that request's awaits and each accept waits for fewer polls.
+ */
+export const REPLIES_PER_BUSY_TURN = 4;
+
+/**
  * The few hot requests every open page repeats (status polls), answered from memory without Fastify's
  * routing, hooks and reply objects — about half of a poll's CPU.
  *
@@ -21,7 +27,10 @@ export const REPLIES_PER_TURN = 16;
  * readable: with a thousand busy pollers a turn lasted a thousand replies, so a new connection (a
  * user's submit, a page load) waited in the kernel's accept queue for seconds. Past
  * REPLIES_PER_TURN in a turn, the lane queues its replies (in arrival order) and writes that many per
- * later turn; everything else (Fastify's routes) is served at once, ahead of the queued polls.
+ * later turn; everything else (Fastify's routes) is served at once, ahead of the queued polls. While
+ * Fastify serves something, or connections arrive, the budget is REPLIES_PER_BUSY_TURN: a submit's
+ * every await (a database call, a file write) waits for the end of a turn, so shorter turns are
+ * what lets it finish in milliseconds behind a thousand pollers.
  * A queued request is looked up again when its turn comes, so a logout in between is honoured.
  */
 export class FastLane {
@@ -29,12 +38,16 @@ export class FastLane {
   private readonly queue: [IncomingMessage, ServerResponse][] = [];
   private repliesThisTurn = 0;
   private turnEndScheduled = false;
+  /** Requests handed to Fastify and not finished yet. */
+  private routesInFlight = 0;
+  private acceptedThisTurn = false;
   /** Replies the lane wrote (tests and benches read it). */
   served = 0;
 
   constructor(
     private readonly fallback: (req: IncomingMessage, res: ServerResponse) => void,
     private readonly repliesPerTurn = REPLIES_PER_TURN,
+    private readonly repliesPerBusyTurn = Math.min(REPLIES_PER_BUSY_TURN, repliesPerTurn),
   ) {}
 
   add(route: FastRoute): void {
@@ -43,13 +56,34 @@ export class FastLane {
 
   handle(req: IncomingMessage, res: ServerResponse): void {
     const write = this.prepare(req);
-    if (!write) this.fallback(req, res);
-    else if (this.queue.length === 0 && this.repliesThisTurn < this.repliesPerTurn) this.write(write, res);
+    if (!write) this.route(req, res);
+    else if (this.queue.length === 0 && this.repliesThisTurn < this.budget()) this.write(write, res);
     else {
       this.queue.push([req, res]);
       this.scheduleTurnEnd();
     }
   }
+
+  /** A new connection was accepted (the server's 'connection' event): this turn is a busy one. */
+  connected(): void {
+    this.acceptedThisTurn = true;
+    this.scheduleTurnEnd();
+  }
+
+  private budget(): number {
+    return this.routesInFlight > 0 || this.acceptedThisTurn ? this.repliesPerBusyTurn : this.repliesPerTurn;
+  }
+
+  private route(req: IncomingMessage, res: ServerResponse): void {
+    this.routesInFlight += 1;
+    // 'close' comes once per response: when it has been sent, or when its connection went away.
+    res.once('close', this.routeDone);
+    this.fallback(req, res);
+  }
+
+  private readonly routeDone = (): void => {
+    this.routesInFlight -= 1;
+  };
 
   private prepare(req: IncomingMessage): ((res: ServerResponse) => void) | undefined {
     try {
@@ -80,14 +114,15 @@ export class FastLane {
   private readonly turnEnd = (): void => {
     this.turnEndScheduled = false;
     this.repliesThisTurn = 0;
-    const batch = this.queue.splice(0, this.repliesPerTurn);
+    const batch = this.queue.splice(0, this.budget());
+    this.acceptedThisTurn = false;
     for (const [req, res] of batch) {
       if (res.destroyed) continue; // the client went away while it waited
       const write = this.prepare(req);
       if (write) {
         this.served += 1;
         write(res);
-      } else this.fallback(req, res);
+      } else this.route(req, res);
     }
     // setImmediate from inside an immediate runs in the next turn, after that turn's I/O (and accept).
     if (this.queue.length > 0) this.scheduleTurnEnd();
@@ -111,6 +146,7 @@ export function serverWithFastLane(
   return (handler, options) => {
     const lane = new FastLane(handler, repliesPerTurn);
     const server: Server = http.createServer(options.http ?? {}, (req, res) => lane.handle(req, res));
+    server.on('connection', () => lane.connected());
     // As Fastify sets them on the server it creates (its options are normalised by now; 0 = off).
     if (typeof options.keepAliveTimeout === 'number') server.keepAliveTimeout = options.keepAliveTimeout;
     if (typeof options.requestTimeout === 'number') server.requestTimeout = options.requestTimeout;
