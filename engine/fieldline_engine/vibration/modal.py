@@ -22,6 +22,7 @@ from fieldline_engine.core.elasticity.loads import component_dirichlet
 from fieldline_engine.core.elasticity.operator import Elasticity
 from fieldline_engine.core.elasticity.setup import ElasticSetup
 from fieldline_engine.core.elasticity.vertex_coarse import GaussSeidelTwoLevel, vertex_dofs
+from fieldline_engine.core.heap import reuse_freed_blocks
 from fieldline_engine.core.materials import MaterialTable
 from fieldline_engine.errors import EngineError, InvalidInput
 from fieldline_engine.limits import address_space_limit_mb, parallel
@@ -251,7 +252,8 @@ def solve_modes(
             progress(0.3 + 0.6 * min(1.0, done / wanted), f"LOBPCG iteration {it}: {done} of {wanted} modes")
 
         limit = max_iterations or LOBPCG_MAX_ITERATIONS
-        result = lobpcg(K, M, T, len(solve_free), block, wanted, LOBPCG_TOLERANCE, limit, report)
+        with reuse_freed_blocks():  # its n × block temporaries, made and freed every iteration (core/heap.py)
+            result = lobpcg(K, M, T, len(solve_free), block, wanted, LOBPCG_TOLERANCE, limit, report)
         values, vectors, iterations = (
             result.values[:wanted] - shift,
             result.vectors[:, :wanted],
