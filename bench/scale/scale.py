@@ -54,6 +54,11 @@ row = {
     "residuals": [s["residual"] for s in info.get("iterative_solves", [])],
     "load_avg": os.getloadavg(),
 }
+if sol.s_uncorrected is not None:
+    # the engine's S is corrected by the adjoint-weighted residual (error ≈ the product of the two ports'
+    # solve errors); the plain overlap's S21 against it is the phase error a solve without it would have
+    row["s21_phase_plain_vs_corrected_deg"] = math.degrees(cmath.phase(sol.s_uncorrected[1, 0] / sol.s[1, 0]))
+    row["s_correction_max"] = float(abs(sol.s_uncorrected - sol.s).max())
 if reference_tolerance and solver.iterative is not None:
     # Where the direct solve does not fit: the same system iterated much further is the phase reference
     # (measured after the figures above, so it changes none of them).

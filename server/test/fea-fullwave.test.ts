@@ -124,16 +124,20 @@ describe('full-wave two-port waveguide through the API', () => {
     const iterative = await run('gmres-bddc');
     expect(direct.solver_info.linear_solver).toMatch(/^direct/);
     expect(iterative.solver_info.linear_solver).toMatch(/^GMRES \+ BDDC/);
-    // every frequency's solve (both ports) reports its iterations and true residual
+    // every frequency's solve (both ports) reports its iterations, true residual and the tolerance it
+    // iterated to: the field frequency's the job's (1e-6), the S-only points' ⅛√1e-6 (their S is
+    // adjoint-corrected, engine iterative.py s_only_tolerance), each within the engine's residual limit
     const solves = iterative.solver_info.iterative_solves as {
       frequency: number;
       iterations: number;
       residual: number;
+      tolerance: number;
     }[];
     expect(new Set(solves.map((s) => s.frequency))).toEqual(new Set([9e9, 10e9, 11e9]));
+    expect(new Set(solves.map((s) => s.tolerance))).toEqual(new Set([1e-6, 1.25e-4]));
     for (const s of solves) {
       expect(s.iterations).toBeGreaterThan(0);
-      expect(s.residual).toBeLessThan(1e-4);
+      expect(s.residual).toBeLessThan(Math.max(1e-4, 40 * s.tolerance));
     }
     let worst = 0;
     const d = direct.s_parameters.matrix as [number, number][][][];
