@@ -1,7 +1,5 @@
 import { BILLING_MESSAGES, type SubscriptionInfo } from '@fieldline/contracts';
-import { useCallback, useEffect, useState } from 'react';
 import { useAuth } from '../auth/index.ts';
-import { fetchSubscriptionInfo } from '../billing/billing-api.ts';
 import { SiteFooter } from '../components/SiteFooter.tsx';
 import { DebugPanel } from '../dashboard/debug/DebugPanel.tsx';
 import { AccountOverview, displayedPlan } from '../dashboard/overview/AccountOverview.tsx';
@@ -9,6 +7,7 @@ import { DashboardCards, type StoredUsage } from '../dashboard/overview/Dashboar
 import { DashboardTopBar } from '../dashboard/overview/DashboardTopBar.tsx';
 import { RecentActivity } from '../dashboard/overview/RecentActivity.tsx';
 import { UsagePanel } from '../dashboard/usage/UsagePanel.tsx';
+import { useUsage } from '../dashboard/usage/use-usage.ts';
 import '../dashboard/dashboard.css';
 import { usePageTitle } from '../components/page-title.ts';
 
@@ -22,36 +21,16 @@ const storedUsageOf = (info: SubscriptionInfo): StoredUsage => ({
 export function DashboardPage() {
   usePageTitle('Dashboard');
   const { currentUser } = useAuth();
-  const [subscription, setSubscription] = useState<SubscriptionInfo | null>(null);
-  const [usage, setUsage] = useState<StoredUsage | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    void fetchSubscriptionInfo({ credentials: true }).then((result) => {
-      if (!live) return;
-      if (result.ok) {
-        setSubscription(result.info);
-        setUsage(storedUsageOf(result.info));
-        setError(null);
-      } else {
-        setError(
-          result.reason === 'not-ok'
-            ? BILLING_MESSAGES.subscriptionLoadFailed
-            : BILLING_MESSAGES.subscriptionLoadError,
-        );
-      }
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
-
-  // A usage refresh updates the stored hours and tokens (and the plan, should it have changed meanwhile).
-  const onUsageUpdate = useCallback((info: SubscriptionInfo) => {
-    setUsage(storedUsageOf(info));
-    setSubscription((prev) => (prev ? { ...prev, ...info } : info));
-  }, []);
+  // One subscription-info load (and 30 s poll) for the page and its usage panel.
+  const usageState = useUsage();
+  const subscription = usageState.info;
+  const usage = subscription ? storedUsageOf(subscription) : null;
+  const error =
+    usageState.firstLoadFailure === 'not-ok'
+      ? BILLING_MESSAGES.subscriptionLoadFailed
+      : usageState.firstLoadFailure === 'exception'
+        ? BILLING_MESSAGES.subscriptionLoadError
+        : null;
 
   return (
     <div className="dash-page">
@@ -65,7 +44,7 @@ export function DashboardPage() {
         )}
         <div className="dash-grid">
           <AccountOverview subscription={subscription} />
-          <UsagePanel onUsageUpdate={onUsageUpdate} />
+          <UsagePanel usage={usageState} />
         </div>
         <DashboardCards plan={displayedPlan(subscription, currentUser?.plan)} usage={usage} />
         <RecentActivity />

@@ -5,6 +5,7 @@ import { AuthProvider } from '../../src/auth/index.ts';
 import * as billingApi from '../../src/billing/billing-api.ts';
 import { DebugPanel } from '../../src/dashboard/debug/DebugPanel.tsx';
 import { UsagePanel } from '../../src/dashboard/usage/UsagePanel.tsx';
+import { useUsage } from '../../src/dashboard/usage/use-usage.ts';
 import { BillingPage } from '../../src/pages/BillingPage.tsx';
 import { DashboardPage } from '../../src/pages/DashboardPage.tsx';
 import { fakeApi, json, subscriptionInfo } from './fake-api.ts';
@@ -73,6 +74,11 @@ function renderAt(path: string, element: React.ReactNode) {
   );
 }
 
+/** The usage panel with its own usage state (on the dashboard the page holds it). */
+function OwnUsagePanel() {
+  return <UsagePanel usage={useUsage()} />;
+}
+
 let redirect: Mock<(url: string) => void>;
 beforeEach(() => {
   redirect = vi.fn<(url: string) => void>();
@@ -98,7 +104,7 @@ describe('usage panel', () => {
           }),
         ),
     });
-    renderAt('/dashboard', <UsagePanel />);
+    renderAt('/dashboard', <OwnUsagePanel />);
     expect(await screen.findByText('Computational Usage')).toBeTruthy();
     expect(await screen.findByText('Tokens Used')).toBeTruthy();
     expect(screen.getByTestId('usage-percent').textContent).toBe('83.3%');
@@ -124,7 +130,7 @@ describe('usage panel', () => {
           }),
         ),
     });
-    renderAt('/dashboard', <UsagePanel />);
+    renderAt('/dashboard', <OwnUsagePanel />);
     expect(await screen.findByText('Compute Hours Used')).toBeTruthy();
     expect(screen.getByText(/Billing Period Ends/)).toBeTruthy();
     expect(screen.getByTestId('usage-counts').textContent).toBe('57 min / 1 hour');
@@ -142,7 +148,7 @@ describe('usage panel', () => {
       'GET /api/user/subscription-info': () =>
         fail ? json({ error: 'x', message: 'x' }, 500) : json(subscriptionInfo()),
     });
-    renderAt('/dashboard', <UsagePanel />);
+    renderAt('/dashboard', <OwnUsagePanel />);
     expect(await screen.findByText('Failed to fetch usage data')).toBeTruthy();
     fail = false;
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
@@ -159,7 +165,7 @@ describe('usage panel', () => {
           release = () => r(json({ success: true, hours_added: 0.1 }));
         }),
     });
-    renderAt('/dashboard', <UsagePanel />);
+    renderAt('/dashboard', <OwnUsagePanel />);
     const sync = await screen.findByRole('button', { name: 'Sync from AWS' });
     const before = api.count('GET /api/user/subscription-info');
     fireEvent.click(sync);
@@ -175,7 +181,7 @@ describe('usage panel', () => {
       'GET /api/user/subscription-info': () => json(subscriptionInfo()),
       'POST /api/user/sync-usage': () => json({ success: false, error: 'Sync failed' }, 500),
     });
-    renderAt('/dashboard', <UsagePanel />);
+    renderAt('/dashboard', <OwnUsagePanel />);
     fireEvent.click(await screen.findByRole('button', { name: 'Sync from AWS' }));
     await waitFor(() => expect(logged).toHaveBeenCalled());
     expect(await screen.findByRole('button', { name: 'Sync from AWS' })).toBeTruthy();
@@ -187,7 +193,7 @@ describe('usage panel', () => {
   it('polls every 30 seconds', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const api = fakeApi({ 'GET /api/user/subscription-info': () => json(subscriptionInfo()) });
-    renderAt('/dashboard', <UsagePanel />);
+    renderAt('/dashboard', <OwnUsagePanel />);
     await screen.findByText('Tokens Used');
     const n = api.count('GET /api/user/subscription-info');
     await act(async () => {
@@ -249,6 +255,41 @@ describe('dashboard', () => {
     });
     renderAt('/dashboard', <DashboardPage />);
     expect(await screen.findByText('Error loading subscription data')).toBeTruthy();
+  });
+
+  it('loads the subscription info once for the page and its usage panel, and polls it once', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const api = fakeApi({
+      'GET /api/user/subscription-info': () => json(subscriptionInfo({ tokens_available: 7 })),
+      'GET /api/user/recent-jobs': () => json({ jobs: [] }),
+    });
+    renderAt('/dashboard', <DashboardPage />);
+    expect(await screen.findByText('Tokens Used')).toBeTruthy();
+    expect(await screen.findByText(/7 tokens available/)).toBeTruthy();
+    expect(api.count('GET /api/user/subscription-info')).toBe(1);
+    await act(async () => {
+      vi.advanceTimersByTime(30_500);
+    });
+    expect(api.count('GET /api/user/subscription-info')).toBe(2);
+  });
+
+  it('shows both the page banner and the panel failure from one failed load; a retry clears only the panel', async () => {
+    let fail = true;
+    const api = fakeApi({
+      'GET /api/user/subscription-info': () =>
+        fail ? json({ error: 'x', message: 'x' }, 500) : json(subscriptionInfo()),
+      'GET /api/user/recent-jobs': () => json({ jobs: [] }),
+    });
+    renderAt('/dashboard', <DashboardPage />);
+    expect(await screen.findByText('Failed to load subscription information')).toBeTruthy();
+    expect(await screen.findByText('Failed to fetch usage data')).toBeTruthy();
+    expect(api.count('GET /api/user/subscription-info')).toBe(1);
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Tokens Used')).toBeTruthy();
+    // The retried load reaches the page too (its cards), while the page's banner stays as it was.
+    expect(await screen.findByText(/12 tokens available/)).toBeTruthy();
+    expect(screen.getByText('Failed to load subscription information')).toBeTruthy();
   });
 
   it('lists recent jobs with status, time and a link into the simulator', async () => {

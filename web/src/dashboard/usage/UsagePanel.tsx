@@ -13,11 +13,11 @@ import {
   usageTiles,
   usageWarning,
 } from '../../billing/usage-rules.ts';
-import { useUsage } from './use-usage.ts';
+import type { UsageState } from './use-usage.ts';
 
-/** Spec 000 §2 Usage panel: "Computational Usage". */
-export function UsagePanel({ onUsageUpdate }: { onUsageUpdate?: (info: SubscriptionInfo) => void }) {
-  const { info, loading, failed, syncing, refresh, sync } = useUsage(onUsageUpdate);
+/** Spec 000 §2 Usage panel: "Computational Usage", drawn from the dashboard's usage state (use-usage.ts). */
+export function UsagePanel({ usage }: { usage: UsageState }) {
+  const { info, loading, failed, syncing, refresh, sync } = usage;
 
   return (
     <section className="panel-card dash-usage" aria-labelledby="usage-title">
