@@ -1,12 +1,15 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { entryShell } from './build/entry-shell.ts';
 import { precompress } from './build/precompress.ts';
 import { routePreload } from './build/route-preload.ts';
 
+const shell = entryShell();
+
 // Two entries: the SPA and the 3D viewer page the environment embeds in an iframe.
 export default defineConfig({
-  plugins: [react(), routePreload(), precompress()],
+  plugins: [react(), shell.plugin, routePreload(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -22,6 +25,8 @@ export default defineConfig({
         main: resolve(import.meta.dirname, 'index.html'),
         viewer: resolve(import.meta.dirname, 'viewer.html'),
       },
+      // One request for the entry and all it imports (build/entry-shell.ts).
+      output: { codeSplitting: { groups: [shell.group] } },
     },
   },
   server: {

@@ -53,6 +53,14 @@ describe('bundle budgets', () => {
     );
   });
 
+  it('serves the entry as one file: everything it imports statically is in it, and the viewer does not load it', () => {
+    // React, the router, the JSX runtime and the logo used to be four small chunks that every page
+    // fetched before the entry could run (web/build/entry-shell.ts).
+    const { files } = pageJs(manifest);
+    expect(files, 'the landing page JavaScript').toEqual([manifest['index.html']?.file]);
+    expect(manifest['viewer.html']?.imports ?? [], 'the viewer page').not.toContain('index.html');
+  });
+
   it('keeps the simulator and the 3D viewer out of the entry chunk', () => {
     const entry = manifest['index.html'];
     expect(entry?.dynamicImports).toContain('src/pages/EnvironmentPage.tsx');
