@@ -91,8 +91,11 @@ export const point3 = z.tuple([z.number(), z.number(), z.number()]);
 /** A body by 0-based index or by name. */
 export const regionRef = z.union([z.number().int().nonnegative(), z.string()]);
 
-/** The spec's generic Neumann condition: a normal flux on faces (EM: charge/current density; thermal: W/m²). */
-export const NeumannCondition = z.object({ faces: faceList, flux: z.number() });
+/**
+ * The spec's generic Neumann condition: a normal flux on faces (EM: charge/current density; thermal: W/m²).
+ * `name` labels it in the results (thermal heat flows), as the other conditions' names do.
+ */
+export const NeumannCondition = z.object({ faces: faceList, flux: z.number(), name: z.string().optional() });
 
 /** A probe: [x, y, z] in model units, or a named point (time-domain series, harmonic response). */
 export const ProbePoint = z.union([point3, z.object({ name: z.string().optional(), point: point3 })]);

@@ -271,13 +271,15 @@ describe('the thermal form', () => {
     };
     const backend = toBackendConfig(form, { bodies });
     expect(AnalysisConfig.safeParse(backend).success).toBe(true);
+    // the server's parse keeps every condition's name (the results' heat-flow table shows them)
+    expect(AnalysisConfig.parse(backend).neumannConditions).toEqual([{ faces: [5], flux: 800, name: 'sun' }]);
     expect(backend).toMatchObject({
       analysisType: 'thermal-time',
       transient: false,
       temperatureConditions: [{ faces: [1, 2], temperature: 350, name: 'base' }],
       convectionConditions: [{ faces: [3], coefficient: 12, ambientTemperature: 300, name: 'air' }],
       radiationConditions: [{ faces: [4], emissivity: 0.8, ambientTemperature: 0, name: 'sky' }],
-      neumannConditions: [{ faces: [5], flux: 800 }],
+      neumannConditions: [{ faces: [5], flux: 800, name: 'sun' }],
       heatSources: [{ region: 1, powerDensity: 1e5 }],
       jouleHeating: true,
       dirichletFaceConditions: [

@@ -93,7 +93,7 @@ export function thermalToBackend(
     if (faces.length === 0 || value === undefined) continue;
     const ambient = parseNumber(row.ambient) ?? 293.15;
     if (row.kind === 'temperature') temperatureConditions.push({ faces, temperature: value, name: row.name });
-    if (row.kind === 'flux') neumannConditions.push({ faces, flux: value });
+    if (row.kind === 'flux') neumannConditions.push({ faces, flux: value, name: row.name });
     if (row.kind === 'convection')
       convectionConditions.push({ faces, coefficient: value, ambientTemperature: ambient, name: row.name });
     if (row.kind === 'radiation')
