@@ -4,7 +4,7 @@ import { FeaApi } from '../../src/environment/api/fea-api.ts';
 import { defaultAnalysisForm } from '../../src/environment/config/analysis-form.ts';
 import { toBackendConfig } from '../../src/environment/config/to-backend-config.ts';
 import { parseProblemMarkers, problemAreasMessage } from '../../src/environment/meshing/problem-markers.ts';
-import { formatSI } from '../../src/environment/results/quantities.ts';
+import { extractQuantities, formatSI, quantityText } from '../../src/environment/results/quantities.ts';
 import { extractSParameters, magnitudeDb, phaseDeg } from '../../src/environment/results/s-parameters.ts';
 import { resultsToVtu } from '../../src/environment/results/vtu-export.ts';
 import { completedResults } from './fakes.ts';
@@ -100,6 +100,29 @@ describe('S-parameters', () => {
     expect(formatSI(2.214e-13, 'F')).toBe('221.4 fF');
     expect(formatSI(50, 'Ω')).toBe('50 Ω');
     expect(formatSI(1.5e9, 'Hz')).toBe('1.5 GHz');
+    // the kilogram is already prefixed: no "157 mkg"
+    expect(formatSI(0.157, 'kg')).toBe('0.157 kg');
+    expect(formatSI(2.5e-5, 'kg')).toBe('25 mg');
+  });
+  it('labels structural quantities as an engineer writes them, locations in the model unit', () => {
+    const shown = extractQuantities({
+      length_unit: 'mm',
+      quantities: {
+        max_von_mises_Pa: 56.43e6,
+        max_von_mises_location: [49, 15, 6],
+        max_displacement_m: 9.673e-6,
+        max_displacement_location: [60, 15.000000000000044, 36],
+        total_mass_kg: 0.157,
+      },
+    });
+    const text = Object.fromEntries(shown.map((q) => [q.label, quantityText(q)]));
+    expect(text).toEqual({
+      'Max von Mises': '56.43 MPa',
+      'Max von Mises location': '49, 15, 6 mm',
+      'Max displacement': '9.673 µm',
+      'Max displacement location': '60, 15, 36 mm',
+      'Total mass': '0.157 kg',
+    });
   });
 });
 

@@ -9,7 +9,7 @@ import { Eigenmodes } from './Eigenmodes.tsx';
 import { HeatFlows } from './HeatFlows.tsx';
 // The charts come in their own chunk, fetched when a result is first shown.
 import { HarmonicResponse, SParameterPlot, ThermalHistory, TimeDomain } from './lazy-charts.tsx';
-import { formatHz, formatSI, type Quantity } from './quantities.ts';
+import { formatHz, formatSI, quantityText } from './quantities.ts';
 import { Reactions } from './Reactions.tsx';
 import { RunSettings } from './RunSettings.tsx';
 import { SolverNotes } from './SolverNotes.tsx';
@@ -17,15 +17,6 @@ import { SParameterTable } from './SParameterTable.tsx';
 import { portImpedanceText } from './s-parameters.ts';
 import { iterativeSummary, sweepSummary } from './sweep-summary.ts';
 import { VibrationModes } from './VibrationModes.tsx';
-
-function quantityText(q: Quantity): string {
-  // Temperatures: kelvin as computed and °C beside, never an SI-prefixed "kK".
-  if (typeof q.value === 'number' && q.unit === 'K')
-    return `${q.value.toFixed(2)} K (${(q.value - 273.15).toFixed(2)} °C)`;
-  if (typeof q.value === 'number') return formatSI(q.value, q.unit);
-  if (Array.isArray(q.value)) return q.value.map((v) => formatSI(v, q.unit)).join(', ');
-  return '';
-}
 
 /** FEA results: solver info, computation time, key quantities, S-parameters, downloads. */
 export function FeaResults() {

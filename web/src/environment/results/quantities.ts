@@ -52,10 +52,17 @@ const PREFERRED_ORDER = [
 ];
 
 function labelOf(key: string): string {
-  const base = key.replace(/_(F|J|C|ohm|Ohm|H|S|W|A|V|Hz|s|kg|Pa|N|K|m)$/, '').replace(/_/g, ' ');
+  const base = key
+    .replace(/_(F|J|C|ohm|Ohm|H|S|W|A|V|Hz|s|kg|Pa|N|K|m)$/, '')
+    .replace(/_/g, ' ')
+    .replace(/\b([Vv])on mises\b/, '$1on Mises');
   return base.charAt(0).toUpperCase() + base.slice(1);
 }
-function unitOf(key: string): string {
+/** `max_von_mises_location` and the like: a point [x, y, z] in the model's length unit. */
+export const isLocation = (key: string) => key.endsWith('_location');
+
+function unitOf(key: string, lengthUnit: string): string {
+  if (isLocation(key)) return lengthUnit;
   for (const [re, unit] of UNIT_SUFFIXES) if (re.test(key)) return unit;
   if (/capacitance/i.test(key)) return 'F';
   if (/resistance|impedance/i.test(key)) return 'Ω';
@@ -73,13 +80,14 @@ export function extractQuantities(result: Record<string, unknown>): Quantity[] {
     ),
     ...(isRecord(result.quantities) ? result.quantities : {}),
   };
+  const lengthUnit = typeof result.length_unit === 'string' ? result.length_unit : '';
   const out: Quantity[] = [];
   for (const [key, value] of Object.entries(source)) {
     if (SHOWN_ELSEWHERE.has(key)) continue;
     if (typeof value === 'number' || (Array.isArray(value) && value.every((x) => typeof x === 'number'))) {
-      out.push({ key, label: labelOf(key), value, unit: unitOf(key) });
+      out.push({ key, label: labelOf(key), value, unit: unitOf(key, lengthUnit) });
     } else if (isNumberMap(value)) {
-      out.push({ key, label: labelOf(key), value, unit: unitOf(key) });
+      out.push({ key, label: labelOf(key), value, unit: unitOf(key, lengthUnit) });
     }
   }
   const rank = (q: Quantity) => {
@@ -107,6 +115,12 @@ const PREFIXES: [number, string][] = [
 export function formatSI(value: number, unit: string, digits = 4): string {
   if (!Number.isFinite(value)) return `${value} ${unit}`.trim();
   if (value === 0) return `0 ${unit}`.trim();
+  // the kilogram already carries a prefix: 0.157 kg, not "157 mkg"; grams and below from the gram
+  if (unit === 'kg') {
+    const abs = Math.abs(value);
+    if (abs >= 1e-3 && abs < 1e6) return `${+value.toPrecision(digits)} kg`;
+    return formatSI(value * 1e3, 'g', digits);
+  }
   if (!unit)
     return Math.abs(value) >= 1e-3 && Math.abs(value) < 1e6
       ? String(+value.toPrecision(digits))
@@ -114,6 +128,19 @@ export function formatSI(value: number, unit: string, digits = 4): string {
   const abs = Math.abs(value);
   const [scale, prefix] = PREFIXES.find(([s]) => abs >= s * 0.9995) ?? PREFIXES[PREFIXES.length - 1]!;
   return `${+(value / scale).toPrecision(digits)} ${prefix}${unit}`;
+}
+
+/** A quantity's value as the results panel prints it. */
+export function quantityText(q: Quantity): string {
+  // Temperatures: kelvin as computed and °C beside, never an SI-prefixed "kK".
+  if (typeof q.value === 'number' && q.unit === 'K')
+    return `${q.value.toFixed(2)} K (${(q.value - 273.15).toFixed(2)} °C)`;
+  // a point in model units: plain coordinates and the unit once, never SI-prefixed ("49 mmm")
+  if (isLocation(q.key) && Array.isArray(q.value))
+    return `${q.value.map((v) => +v.toPrecision(4)).join(', ')}${q.unit ? ` ${q.unit}` : ''}`;
+  if (typeof q.value === 'number') return formatSI(q.value, q.unit);
+  if (Array.isArray(q.value)) return q.value.map((v) => formatSI(v, q.unit)).join(', ');
+  return '';
 }
 
 export function formatHz(hz: number): string {
