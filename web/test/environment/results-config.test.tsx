@@ -560,6 +560,37 @@ describe('Run settings summary', () => {
     expect(time.Excitation).toBe('modulated gaussian pulse, Δt 2 ps to 5 ns');
   });
 
+  it('says modes, band, damping and supports of a vibration run (no EM "Frequency DC")', () => {
+    const vibration: AnalysisForm = {
+      ...defaultAnalysisForm(),
+      physics: 'vibration',
+      meshOrder: 2,
+      structuralSupports: [{ ...newStructuralRows.support(0), faces: '1, 2, 3, 4' }],
+      structuralLoads: [{ ...newStructuralRows.load(0), faces: '9, 10', force: ['0', '0', '-1'] }],
+    };
+    expect(runSettingsSummary(toBackendConfig(vibration, { bodies }))).toEqual([
+      ['Analysis', 'Natural frequencies (modal)'],
+      ['Modes', '6'],
+      ['Supports', '1 on 4 faces'],
+      ['Mesh order', '2'],
+      ['Solver', 'auto, tolerance 1e-6'],
+    ]);
+    const harmonic = toBackendConfig(
+      { ...vibration, vibrationKind: 'harmonic', harmonicFreqMax: '500', harmonicNumPoints: '101' },
+      { bodies },
+    );
+    expect(runSettingsSummary(harmonic)).toEqual([
+      ['Analysis', 'Harmonic response (harmonic)'],
+      ['Modes', '6'],
+      ['Band', '0 Hz – 500 Hz, 101 points'],
+      ['Damping', 'ζ = 0.02, mode superposition'],
+      ['Supports', '1 on 4 faces'],
+      ['Loads', '1 force, 0 pressure on 2 faces'],
+      ['Mesh order', '2'],
+      ['Solver', 'auto, tolerance 1e-6'],
+    ]);
+  });
+
   it('is shown in the results panel with the restore note, and absent for older files', async () => {
     const { deps } = makeDeps(new FakeServer());
     const analysis_config = toBackendConfig(configuredForm());

@@ -25,6 +25,8 @@ export function runSettingsSummary(config: Record<string, unknown>): RunSettingR
     rows.push(...structuralRows(config));
   } else if (type === 'thermal' || type === 'thermal-time') {
     rows.push(...thermalRows(config));
+  } else if (type === 'modal' || type === 'harmonic') {
+    rows.push(...vibrationRows(config));
   } else if (timeDomain) {
     const dt = num(config.timeStep);
     const end = num(config.endTime);
@@ -51,6 +53,8 @@ function analysisLabel(type: unknown, timeDomain: boolean, mode: unknown, freque
   if (type === 'structural') return 'Linear static (structural)';
   if (type === 'thermal') return 'Steady heat conduction (thermal)';
   if (type === 'thermal-time') return 'Transient heat conduction (thermal-time)';
+  if (type === 'modal') return 'Natural frequencies (modal)';
+  if (type === 'harmonic') return 'Harmonic response (harmonic)';
   if (timeDomain) return 'Time domain (em-time)';
   if (mode === 'fullwave') return 'Full-wave (em, forced)';
   if (type === 'em') return frequency === 0 ? 'Static (em, DC)' : 'Frequency domain (em)';
@@ -97,6 +101,25 @@ function solverText(config: Record<string, unknown>): string {
   const solver = typeof config.linearSolver === 'string' ? config.linearSolver : 'auto';
   const tol = num(config.tolerance);
   return tol !== undefined && solver !== 'direct' ? `${solver}, tolerance ${numberText(tol)}` : solver;
+}
+
+/** Modes, supports and, for a harmonic run, the band, damping and loads. */
+function vibrationRows(config: Record<string, unknown>): RunSettingRow[] {
+  const modes = num(config.modalNumModes);
+  const from = num(config.modalMinFrequency);
+  const harmonic = config.analysisType === 'harmonic';
+  const rows: RunSettingRow[] = [['Modes', `${modes ?? '?'}${from ? ` from ${formatSI(from, 'Hz')}` : ''}`]];
+  if (harmonic) {
+    const lo = num(config.harmonicFreqMin) ?? 0;
+    const hi = num(config.harmonicFreqMax);
+    const points = num(config.harmonicNumPoints);
+    const band = hi !== undefined ? `${formatSI(lo, 'Hz')} – ${formatSI(hi, 'Hz')}` : 'default band';
+    rows.push(['Band', `${band}, ${points ?? '?'} points`]);
+    const method = config.harmonicMethod === 'full' ? 'full direct solves' : 'mode superposition';
+    rows.push(['Damping', `ζ = ${num(config.dampingRatio) ?? 0.02}, ${method}`]);
+  }
+  const all = structuralRows(config);
+  return [...rows, ...(harmonic ? all : all.filter(([label]) => label === 'Supports'))];
 }
 
 /** Supports and loads of a structural run: how many, on how many faces. */
