@@ -26,7 +26,10 @@ SOLVER_CHOICES = ("auto", "direct", "cg-bddc", "cg-amg", "gmres-bddc")
 DIRECT_SOLVER_MAX_DOFS = 60_000
 # Elasticity of order ≥ 2 with the two-level preconditioner (core/elasticity/vertex_coarse.py) overtakes the
 # factorisation earlier. LE10, whole job, CPU s direct vs CG: 22.7 k DOFs 2.45 vs 2.48, 38.5 k 4.14 vs 3.14,
-# 43.4 k 4.39 vs 3.53 (and 40 % less memory). Mirrored in contracts/src/resources.ts.
+# 43.4 k 4.39 vs 3.53 (and 40 % less memory). Mirrored in contracts/src/resources.ts. With its vertex problem
+# factored (structural/static.py) CG is cheaper on LE10 down to 9.8 k (1.32 vs 1.47 s), but not on thin parts,
+# where the P1 coarse space locks in bending: a plate one element thick, 14 k unknowns, 282 iterations,
+# 1.23 vs 0.45 s; 48 k, 561 iterations, 33 vs 2.5 s. So the threshold was not lowered.
 TWO_LEVEL_DIRECT_MAX_DOFS = 30_000
 
 
@@ -78,11 +81,11 @@ class LinearSolver:
         kind: str = "h1",
         progress: Callable[[float, str], None] | None = None,
         near_null: Any = None,
-        two_level: Callable[[ng.BitArray], ng.BaseMatrix] | None = None,
+        two_level: Callable[[ng.BitArray], tuple[ng.BaseMatrix, str]] | None = None,
     ):
         self.a = a
         self.fes = fes
-        two_level_ready = two_level is not None and amg.available()
+        two_level_ready = two_level is not None
         direct_max = TWO_LEVEL_DIRECT_MAX_DOFS if two_level_ready else DIRECT_SOLVER_MAX_DOFS
         self.method = resolve_choice(choice, fes.ndof, direct_max)
         self.tolerance = tolerance
@@ -94,8 +97,8 @@ class LinearSolver:
         self._inverse: Any = None
         self._freedofs: ng.BitArray | None = None
         self._near_null = near_null  # (ndof × k) modes AMG must keep, for kind "elasticity"
-        # cg-amg at order ≥ 2 for elasticity: freedofs → a two-level preconditioner (Jacobi + AMG on the vertex
-        # subspace, core/elasticity/vertex_coarse.py), built after assembly; no BDDC.
+        # cg-amg at order ≥ 2 for elasticity: freedofs → a two-level preconditioner and its name (Jacobi plus the
+        # vertex subspace solved directly or by AMG, structural/static.py), built after assembly; no BDDC.
         self._two_level = two_level if self.method == "cg-amg" and two_level_ready else None
         self._use_pyamg = (
             self.method == "cg-amg"
@@ -107,9 +110,7 @@ class LinearSolver:
         if self._use_pyamg:
             self.report.preconditioner = "smoothed aggregation AMG (pyamg)"
         elif self._two_level is not None:
-            self.report.preconditioner = (
-                "Jacobi + vertex (P1) coarse space by smoothed aggregation AMG (pyamg)"
-            )
+            pass  # named when built (prepare)
         elif self.method != "direct":
             name, kwargs = _preconditioner_for(self.method, kind, fes)
             self._pre = ng.Preconditioner(a, name, **kwargs)
@@ -127,7 +128,7 @@ class LinearSolver:
             if self._use_pyamg:
                 self._pre_matrix = amg.SmoothedAggregation(self.a.mat, freedofs, self._near_null)
             elif self._two_level is not None:
-                self._pre_matrix = self._two_level(freedofs)
+                self._pre_matrix, self.report.preconditioner = self._two_level(freedofs)
             self.report.method = "preconditioned CG" + (
                 " (COCG, complex symmetric)" if self.fes.is_complex else ""
             )

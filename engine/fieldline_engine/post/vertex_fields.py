@@ -41,9 +41,9 @@ class VertexSampler:
     def __init__(self, mesh: ng.Mesh):
         rule = ng.IntegrationRule(list(self._TET_VERTICES), [0.0] * 4)
         self._points = mesh.MapToAllElements(rule, ng.VOL)
-        self._vertex_of_point = np.array(
-            [v.nr for el in mesh.Elements(ng.VOL) for v in el.vertices], dtype=np.int64
-        )
+        # Netgen's element table (1-based point numbers, in NGSolve's vertex order), not a Python loop.
+        nodes = mesh.ngmesh.Elements3D().NumPy()["nodes"][:, :4]
+        self._vertex_of_point = nodes.astype(np.int64).ravel() - 1
         self._nv = mesh.nv
         self._counts = np.bincount(self._vertex_of_point, minlength=self._nv).astype(np.float64)
         self._counts[self._counts == 0] = 1.0

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.core import amg
 from fieldline_engine.core.elasticity.loads import applied_load, component_dirichlet, support_region
 from fieldline_engine.core.elasticity.operator import Elasticity
 from fieldline_engine.core.elasticity.rigid_modes import rigid_modes_at_vertex_dofs
@@ -20,6 +21,13 @@ from fieldline_engine.core.linear_solve import LinearSolver, SolveReport
 from fieldline_engine.core.materials import MaterialTable
 from fieldline_engine.limits import parallel
 from fieldline_engine.protocol import SILENT, ProgressSpan
+
+# Up to this many free vertex unknowns the two-level preconditioner's coarse (P1) problem is K's own vertex block,
+# factored by sparse Cholesky: no first-order assembly, no SciPy or pyamg (≈ 0.5 CPU s of imports) and no
+# V-cycles driven from Python. Above it pyamg's smoothed aggregation with the rigid-body modes takes over, as the
+# factor's fill grows faster than the unknowns. LE10, whole job, CPU s Cholesky vs AMG: 19 k vertex unknowns
+# (129 k in all) 6.9 vs 7.5, 31.7 k (216 k) 13.2 vs 13.4 at the same peak memory (bench/structural/README.md).
+VERTEX_CHOLESKY_MAX_DOFS = 30_000
 
 
 @dataclass
@@ -56,7 +64,7 @@ def solve_static(
         kind="elasticity",
         progress=lambda frac, msg: progress(0.3 + 0.6 * frac, msg),
         near_null=near_null,
-        two_level=(lambda free: two_level_preconditioner(elasticity, a.mat, free)) if order >= 2 else None,
+        two_level=(lambda free: _two_level(elasticity, a.mat, free)) if order >= 2 else None,
     )
     f, total = applied_load(mesh, setup, elasticity, v)
     progress(0.0, f"Assembling the elasticity system ({fes.ndof} DOFs)")
@@ -87,6 +95,34 @@ def solve_static(
         applied=total,
         strain_energy=energy,
     )
+
+
+def _two_level(elasticity: Elasticity, mat: ng.BaseMatrix, free: ng.BitArray) -> tuple[ng.BaseMatrix, str]:
+    """Jacobi plus the vertex (P1) coarse correction: factored directly while the vertex problem is small (or
+    pyamg is missing), else by AMG (core/elasticity/vertex_coarse.py)."""
+    coarse = _free_vertex_dofs(elasticity.fes, elasticity.mesh.nv, free)
+    if coarse.NumSet() <= VERTEX_CHOLESKY_MAX_DOFS or not amg.available():
+        vertex_inverse = mat.Inverse(coarse, inverse="sparsecholesky")
+        return mat.CreateSmoother(
+            free
+        ) + vertex_inverse, "Jacobi + vertex (P1) coarse space by sparse Cholesky"
+    return (
+        two_level_preconditioner(elasticity, mat, free),
+        "Jacobi + vertex (P1) coarse space by smoothed aggregation AMG (pyamg)",
+    )
+
+
+def _free_vertex_dofs(fes: ng.FESpace, nv: int, free: ng.BitArray) -> ng.BitArray:
+    """The free vertex DOFs: the first nv of each component block (VectorH1 numbers x, y, z in three blocks).
+    vibration/two_level.py has the same helper; not imported, so a structural run loads no other family."""
+    coarse = ng.BitArray(fes.ndof)
+    coarse.Clear()
+    block = fes.ndof // 3
+    for k in range(3):
+        for i in range(nv):
+            coarse[k * block + i] = True
+    coarse &= free
+    return coarse
 
 
 def _set_prescribed(gfu: ng.GridFunction, setup: ElasticSetup, mesh: ng.Mesh) -> None:
@@ -122,12 +158,15 @@ def _reactions(
         for k, value in enumerate(support.values):
             if value is None:
                 continue
-            dofs = _component_dofs(fes, region, k)
-            dofs = dofs[~claimed[dofs]]
-            claimed[dofs] = True
             unit = ng.GridFunction(fes)
             unit.components[k].Set(ng.CF(1.0), vb, definedon=region)
-            weights = unit.vec.FV().NumPy()[dofs]
+            # The region's DOFs of component k with a non-zero weight (the others add nothing), found from the
+            # weights: turning fes.GetDofs' BitArray into numpy costs ~10 ms per call at 40 k DOFs.
+            all_weights = unit.vec.FV().NumPy()
+            dofs = np.flatnonzero(all_weights)
+            dofs = dofs[~claimed[dofs]]
+            claimed[dofs] = True
+            weights = all_weights[dofs]
             # r = K u − f is the force the body needs from outside at constrained DOFs: the reaction.
             force[k] = float(np.sum(r[dofs] * weights))
         out[support.label] = force

@@ -1,12 +1,19 @@
 """The two-level preconditioner of order ≥ 2 elasticity (core/elasticity/vertex_coarse.py): its embedding puts a
-first-order field at the vertex DOFs of the quadratic space, and CG with it reproduces the direct solve."""
+first-order field at the vertex DOFs of the quadratic space, and CG with it reproduces the direct solve, with the
+vertex problem factored (small models) or solved by AMG (large ones)."""
+
+import subprocess
+import sys
+from pathlib import Path
 
 import ngsolve as ng
 import numpy as np
+import pytest
 
 from fieldline_engine.core.elasticity.vertex_coarse import vertex_embedding
 from fieldline_engine.mesh.tet_model import model_from_mesh_data
 from fieldline_engine.protocol import SILENT
+from fieldline_engine.structural import static
 from fieldline_engine.structural.analysis import StructuralAnalysis
 from fieldline_engine.testing import nafems_le10 as le10
 
@@ -27,7 +34,11 @@ def test_the_embedding_places_a_linear_field_exactly():
     assert np.allclose(back.FV().NumPy(), p1.vec.FV().NumPy())
 
 
-def test_cg_with_the_two_level_preconditioner_matches_the_direct_solve():
+@pytest.mark.parametrize(("cholesky_max", "coarse_solver"), [(10**9, "sparse Cholesky"), (0, "pyamg")])
+def test_cg_with_the_two_level_preconditioner_matches_the_direct_solve(
+    monkeypatch, cholesky_max, coarse_solver
+):
+    monkeypatch.setattr(static, "VERTEX_CHOLESKY_MAX_DOFS", cholesky_max)
     data, groups, mid_line = le10.mesh_data(0.3)
     model = model_from_mesh_data(data)
     base = {**le10.config(groups, mid_line), "tolerance": 1e-8}
@@ -35,10 +46,41 @@ def test_cg_with_the_two_level_preconditioner_matches_the_direct_solve():
     cg = StructuralAnalysis().solve(model, {**base, "linearSolver": "cg-amg"}, SILENT)
     info = cg.solver_info
     assert info["preconditioner"].startswith("Jacobi + vertex (P1) coarse space")
+    assert coarse_solver in info["preconditioner"]
     d = le10.d_vertex(model.vertices)
     a, b = (float(s.field("stress").values[d, 1]) for s in (direct, cg))
-    print(f"LE10 maxh 0.3: σyy(D) direct {a:.6e}, CG {b:.6e} in {info['iterations']} iterations")
+    print(
+        f"LE10 maxh 0.3: σyy(D) direct {a:.6e}, CG ({coarse_solver}) {b:.6e} in {info['iterations']} iterations"
+    )
     assert abs(b / a - 1) < 1e-6
     # 101 at this tolerance (57 at 1e-6 on the 1 M-DOF mesh): the count must not grow with the mesh.
     assert info["converged"] and info["iterations"] < 130
     assert cg.quantities["reaction_balance_error"] < 1e-6
+
+
+def test_a_small_two_level_solve_loads_neither_scipy_nor_pyamg():
+    """Their imports are ≈ 0.5 CPU s, as much as the whole solve of a 40 k-unknown model: only runs whose vertex
+    problem goes to AMG pay for them."""
+    script = (
+        "import sys\n"
+        "from fieldline_engine.mesh.tet_model import model_from_mesh_data\n"
+        "from fieldline_engine.protocol import SILENT\n"
+        "from fieldline_engine.structural.analysis import StructuralAnalysis\n"
+        "from fieldline_engine.testing.meshes import box_mesh, faces_on_plane\n"
+        "mesh = box_mesh((1.0, 0.2, 0.2), (10, 2, 2))\n"
+        "config = {'analysisType': 'structural', 'meshOrder': 2, 'linearSolver': 'cg-amg',\n"
+        "          'fixedSupports': [{'faces': faces_on_plane(mesh, 0, 0.0)}],\n"
+        "          'forceLoads': [{'faces': faces_on_plane(mesh, 0, 1.0), 'force': [0, 0, -1.0]}]}\n"
+        "info = StructuralAnalysis().solve(model_from_mesh_data(mesh), config, SILENT).solver_info\n"
+        "print(info['preconditioner'])\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith(('scipy', 'pyamg'))}))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=Path(__file__).parents[2],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split("\n")[:2] == ["Jacobi + vertex (P1) coarse space by sparse Cholesky", "[]"]
