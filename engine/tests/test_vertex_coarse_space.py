@@ -38,6 +38,10 @@ def test_vertex_dofs_are_where_the_embedding_writes():
     free = np.array(p2.FreeDofs(), dtype=bool)
     assert hit.sum() == 3 * mesh.nv
     assert np.array_equal(np.array(vertex_dofs(p2, mesh.nv, 3), dtype=bool), hit & free)
+    only_first = ng.BitArray(p2.ndof)
+    only_first.Clear()
+    only_first[0] = True  # a solver's own free set (the structural CG's) replaces the space's
+    assert list(np.nonzero(np.array(vertex_dofs(p2, mesh.nv, 3, only_first), dtype=bool))[0]) == [0]
     blocked = node_blocks.blocked_space(mesh, 2, _elasticity(mesh, 2).fixed)
     selected = np.array(vertex_dofs(blocked, mesh.nv, 1), dtype=bool)
     assert np.array_equal(

@@ -15,7 +15,7 @@ from fieldline_engine.core.elasticity.loads import applied_load, component_diric
 from fieldline_engine.core.elasticity.operator import Elasticity
 from fieldline_engine.core.elasticity.rigid_modes import rigid_modes_at_vertex_dofs
 from fieldline_engine.core.elasticity.setup import ElasticSetup
-from fieldline_engine.core.elasticity.vertex_coarse import two_level_preconditioner
+from fieldline_engine.core.elasticity.vertex_coarse import two_level_preconditioner, vertex_dofs
 from fieldline_engine.core.h1_scalar import SolverOptions
 from fieldline_engine.core.linear_solve import LinearSolver, SolveReport
 from fieldline_engine.core.materials import MaterialTable
@@ -100,7 +100,7 @@ def solve_static(
 def _two_level(elasticity: Elasticity, mat: ng.BaseMatrix, free: ng.BitArray) -> tuple[ng.BaseMatrix, str]:
     """Jacobi plus the vertex (P1) coarse correction: factored directly while the vertex problem is small (or
     pyamg is missing), else by AMG (core/elasticity/vertex_coarse.py)."""
-    coarse = _free_vertex_dofs(elasticity.fes, elasticity.mesh.nv, free)
+    coarse = vertex_dofs(elasticity.fes, elasticity.mesh.nv, 3, free)
     if coarse.NumSet() <= VERTEX_CHOLESKY_MAX_DOFS or not amg.available():
         vertex_inverse = mat.Inverse(coarse, inverse="sparsecholesky")
         return mat.CreateSmoother(
@@ -110,19 +110,6 @@ def _two_level(elasticity: Elasticity, mat: ng.BaseMatrix, free: ng.BitArray) ->
         two_level_preconditioner(elasticity, mat, free),
         "Jacobi + vertex (P1) coarse space by smoothed aggregation AMG (pyamg)",
     )
-
-
-def _free_vertex_dofs(fes: ng.FESpace, nv: int, free: ng.BitArray) -> ng.BitArray:
-    """The free vertex DOFs: the first nv of each component block (VectorH1 numbers x, y, z in three blocks).
-    vibration/two_level.py has the same helper; not imported, so a structural run loads no other family."""
-    coarse = ng.BitArray(fes.ndof)
-    coarse.Clear()
-    block = fes.ndof // 3
-    for k in range(3):
-        for i in range(nv):
-            coarse[k * block + i] = True
-    coarse &= free
-    return coarse
 
 
 def _set_prescribed(gfu: ng.GridFunction, setup: ElasticSetup, mesh: ng.Mesh) -> None:

@@ -34,14 +34,15 @@ def _vertex_ranges(ndof: int, nv: int, components: int) -> list[tuple[int, int]]
     return [(k * block, k * block + nv) for k in range(components)]
 
 
-def vertex_dofs(fes: ng.FESpace, nv: int, components: int) -> ng.BitArray:
-    """The free vertex DOFs of fes (see `_vertex_ranges` for `components`)."""
+def vertex_dofs(fes: ng.FESpace, nv: int, components: int, free: ng.BitArray | None = None) -> ng.BitArray:
+    """The vertex DOFs of fes that are free (in `free`, else in fes.FreeDofs()); `_vertex_ranges` for
+    `components`."""
     coarse = ng.BitArray(fes.ndof)
     coarse.Clear()
     for start, stop in _vertex_ranges(fes.ndof, nv, components):
         for i in range(start, stop):
             coarse[i] = True
-    coarse &= fes.FreeDofs()
+    coarse &= free if free is not None else fes.FreeDofs()
     return coarse
 
 
