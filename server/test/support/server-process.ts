@@ -1,11 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const SERVER_DIR = resolve(import.meta.dirname, '..', '..');
 const ROOT = resolve(SERVER_DIR, '..');
+
+/** What memory-probe.cjs reports, in kB. */
+export interface MemoryReading {
+  rssKb: number;
+  rssAnonKb: number;
+  heapTotalKb: number;
+  heapUsedKb: number;
+  externalKb: number;
+}
 
 /**
  * The real server (`fieldline serve`) in a process of its own on a free loopback port: what fault and
@@ -21,7 +30,12 @@ export class ServerProcess {
   constructor(
     readonly env: Record<string, string>,
     readonly dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'fieldline-proc-')),
-    readonly opts: { command?: 'serve' | 'worker'; name?: string } = {},
+    readonly opts: {
+      command?: 'serve' | 'worker';
+      name?: string;
+      /** Load memory-probe.cjs into the process, for `memoryAfterGc`. */
+      memoryProbe?: boolean;
+    } = {},
   ) {
     this.log = join(this.dataDir, `${opts.name ?? 'server'}.log`);
   }
@@ -55,6 +69,7 @@ export class ServerProcess {
         WEB_DIST_DIR: join(this.dataDir, 'no-web'),
         LOG_LEVEL: 'warn',
         ...this.env,
+        ...(this.opts.memoryProbe ? this.probeEnv() : {}),
         DATA_DIR: this.dataDir,
         PORT: String(this.port),
         HOST: '127.0.0.1',
@@ -92,6 +107,31 @@ export class ServerProcess {
     const fields = readFileSync(`/proc/${this.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
     // cutime and cstime are fields 16 and 17 of stat (13 and 14 after the command), in clock ticks (100/s).
     return (Number(fields[13]) + Number(fields[14])) / 100;
+  }
+
+  private get probeFile(): string {
+    return join(this.dataDir, 'memory-probe.json');
+  }
+
+  private probeEnv(): Record<string, string> {
+    const probe = join(SERVER_DIR, 'test', 'support', 'memory-probe.cjs');
+    return {
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${probe}`.trim(),
+      MEMORY_PROBE_FILE: this.probeFile,
+    };
+  }
+
+  /** The process's memory right after two full garbage collections (needs `memoryProbe`). */
+  async memoryAfterGc(): Promise<MemoryReading> {
+    if (!this.opts.memoryProbe) throw new Error('started without memoryProbe');
+    rmSync(this.probeFile, { force: true });
+    process.kill(this.pid, 'SIGUSR2');
+    for (let i = 0; i < 200; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      if (existsSync(this.probeFile))
+        return JSON.parse(readFileSync(this.probeFile, 'utf8')) as MemoryReading;
+    }
+    throw new Error('no memory reading within 10 s');
   }
 
   /** Resident set size in kB, from /proc (Linux). */
