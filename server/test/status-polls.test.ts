@@ -227,6 +227,7 @@ describe('a completed job’s status', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(plain.body).toBe(expected);
+    expect(plain.headers['content-length']).toBe(String(Buffer.byteLength(expected)));
     expect(plain.json().results).toEqual(results);
 
     const gz = await poll(job.id, { cookie, 'accept-encoding': 'gzip, deflate' });

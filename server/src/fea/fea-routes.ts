@@ -18,7 +18,7 @@ import { JobParams, jobOf, ownedJob } from '../jobs/owned-job.ts';
 import { ensureSession, type SessionCookieOptions } from '../sessions/session-plugin.ts';
 import type { SessionService } from '../sessions/session-service.ts';
 import type { FeaService } from './fea-service.ts';
-import { etagMatches, identityOf, pickEncoding } from './status-replies.ts';
+import { etagMatches, identityStream, pickEncoding } from './status-replies.ts';
 
 /** A malformed job id is answered like an unknown job; a bad query is a 400 naming the field. */
 const jobNotFound = (message: string) => (part: string, error: z.ZodError) =>
@@ -100,7 +100,9 @@ export function registerFeaRoutes(route: Route, deps: FeaRouteDeps): void {
       reply.type('application/json; charset=utf-8');
       if (status.kind === 'json') return reply.send(status.body);
       const encoding = pickEncoding(request.headers['accept-encoding']);
-      if (encoding === 'identity') return reply.send(await identityOf(status.body));
+      // Streamed: a stalled reader never makes the server hold a whole uncompressed copy.
+      if (encoding === 'identity')
+        return reply.header('content-length', String(status.body.length)).send(identityStream(status.body));
       return reply.header('content-encoding', encoding).send(status.body[encoding]);
     },
   });

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { EncryptedStorage } from '../storage/encrypted-storage.ts';
 
 const gzip = promisify(zlib.gzip);
-const gunzip = promisify(zlib.gunzip);
 const brotli = promisify(zlib.brotliCompress);
 
 export type ContentEncoding = 'br' | 'gzip' | 'identity';
@@ -68,9 +68,15 @@ export async function compressReply(json: string): Promise<CompressedReply> {
   return { etag: etagOf(raw), gzip: gz, br, length: raw.length };
 }
 
-/** The uncompressed body, for a client that accepts neither gzip nor br (rare: browsers send both). */
-export function identityOf(reply: CompressedReply): Promise<Buffer> {
-  return gunzip(reply.gzip);
+/**
+ * The uncompressed body, for a client that accepts neither gzip nor br (rare: browsers send both), as a stream (`reply.length` bytes). zlib inflates only as the reader takes the
+ * output, so a slow or stalled reader holds a stream buffer's worth (16 kB) of a reply that may be tens
+ * of MB, instead of a whole uncompressed copy per connection; the compressed input is the shared copy.
+ */
+export function identityStream(reply: CompressedReply): Readable {
+  const inflate = zlib.createGunzip();
+  inflate.end(reply.gzip);
+  return inflate;
 }
 
 /** Stored beside the job's results: `jobs/<id>/status-reply`, sealed like every stored object. */
