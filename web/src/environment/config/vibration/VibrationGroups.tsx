@@ -46,17 +46,26 @@ function VibrationKindGroup() {
           testId="modal-num-modes"
           onChange={(v) => set({ modalNumModes: v })}
         />
-        <TextField
-          label="From frequency"
-          unit="Hz"
-          value={form.modalMinFrequency}
-          placeholder="0"
-          onChange={(v) => set({ modalMinFrequency: v })}
-        />
+        {form.vibrationKind === 'modal' && (
+          <TextField
+            label="From frequency"
+            unit="Hz"
+            value={form.modalMinFrequency}
+            placeholder="0"
+            onChange={(v) => set({ modalMinFrequency: v })}
+          />
+        )}
       </div>
-      <small className="hint">
-        Without supports the part is free–free: its six rigid-body modes (0 Hz) are found and listed too.
-      </small>
+      {form.vibrationKind === 'modal' ? (
+        <small className="hint">
+          Without supports the part is free–free: its six rigid-body modes (0 Hz) are found and listed too.
+        </small>
+      ) : (
+        <small className="hint" data-testid="harmonic-hint">
+          The response sums the lowest modes: ask for enough to pass 1.5 × the band's top. A harmonic run
+          needs supports (a free part's rigid-body motion has no bound at 0 Hz).
+        </small>
+      )}
       {form.vibrationKind === 'harmonic' && (
         <>
           <div className="row3">

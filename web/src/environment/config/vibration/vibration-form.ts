@@ -51,8 +51,9 @@ export function vibrationToBackend(
     modalNumModes: int(form.modalNumModes, 6, 1, 50),
     dampingRatio: parseNumber(form.dampingRatio) ?? 0.02,
   };
+  // Modes from a frequency up are a modal search; a harmonic sum without the lowest modes would be wrong.
   const minF = parseNumber(form.modalMinFrequency);
-  if (minF !== undefined && minF > 0) config.modalMinFrequency = minF;
+  if (form.vibrationKind === 'modal' && minF !== undefined && minF > 0) config.modalMinFrequency = minF;
   if (form.vibrationKind === 'harmonic') {
     config.harmonicFreqMin = parseNumber(form.harmonicFreqMin) ?? 0;
     config.harmonicFreqMax = parseNumber(form.harmonicFreqMax) ?? 1000;
