@@ -3,7 +3,7 @@ import { commonKeys } from './common.ts';
 import { emKeys } from './em.ts';
 import { structuralKeys } from './structural.ts';
 import { thermalConfigIssues, thermalKeys } from './thermal.ts';
-import { vibrationKeys } from './vibration.ts';
+import { vibrationConfigIssues, vibrationKeys } from './vibration.ts';
 
 export * from './common.ts';
 export * from './em.ts';
@@ -24,6 +24,7 @@ export const AnalysisConfigFields = z
 /** A submitted configuration: the fields, and the checks across them a family needs before a run. */
 export const AnalysisConfig = AnalysisConfigFields.superRefine((config, ctx) => {
   for (const issue of thermalConfigIssues(config)) ctx.addIssue({ code: 'custom', ...issue });
+  for (const issue of vibrationConfigIssues(config)) ctx.addIssue({ code: 'custom', ...issue });
 });
 export type AnalysisConfig = z.infer<typeof AnalysisConfig>;
 export type AnalysisConfigInput = z.input<typeof AnalysisConfig>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ConfigIssue } from './thermal.ts';
 
 /**
  * Vibration keys (docs/vibration.md): `modal` (natural frequencies and mode shapes) and `harmonic` (the
@@ -27,3 +28,39 @@ export const vibrationKeys = {
   /** Hz: the frequency whose displacement field the viewer shows (default: the first mode) */
   harmonicFieldFrequency: z.number().positive().optional(),
 };
+
+interface VibrationChecked {
+  analysisType?: string;
+  harmonicFreqMin?: number;
+  harmonicFreqMax?: number;
+  modalMinFrequency?: number;
+}
+
+/**
+ * Checks across fields a harmonic run needs before it is queued (the engine repeats the band's): a band
+ * whose top is above its bottom, and no modal search bound (the sum needs the lowest modes). Returns
+ * nothing for the other analyses.
+ */
+export function vibrationConfigIssues(config: VibrationChecked): ConfigIssue[] {
+  if (config.analysisType !== 'harmonic') return [];
+  const issues: ConfigIssue[] = [];
+  const lo = config.harmonicFreqMin ?? 0;
+  const hi = config.harmonicFreqMax;
+  if (hi === undefined)
+    issues.push({
+      path: ['harmonicFreqMax'],
+      message: "A harmonic run needs harmonicFreqMax (Hz), the band's top.",
+    });
+  else if (hi <= lo)
+    issues.push({
+      path: ['harmonicFreqMax'],
+      message: `harmonicFreqMax (${hi} Hz) must be above harmonicFreqMin (${lo} Hz).`,
+    });
+  if ((config.modalMinFrequency ?? 0) > 0)
+    issues.push({
+      path: ['modalMinFrequency'],
+      message:
+        'modalMinFrequency bounds a modal search; a harmonic run must sum the lowest modes: leave it out.',
+    });
+  return issues;
+}
