@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { FeaApi } from '../../src/environment/api/fea-api.ts';
 import { defaultAnalysisForm } from '../../src/environment/config/analysis-form.ts';
 import { toBackendConfig } from '../../src/environment/config/to-backend-config.ts';
+import { numberWithUnit } from '../../src/environment/meshing/MeshQualityReport.tsx';
 import { parseProblemMarkers, problemAreasMessage } from '../../src/environment/meshing/problem-markers.ts';
+import { hzLabel } from '../../src/environment/results/HarmonicResponse.tsx';
 import { extractQuantities, formatSI, quantityText } from '../../src/environment/results/quantities.ts';
 import { extractSParameters, magnitudeDb, phaseDeg } from '../../src/environment/results/s-parameters.ts';
 import { resultsToVtu } from '../../src/environment/results/vtu-export.ts';
@@ -103,6 +105,13 @@ describe('S-parameters', () => {
     // the kilogram is already prefixed: no "157 mkg"
     expect(formatSI(0.157, 'kg')).toBe('0.157 kg');
     expect(formatSI(2.5e-5, 'kg')).toBe('25 mg');
+  });
+  it('gives the mesh volumes their unit and starts a vibration band at 0 Hz, not "DC"', () => {
+    expect(numberWithUnit('volume', 15620.4, 'mm')).toBe('15620 mm³');
+    expect(numberWithUnit('min_volume', 0.61149, 'mm')).toBe('0.6115 mm³');
+    expect(numberWithUnit('min_quality', 0.32451, 'mm')).toBe('0.3245');
+    expect(hzLabel(0)).toBe('0 Hz');
+    expect(hzLabel(1200)).toBe('1.2 kHz');
   });
   it('labels structural quantities as an engineer writes them, locations in the model unit', () => {
     const shown = extractQuantities({

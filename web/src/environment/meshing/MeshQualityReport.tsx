@@ -23,6 +23,12 @@ const SKIP = new Set([
   'worst_elements',
 ]);
 
+/** Volumes are in the model's unit cubed (mm³ for a STEP part in mm); the other figures have no unit. */
+export function numberWithUnit(key: string, value: number, unit: string | undefined): string {
+  const text = String(+value.toPrecision(4));
+  return (key === 'volume' || key === 'min_volume') && unit ? `${text} ${unit}³` : text;
+}
+
 /** The meshing quality report (whatever the mesher reported), plus element counts. */
 export function MeshQualityReport() {
   const quality = useEnv((s) => s.meshing.quality);
@@ -36,7 +42,8 @@ export function MeshQualityReport() {
   if (isRecord(quality)) {
     for (const [k, v] of Object.entries(quality)) {
       if (SKIP.has(k)) continue;
-      if (typeof v === 'number') rows.push([LABELS[k] ?? k.replace(/_/g, ' '), String(+v.toPrecision(4))]);
+      if (typeof v === 'number')
+        rows.push([LABELS[k] ?? k.replace(/_/g, ' '), numberWithUnit(k, v, mesh.units)]);
       else if (typeof v === 'string') rows.push([LABELS[k] ?? k.replace(/_/g, ' '), v]);
     }
   }

@@ -1,6 +1,9 @@
 import { isRecord } from '../../api/http.ts';
 import { Legend, LineChart } from './LineChart.tsx';
-import { formatHz } from './quantities.ts';
+import { formatSI } from './quantities.ts';
+
+/** 0 Hz, 100 Hz, 1.2 kHz. */
+export const hzLabel = (hz: number) => formatSI(hz, 'Hz');
 
 interface ProbeSeries {
   name: string;
@@ -8,7 +11,7 @@ interface ProbeSeries {
 }
 
 /** A harmonic run's displacement amplitude at its probes against frequency (results `harmonic_response`),
- * |u| in micrometres, and a CSV of amplitude and phase. */
+ * |u| in micrometres (amplitude and phase per component are in the results JSON). */
 export function HarmonicResponse({ result }: { result: Record<string, unknown> }) {
   const response = isRecord(result.harmonic_response) ? result.harmonic_response : null;
   if (!response || !Array.isArray(response.frequencies)) return null;
@@ -25,7 +28,8 @@ export function HarmonicResponse({ result }: { result: Record<string, unknown> }
     <div className="harmonic-response" data-testid="harmonic-response">
       <h3>Harmonic response</h3>
       <Legend names={series.map((s) => s.name)} />
-      <LineChart title="|u| (µm) against frequency" x={f} series={series} xLabel={formatHz} />
+      {/* a vibration band starts at 0 Hz, which the EM charts call "DC" */}
+      <LineChart title="|u| (µm) against frequency" x={f} series={series} xLabel={hzLabel} />
     </div>
   );
 }
