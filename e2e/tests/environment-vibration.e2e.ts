@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,6 +80,11 @@ describe('vibration from the environment', () => {
     const f1 = Number.parseFloat(f1Text) * (f1Text.includes('kHz') ? 1e3 : 1);
     console.log(`bracket: mode 1 at ${f1Text}`);
     expect(f1).toBeGreaterThan(10);
+    // A mode shape is normalised to 1: its field carries no length unit.
+    const fieldOptions = await page.$$eval('[data-testid=field-mode] option', (els) =>
+      els.map((e) => e.textContent),
+    );
+    expect(fieldOptions).toContain('Displacement (mode shape)');
 
     // Mode 1 on the deformed shape, its frequency in the viewer's badge; play swings it.
     await settled(frame);
@@ -127,6 +132,24 @@ describe('vibration from the environment', () => {
     const peak = Number.parseFloat(peakText) * (peakText.includes('kHz') ? 1e3 : 1);
     console.log(`bracket: harmonic peak at ${peakText} (mode 1 at ${f1Text})`);
     expect(Math.abs(peak - f1) / f1).toBeLessThan(0.02);
+
+    // The probe's response as CSV: its largest |u| sits at the same frequency the summary names.
+    const downloading = page.waitForEvent('download');
+    await page.click('[data-testid=download-harmonic-response]');
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('fea_harmonic_response.csv');
+    const saved = join(server.dataDir, 'fea_harmonic_response.csv');
+    await download.saveAs(saved);
+    const [header, ...lines] = readFileSync(saved, 'utf8').trimEnd().split('\n');
+    const columns = (header ?? '').split(',');
+    expect(columns.slice(0, 3)).toEqual(['frequency_hz', 'P1_ux_amp_m', 'P1_ux_phase_deg']);
+    expect(lines.length).toBe(201);
+    const amp = (row: number[], axis: string) => row[columns.indexOf(`P1_u${axis}_amp_m`)] ?? 0;
+    const table = lines.map((l) => l.split(',').map(Number));
+    const magnitude = (row: number[]) => Math.hypot(amp(row, 'x'), amp(row, 'y'), amp(row, 'z'));
+    const peakRow = table.reduce((best, row) => (magnitude(row) > magnitude(best) ? row : best));
+    console.log(`bracket: CSV peak |u| ${magnitude(peakRow).toExponential(3)} m at ${peakRow[0]} Hz`);
+    expect(Math.abs((peakRow[0] ?? 0) - peak) / peak).toBeLessThan(0.01);
     await page.screenshot({ path: join(OUT, 'vibration-bracket-harmonic.png') });
     await page.context().close();
   });

@@ -114,7 +114,7 @@ class ModalAnalysis:
             Field(
                 "displacement",
                 "Displacement (mode shape)",
-                "m",
+                "",  # normalised to a largest displacement of 1: a shape, not a length
                 "vector",
                 np.asarray(first["shape"]),
                 role="deformation",

@@ -54,6 +54,9 @@ def test_cantilever_bending_frequencies_euler_bernoulli():
         )
     assert sol.solver_info["max_residual"] < 1e-8
     assert sol.animation.axis == "mode" and sol.animation.labels[0].startswith("mode 1 — ")
+    # A mode shape is normalised to a largest displacement of 1: no length unit on its legend.
+    shape = sol.field("displacement")
+    assert shape.unit == "" and np.isclose(np.max(np.linalg.norm(shape.values, axis=1)), 1.0)
 
 
 def test_free_free_beam_finds_six_rigid_modes_then_the_first_elastic_one():

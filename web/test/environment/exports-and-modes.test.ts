@@ -6,6 +6,8 @@ import { toBackendConfig } from '../../src/environment/config/to-backend-config.
 import { numberWithUnit } from '../../src/environment/meshing/MeshQualityReport.tsx';
 import { parseProblemMarkers, problemAreasMessage } from '../../src/environment/meshing/problem-markers.ts';
 import { hzLabel } from '../../src/environment/results/HarmonicResponse.tsx';
+import { harmonicResponse } from '../../src/environment/results/harmonic-response.ts';
+import { harmonicResponseCsv } from '../../src/environment/results/harmonic-response-csv.ts';
 import { extractQuantities, formatSI, quantityText } from '../../src/environment/results/quantities.ts';
 import { extractSParameters, magnitudeDb, phaseDeg } from '../../src/environment/results/s-parameters.ts';
 import { resultsToVtu } from '../../src/environment/results/vtu-export.ts';
@@ -248,5 +250,80 @@ describe('exports iterate the named fields', () => {
     const vtu = resultsToVtu(results);
     expect(vtu).toContain('Name="temperature [K]" NumberOfComponents="1" format="ascii">1 2 3 4 5<');
     expect(vtu).toContain('<CellData><DataArray type="Float64" Name="stress [Pa]" NumberOfComponents="6"');
+  });
+});
+
+describe('harmonic response CSV', () => {
+  const series = (amp: number[][], deg: number[][]) => ({ amplitude: amp, phase_deg: deg });
+  const result = {
+    harmonic_response: {
+      frequencies: [100, 200],
+      method: 'modal',
+      probes: [
+        {
+          name: 'Tip end',
+          point: [1, 0, 0],
+          displacement: series(
+            [
+              [0, 1e-6, 2e-6],
+              [0, 3e-6, 4e-6],
+            ],
+            [
+              [0, -10, -20],
+              [0, -90, -100],
+            ],
+          ),
+          velocity: series(
+            [
+              [0, 6.3e-4, 1.3e-3],
+              [0, 3.8e-3, 5e-3],
+            ],
+            [
+              [0, 80, 70],
+              [0, 0, -10],
+            ],
+          ),
+          acceleration: series(
+            [
+              [0, 0.39, 0.79],
+              [0, 4.7, 6.3],
+            ],
+            [
+              [0, 170, 160],
+              [0, 90, 80],
+            ],
+          ),
+        },
+      ],
+      units: { frequency: 'Hz', displacement: 'm', velocity: 'm/s', acceleration: 'm/s^2' },
+    },
+  };
+
+  it('writes one row per frequency with amplitude and phase of u, v and a per component', () => {
+    const data = harmonicResponse(result);
+    expect(data?.probes.map((p) => p.name)).toEqual(['Tip end']);
+    const [header, first, second, end] = harmonicResponseCsv(data!).split('\n');
+    const columns = header!.split(',');
+    expect(columns).toHaveLength(1 + 3 * 3 * 2);
+    expect(columns.slice(0, 3)).toEqual(['frequency_hz', 'Tip_end_ux_amp_m', 'Tip_end_ux_phase_deg']);
+    expect(columns).toContain('Tip_end_vz_amp_m_s');
+    expect(columns.at(-1)).toBe('Tip_end_az_phase_deg');
+    const row = (line: string) => Object.fromEntries(line.split(',').map((v, i) => [columns[i], Number(v)]));
+    expect(row(first!)).toMatchObject({
+      frequency_hz: 100,
+      Tip_end_uz_amp_m: 2e-6,
+      Tip_end_uz_phase_deg: -20,
+    });
+    expect(row(second!)).toMatchObject({
+      frequency_hz: 200,
+      Tip_end_ay_amp_m_s2: 4.7,
+      Tip_end_vz_phase_deg: -10,
+    });
+    expect(end).toBe('');
+  });
+
+  it('has nothing to export for a run without probes', () => {
+    expect(harmonicResponse({})).toBeNull();
+    expect(harmonicResponse({ harmonic_response: { frequencies: [1], probes: [] } })).toBeNull();
   });
 });

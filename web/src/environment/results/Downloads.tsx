@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { isRecord } from '../../api/http.ts';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { frequencyResponseCsv } from './frequency-response-csv.ts';
+import { harmonicResponse } from './harmonic-response.ts';
+import { harmonicResponseCsv } from './harmonic-response-csv.ts';
 import { jsonBlob, saveBlob } from './save-blob.ts';
 import { timeSeriesCsv } from './time-series.ts';
 import { transientResponse } from './transient-response.ts';
@@ -13,7 +15,8 @@ import { resultsToVtu } from './vtu-export.ts';
  * exports built here from the results (VTU for ParaView, per-vertex CSV), which also work for a results
  * file loaded from disk. Time-domain results add their signals and their pulse-derived frequency
  * response as CSV, built here; a time-domain run with the full S-matrix (one pulse per port) has the
- * server's Touchstone/CSV exports like a frequency-domain sweep.
+ * server's Touchstone/CSV exports like a frequency-domain sweep. A harmonic run adds its probes' frequency
+ * response (amplitude and phase of displacement, velocity and acceleration) as CSV.
  */
 export function Downloads() {
   const { deps } = useServices();
@@ -51,6 +54,7 @@ export function Downloads() {
         : `fea_results_${id}.json`;
   const timeInfo = isRecord(active.time_domain_info) ? active.time_domain_info : null;
   const response = transientResponse(active);
+  const harmonic = harmonicResponse(active);
   return (
     <div className="downloads" data-testid="downloads">
       <button
@@ -105,6 +109,15 @@ export function Downloads() {
           }
         >
           Frequency response CSV
+        </button>
+      )}
+      {harmonic && (
+        <button
+          type="button"
+          data-testid="download-harmonic-response"
+          onClick={() => local(() => harmonicResponseCsv(harmonic), 'text/csv', 'fea_harmonic_response.csv')}
+        >
+          Harmonic response CSV
         </button>
       )}
       {error && (

@@ -1,26 +1,17 @@
-import { isRecord } from '../../api/http.ts';
+import { harmonicResponse } from './harmonic-response.ts';
 import { Legend, LineChart } from './LineChart.tsx';
 import { formatSI } from './quantities.ts';
 
 /** 0 Hz, 100 Hz, 1.2 kHz. */
 export const hzLabel = (hz: number) => formatSI(hz, 'Hz');
 
-interface ProbeSeries {
-  name: string;
-  displacement: { amplitude: number[][] };
-}
-
 /** A harmonic run's displacement amplitude at its probes against frequency (results `harmonic_response`),
- * |u| in micrometres (amplitude and phase per component are in the results JSON). */
+ * |u| in micrometres (amplitude and phase per component are in the results JSON and the CSV download). */
 export function HarmonicResponse({ result }: { result: Record<string, unknown> }) {
-  const response = isRecord(result.harmonic_response) ? result.harmonic_response : null;
-  if (!response || !Array.isArray(response.frequencies)) return null;
-  const f = response.frequencies as number[];
-  const probes = (Array.isArray(response.probes) ? response.probes : []).filter(
-    (p): p is ProbeSeries => isRecord(p) && typeof p.name === 'string' && isRecord(p.displacement),
-  );
-  if (probes.length === 0) return null;
-  const series = probes.map((p) => ({
+  const response = harmonicResponse(result);
+  if (!response) return null;
+  const f = response.frequencies;
+  const series = response.probes.map((p) => ({
     name: p.name,
     values: p.displacement.amplitude.map((v) => Math.hypot(v[0] ?? 0, v[1] ?? 0, v[2] ?? 0) * 1e6),
   }));
