@@ -2,11 +2,14 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { createHashRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthProvider } from '../../src/auth/index.ts';
+import { AnalysisConfigForm } from '../../src/environment/config/AnalysisConfigForm.tsx';
 import { EnvironmentPage } from '../../src/environment/EnvironmentPage.tsx';
 import { isUsable, snapshotWork } from '../../src/environment/persistence/saved-work.ts';
 import { RawJsonDrawer } from '../../src/environment/raw-json/RawJsonDrawer.tsx';
+import { createJobControls, EnvironmentContext } from '../../src/environment/state/EnvironmentContext.tsx';
 import { initialEnvironmentState } from '../../src/environment/state/environment-state.ts';
-import { tinyVolume } from './fakes.ts';
+import { ViewerBridge } from '../../src/environment/viewer-bridge/viewer-bridge.ts';
+import { FakeServer, makeDeps, tinyVolume } from './fakes.ts';
 
 afterEach(() => {
   cleanup();
@@ -59,6 +62,37 @@ describe('environment page', () => {
     expect(alert).toHaveBeenCalledWith('No analysis results available yet.');
     expect(screen.queryByTestId('raw-json-drawer')).toBeNull();
     alert.mockRestore();
+  });
+});
+
+describe('solver choices', () => {
+  it('offers GMRES only to the electromagnetic family: the others solve symmetric positive definite systems', () => {
+    const deps = makeDeps(new FakeServer()).deps;
+    const services = {
+      store: deps.store,
+      deps,
+      bridge: new ViewerBridge(window, '*'),
+      jobs: createJobControls(),
+    };
+    render(
+      <EnvironmentContext.Provider value={services}>
+        <AnalysisConfigForm />
+      </EnvironmentContext.Provider>,
+    );
+    const select = () => {
+      if (!screen.queryByTestId('linear-solver'))
+        fireEvent.click(screen.getByTestId('group-solver').querySelector('button.section-head')!);
+      return screen.getByTestId('linear-solver') as HTMLSelectElement;
+    };
+    const solvers = () => Array.from(select().querySelectorAll('option')).map((o) => o.value);
+    expect(solvers()).toContain('gmres-bddc');
+    fireEvent.change(select(), { target: { value: 'gmres-bddc' } });
+    for (const family of ['structural', 'thermal', 'vibration']) {
+      fireEvent.click(screen.getByTestId(`physics-${family}`));
+      expect(solvers()).toEqual(['auto', 'direct', 'cg-bddc', 'cg-amg']);
+      // what the engine runs for a GMRES choice on these families
+      expect(select().value).toBe('cg-bddc');
+    }
   });
 });
 

@@ -12,14 +12,19 @@ const SOLVER_LABELS: Record<LinearSolver, string> = {
   'gmres-bddc': 'GMRES + BDDC (full-wave)',
 };
 
-export function SolverGroup() {
+/** The symmetric positive definite families (structural, thermal, vibration) have no use for GMRES: the engine
+ * runs CG + BDDC when asked for it, so that is what their list shows. */
+export const SPD_SOLVERS: readonly LinearSolver[] = LINEAR_SOLVERS.filter((v) => v !== 'gmres-bddc');
+
+export function SolverGroup({ solvers = LINEAR_SOLVERS }: { solvers?: readonly LinearSolver[] }) {
   const { form, set } = useForm();
+  const value = solvers.includes(form.linearSolver) ? form.linearSolver : 'cg-bddc';
   return (
     <Section title="Solver" testId="group-solver">
       <Select<LinearSolver>
         label="Linear solver"
-        value={form.linearSolver}
-        options={LINEAR_SOLVERS.map((v) => ({ value: v, label: SOLVER_LABELS[v] }))}
+        value={value}
+        options={solvers.map((v) => ({ value: v, label: SOLVER_LABELS[v] }))}
         onChange={(v) => set({ linearSolver: v })}
         testId="linear-solver"
       />

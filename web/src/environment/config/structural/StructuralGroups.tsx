@@ -2,7 +2,7 @@ import { Checkbox, Select, TextField } from '../../ui/fields.tsx';
 import { Section } from '../../ui/Section.tsx';
 import type { MeshOrder } from '../analysis-form.ts';
 import { BodyMaterialsGroup } from '../common/BodyMaterialsGroup.tsx';
-import { SolverGroup } from '../common/SolverGroup.tsx';
+import { SolverGroup, SPD_SOLVERS } from '../common/SolverGroup.tsx';
 import { FaceListInput } from '../FaceListInput.tsx';
 import { parseFaceList } from '../face-list.ts';
 import { parseNumber } from '../numbers.ts';
@@ -20,7 +20,7 @@ export function StructuralGroups() {
       <LoadsGroup />
       <BodyMaterialsGroup properties={['youngsModulus', 'poissonRatio', 'density', 'yieldStrength']} />
       <StructuralOrderGroup />
-      <SolverGroup />
+      <SolverGroup solvers={SPD_SOLVERS} />
     </>
   );
 }

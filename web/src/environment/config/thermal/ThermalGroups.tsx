@@ -4,7 +4,7 @@ import { Section } from '../../ui/Section.tsx';
 import { TripleInput } from '../../ui/TripleInput.tsx';
 import { type MeshOrder, newRows } from '../analysis-form.ts';
 import { BodyMaterialsGroup } from '../common/BodyMaterialsGroup.tsx';
-import { SolverGroup } from '../common/SolverGroup.tsx';
+import { SolverGroup, SPD_SOLVERS } from '../common/SolverGroup.tsx';
 import { FaceListInput } from '../FaceListInput.tsx';
 import { parseFaceList } from '../face-list.ts';
 import { parseNumber } from '../numbers.ts';
@@ -35,7 +35,7 @@ export function ThermalGroups() {
       />
       <ThermalTransientGroup />
       <ThermalOrderGroup />
-      <SolverGroup />
+      <SolverGroup solvers={SPD_SOLVERS} />
     </>
   );
 }

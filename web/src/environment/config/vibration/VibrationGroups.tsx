@@ -3,7 +3,7 @@ import { Section } from '../../ui/Section.tsx';
 import { TripleInput } from '../../ui/TripleInput.tsx';
 import { newRows } from '../analysis-form.ts';
 import { BodyMaterialsGroup } from '../common/BodyMaterialsGroup.tsx';
-import { SolverGroup } from '../common/SolverGroup.tsx';
+import { SolverGroup, SPD_SOLVERS } from '../common/SolverGroup.tsx';
 import { LoadsGroup, StructuralOrderGroup, SupportsGroup } from '../structural/StructuralGroups.tsx';
 import { useForm } from '../use-form.ts';
 import { VIBRATION_PROPERTIES } from './vibration-form.ts';
@@ -19,7 +19,7 @@ export function VibrationGroups() {
       {form.vibrationKind === 'harmonic' && <LoadsGroup />}
       <BodyMaterialsGroup properties={VIBRATION_PROPERTIES} />
       <StructuralOrderGroup />
-      <SolverGroup />
+      <SolverGroup solvers={SPD_SOLVERS} />
     </>
   );
 }
