@@ -23,6 +23,10 @@ export const vibrationKeys = {
   harmonicNumPoints: z.number().int().min(2).max(2001).default(VIBRATION_DEFAULTS.harmonicNumPoints),
   /** modal damping ratio ζ */
   dampingRatio: z.number().gt(0).lt(1).default(VIBRATION_DEFAULTS.dampingRatio),
+  /** 1/s: Rayleigh damping C = αM + βK instead of dampingRatio when either is above 0 (ζᵢ = α/2ωᵢ + βωᵢ/2) */
+  rayleighAlpha: z.number().min(0).optional(),
+  /** s: the stiffness-proportional term β of Rayleigh damping */
+  rayleighBeta: z.number().min(0).optional(),
   /** mode superposition (default) or full direct solves with Rayleigh damping */
   harmonicMethod: z.enum(HARMONIC_METHODS).default('modal'),
   /** Hz: the frequency whose displacement field the viewer shows (default: the first mode) */

@@ -155,6 +155,7 @@ class HarmonicAnalysis:
         damping = float(config.get("dampingRatio", DEFAULT_DAMPING))
         if not 0 < damping < 1:
             raise InvalidInput("dampingRatio must be above 0 and below 1.")
+        alpha, beta = _rayleigh(config)
         method = str(config.get("harmonicMethod") or "modal")
         # Enough modes to cover the band with margin (the superposition converges with them).
         count = int(config.get("modalNumModes", 20))
@@ -174,13 +175,16 @@ class HarmonicAnalysis:
         rows = probe_rows(modal.elasticity.fes, probes)
         frequencies = np.linspace(f_min, f_max, points)
         field_f = float(config.get("harmonicFieldFrequency") or modal.frequencies[modal.rigid])
-        if method == "full":
-            w1 = 2 * math.pi * modal.frequencies[0]
-            response = direct(
-                modal, force, frequencies, 2 * damping * w1, 0.0, rows, field_f, progress.sub(0.5, 0.9)
-            )
+        if alpha or beta:
+            # Rayleigh damping C = αM + βK: the mass-normalised modes diagonalise it, ζᵢ = α/2ωᵢ + βωᵢ/2.
+            wi = 2 * math.pi * np.asarray(modal.frequencies[modal.rigid :])
+            modal_damping: float | np.ndarray = alpha / (2 * wi) + beta * wi / 2
         else:
-            response = by_modes(modal, force, frequencies, damping, rows, field_f)
+            alpha, modal_damping = 2 * damping * 2 * math.pi * modal.frequencies[0], damping
+        if method == "full":
+            response = direct(modal, force, frequencies, alpha, beta, rows, field_f, progress.sub(0.5, 0.9))
+        else:
+            response = by_modes(modal, force, frequencies, modal_damping, rows, field_f)
         shape = _vertex_shape(response.field, model.nv)
         solution = Solution(
             solver_info={
@@ -221,6 +225,16 @@ class HarmonicAnalysis:
                 peak_frequency_Hz=float(frequencies[i]), peak_displacement_m=float(peak[0])
             )
         return solution
+
+
+def _rayleigh(config: dict[str, Any]) -> tuple[float, float]:
+    """`rayleighAlpha` (1/s) and `rayleighBeta` (s), both 0 when not given (then `dampingRatio` applies)."""
+    alpha = float(config.get("rayleighAlpha") or 0)
+    beta = float(config.get("rayleighBeta") or 0)
+    for name, value in (("rayleighAlpha", alpha), ("rayleighBeta", beta)):
+        if not (math.isfinite(value) and value >= 0):
+            raise InvalidInput(f"{name} must be a finite number, 0 or above.")
+    return alpha, beta
 
 
 def _probes(model: TetModel, config: dict[str, Any]) -> dict[str, tuple[float, float, float]]:

@@ -1,8 +1,9 @@
 """Steady-state response to harmonic loads: the structural loads as amplitudes, over a frequency band.
 
 Mode superposition (default): u(ω) = Σᵢ φᵢ (φᵢᵀ F) / (ωᵢ² − ω² + 2jζᵢωᵢω) with the modal solve's
-mass-normalised modes and modal damping ζ (`dampingRatio`, default 0.02). The full method solves
-(K − ω²M + jωC) u = F at every frequency with Rayleigh damping C = αM + βK — exact for the mesh, and the
+mass-normalised modes and modal damping ζ (`dampingRatio`, default 0.02), or, with `rayleighAlpha`/
+`rayleighBeta`, ζᵢ = α/2ωᵢ + βωᵢ/2. The full method solves (K − ω²M + jωC) u = F at every frequency with
+Rayleigh damping C = αM + βK (α = 2ζω₁ and β = 0 from `dampingRatio` alone) — exact for the mesh, and the
 check on the superposition (which converges as modes are added). e^{+jωt}: velocity jωu, acceleration −ω²u.
 """
 
@@ -55,7 +56,7 @@ def by_modes(
     modal: ModalResult,
     force: np.ndarray,
     frequencies: np.ndarray,
-    damping: float,
+    damping: float | np.ndarray,  # ζ, one for all modes or one per elastic mode
     probes: dict[str, np.ndarray],
     field_frequency: float,
 ) -> HarmonicResponse:

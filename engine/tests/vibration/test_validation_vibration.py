@@ -126,6 +126,41 @@ def test_harmonic_peak_at_the_first_mode_with_amplification_one_over_two_zeta():
     assert diff < 0.02
 
 
+def test_rayleigh_damping_by_modes_and_full_agree_and_set_the_first_mode_amplification():
+    # α and β each give mode 1 half of ζ₁ = 0.02: ζᵢ = α/2ωᵢ + βωᵢ/2.
+    f1 = 16.339
+    w1 = 2 * math.pi * f1
+    alpha, beta = 2 * 0.01 * w1, 2 * 0.01 / w1
+    config = {
+        "analysisType": "harmonic",
+        "fixedSupports": [{"faces": CLAMP}],
+        "forceLoads": [{"faces": TIP, "force": [0, 0, -1.0]}],
+        "harmonicFreqMin": 0.0,
+        "harmonicFreqMax": 2 * f1,
+        "harmonicNumPoints": 401,
+        "rayleighAlpha": alpha,
+        "rayleighBeta": beta,
+        "modalNumModes": 12,
+        "probePoints": [{"name": "tip", "point": [L, W / 2, H / 2]}],
+    }
+    sol, seconds = run(HarmonicAnalysis(), config)
+    amp = np.asarray(sol.extras["harmonic_response"]["probes"][0]["displacement"]["amplitude"])[:, 2]
+    f = np.asarray(sol.extras["harmonic_response"]["frequencies"])
+    amplification = float(np.max(amp) / amp[0])
+    assert report("vibration-rayleigh-amplification", amplification, 0.9707 / (2 * 0.02), sol, seconds) < 0.03
+    # The full method solves with C = αM + βK itself: the modes diagonalise it, so both methods agree.
+    full, _ = run(HarmonicAnalysis(), {**config, "harmonicMethod": "full", "harmonicNumPoints": 21})
+    amp_full = np.asarray(full.extras["harmonic_response"]["probes"][0]["displacement"]["amplitude"])[:, 2]
+    f_full = np.asarray(full.extras["harmonic_response"]["frequencies"])
+    diff = float(np.max(np.abs(np.interp(f_full, f, amp) - amp_full)) / np.max(amp_full))
+    print(
+        f"[validation] Rayleigh damping: mode superposition against the full method, {diff:.2e} of the peak"
+    )
+    assert diff < 0.02
+    with pytest.raises(InvalidInput, match="rayleighBeta must be a finite number, 0 or above"):
+        run(HarmonicAnalysis(), {**config, "rayleighBeta": -1e-4})
+
+
 def test_bad_input_is_refused():
     with pytest.raises(InvalidInput, match="modalNumModes must be between 1 and 50"):
         run(ModalAnalysis(), {"analysisType": "modal", "modalNumModes": 51})

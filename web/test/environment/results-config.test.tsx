@@ -131,6 +131,8 @@ const STRUCTURAL_KEYS: (keyof AnalysisForm)[] = [
   'harmonicFreqMax',
   'harmonicNumPoints',
   'dampingRatio',
+  'rayleighAlpha',
+  'rayleighBeta',
   'harmonicMethod',
   'structuralSupports',
   'structuralLoads',
@@ -332,17 +334,21 @@ describe('the vibration form', () => {
         harmonicFreqMax: '500',
         harmonicNumPoints: '51',
         dampingRatio: '0.05',
+        rayleighAlpha: '3.2',
+        rayleighBeta: '',
       },
       { bodies },
     );
     // the modal search's lower bound is not sent: superposition needs the lowest modes
     expect(harmonic.modalMinFrequency).toBeUndefined();
+    expect(harmonic.rayleighBeta).toBeUndefined(); // blank: no stiffness-proportional term
     expect(harmonic).toMatchObject({
       analysisType: 'harmonic',
       harmonicFreqMin: 0,
       harmonicFreqMax: 500,
       harmonicNumPoints: 51,
       dampingRatio: 0.05,
+      rayleighAlpha: 3.2,
       harmonicMethod: 'modal',
       forceLoads: [{ faces: [9], force: [0, 0, -1], name: 'shaker' }],
     });

@@ -106,6 +106,22 @@ function VibrationKindGroup() {
               onChange={(v) => set({ harmonicMethod: v })}
             />
           </div>
+          <div className="row2">
+            <TextField
+              label="Rayleigh α (1/s)"
+              value={form.rayleighAlpha}
+              placeholder="blank: ζ above"
+              testId="rayleigh-alpha"
+              onChange={(v) => set({ rayleighAlpha: v })}
+            />
+            <TextField
+              label="Rayleigh β (s)"
+              value={form.rayleighBeta}
+              placeholder="blank: ζ above"
+              testId="rayleigh-beta"
+              onChange={(v) => set({ rayleighBeta: v })}
+            />
+          </div>
           <h4>Probes</h4>
           <div className="rows">
             {form.probes.map((p) => (

@@ -18,6 +18,9 @@ export interface VibrationFormFields {
   harmonicFreqMax: string;
   harmonicNumPoints: string;
   dampingRatio: string;
+  /** Rayleigh damping C = αM + βK (1/s and s); blank or 0 = the damping ratio applies */
+  rayleighAlpha: string;
+  rayleighBeta: string;
   harmonicMethod: 'modal' | 'full';
 }
 
@@ -30,6 +33,8 @@ export function defaultVibrationForm(): VibrationFormFields {
     harmonicFreqMax: '1000',
     harmonicNumPoints: '201',
     dampingRatio: '0.02',
+    rayleighAlpha: '',
+    rayleighBeta: '',
     harmonicMethod: 'modal',
   };
 }
@@ -59,6 +64,10 @@ export function vibrationToBackend(
     config.harmonicFreqMax = parseNumber(form.harmonicFreqMax) ?? 1000;
     config.harmonicNumPoints = int(form.harmonicNumPoints, 201, 2, 2001);
     config.harmonicMethod = form.harmonicMethod;
+    const alpha = parseNumber(form.rayleighAlpha);
+    const beta = parseNumber(form.rayleighBeta);
+    if (alpha !== undefined && alpha > 0) config.rayleighAlpha = alpha;
+    if (beta !== undefined && beta > 0) config.rayleighBeta = beta;
   } else {
     // A modal run has no loads (the structural form's loads stay in the form for a harmonic run).
     config.forceLoads = [];
@@ -80,6 +89,8 @@ export function vibrationFromBackend(config: Record<string, unknown>): Partial<A
     harmonicFreqMax: text(config.harmonicFreqMax, d.harmonicFreqMax),
     harmonicNumPoints: text(config.harmonicNumPoints, d.harmonicNumPoints),
     dampingRatio: text(config.dampingRatio, d.dampingRatio),
+    rayleighAlpha: text(config.rayleighAlpha, ''),
+    rayleighBeta: text(config.rayleighBeta, ''),
     harmonicMethod: config.harmonicMethod === 'full' ? 'full' : 'modal',
   };
 }
