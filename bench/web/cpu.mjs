@@ -15,6 +15,7 @@ import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
+import { registerBenchUser, waitForServer } from './bench-account.mjs';
 
 const HERE = import.meta.dirname;
 const ROOT = resolve(HERE, '..', '..');
@@ -63,28 +64,8 @@ async function startServer(dist) {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  for (let up = false, t0 = Date.now(); !up; ) {
-    if (Date.now() - t0 > 90_000) throw new Error('server did not start');
-    up = await fetch(`${origin}/api/docs`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (!up) await new Promise((r) => setTimeout(r, 250));
-  }
-  const tag = `${Date.now().toString(36)}${port}`;
-  const registered = await fetch(`${origin}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin },
-    body: JSON.stringify({
-      name: 'Bench User',
-      email: `cpu.${tag}@analytical-engines.com`,
-      username: `cpu_${tag}`.slice(0, 20),
-      password: 'correct horse battery staple',
-      acceptedTerms: true,
-    }),
-  });
-  if (registered.status !== 201) throw new Error(`registration failed: ${registered.status}`);
-  const [name, value] = (registered.headers.get('set-cookie') ?? '').split(';')[0].split('=');
+  await waitForServer(origin, 90_000);
+  const [name, value] = (await registerBenchUser(origin, 'cpu')).split('=');
   const stop = async () => {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));

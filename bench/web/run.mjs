@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { registerBenchUser, waitForServer } from './bench-account.mjs';
 
 const HERE = import.meta.dirname;
 const ROOT = resolve(HERE, '..', '..');
@@ -51,29 +52,8 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts',
   env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_ORIGIN: origin, LOG_LEVEL: 'warn' },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
-for (let up = false, t0 = Date.now(); !up; ) {
-  if (Date.now() - t0 > 60_000) throw new Error('server did not start');
-  up = await fetch(`${origin}/api/docs`).then(
-    (r) => r.ok,
-    () => false,
-  );
-  if (!up) await new Promise((r) => setTimeout(r, 250));
-}
-
-const tag = Date.now().toString(36);
-const registered = await fetch(`${origin}/api/auth/register`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json', origin },
-  body: JSON.stringify({
-    name: 'Bench User',
-    email: `bench.${tag}@analytical-engines.com`,
-    username: `bench_${tag}`.slice(0, 20),
-    password: 'correct horse battery staple',
-    acceptedTerms: true,
-  }),
-});
-if (registered.status !== 201) throw new Error(`registration failed: ${registered.status}`);
-const cookie = (registered.headers.get('set-cookie') ?? '').split(';')[0];
+await waitForServer(origin, 60_000);
+const cookie = await registerBenchUser(origin, 'bench');
 
 const PAGES = [
   ['landing', '/', false],
