@@ -38,6 +38,21 @@ def euler_bernoulli(beta_l: float) -> float:
 report = RECORDER.record_solution
 
 
+def tip_sweep(f1: float, **damping: float) -> dict:
+    """Harmonic sweep 0 … 2·f1 of the clamped beam under 1 N at its tip, probed at the tip."""
+    return {
+        "analysisType": "harmonic",
+        "fixedSupports": [{"faces": CLAMP}],
+        "forceLoads": [{"faces": TIP, "force": [0, 0, -1.0]}],
+        "harmonicFreqMin": 0.0,
+        "harmonicFreqMax": 2 * f1,
+        "harmonicNumPoints": 401,
+        "modalNumModes": 12,
+        "probePoints": [{"name": "tip", "point": [L, W / 2, H / 2]}],
+        **damping,
+    }
+
+
 def test_cantilever_bending_frequencies_euler_bernoulli():
     sol, seconds = run(
         ModalAnalysis(), {"analysisType": "modal", "modalNumModes": 6, "fixedSupports": [{"faces": CLAMP}]}
@@ -93,17 +108,7 @@ def test_effective_mass_fractions_sum_to_at_most_one_and_approach_it():
 def test_harmonic_peak_at_the_first_mode_with_amplification_one_over_two_zeta():
     zeta = 0.02
     f1 = 16.339  # the mesh's first mode (see the cantilever case)
-    config = {
-        "analysisType": "harmonic",
-        "fixedSupports": [{"faces": CLAMP}],
-        "forceLoads": [{"faces": TIP, "force": [0, 0, -1.0]}],
-        "harmonicFreqMin": 0.0,
-        "harmonicFreqMax": 2 * f1,
-        "harmonicNumPoints": 401,
-        "dampingRatio": zeta,
-        "modalNumModes": 12,
-        "probePoints": [{"name": "tip", "point": [L, W / 2, H / 2]}],
-    }
+    config = tip_sweep(f1, dampingRatio=zeta)
     sol, seconds = run(HarmonicAnalysis(), config)
     response = sol.extras["harmonic_response"]
     amp = np.asarray(response["probes"][0]["displacement"]["amplitude"])[:, 2]
@@ -131,18 +136,7 @@ def test_rayleigh_damping_by_modes_and_full_agree_and_set_the_first_mode_amplifi
     f1 = 16.339
     w1 = 2 * math.pi * f1
     alpha, beta = 2 * 0.01 * w1, 2 * 0.01 / w1
-    config = {
-        "analysisType": "harmonic",
-        "fixedSupports": [{"faces": CLAMP}],
-        "forceLoads": [{"faces": TIP, "force": [0, 0, -1.0]}],
-        "harmonicFreqMin": 0.0,
-        "harmonicFreqMax": 2 * f1,
-        "harmonicNumPoints": 401,
-        "rayleighAlpha": alpha,
-        "rayleighBeta": beta,
-        "modalNumModes": 12,
-        "probePoints": [{"name": "tip", "point": [L, W / 2, H / 2]}],
-    }
+    config = tip_sweep(f1, rayleighAlpha=alpha, rayleighBeta=beta)
     sol, seconds = run(HarmonicAnalysis(), config)
     amp = np.asarray(sol.extras["harmonic_response"]["probes"][0]["displacement"]["amplitude"])[:, 2]
     f = np.asarray(sol.extras["harmonic_response"]["frequencies"])
