@@ -73,6 +73,9 @@ export const DIRECT_SOLVER_MAX_DOFS = 60_000;
 export const TWO_LEVEL_DIRECT_MAX_DOFS = 30_000;
 // ...and for full-wave, GMRES + BDDC (engine em/fullwave/iterative.py), or earlier if the factor would not fit.
 export const FULLWAVE_DIRECT_MAX_DOFS = 100_000;
+// ...and for em-eigen (lossless cavities), LOBPCG with BDDC and a gradient projection (engine
+// em/fullwave/eigen_iterative.py), or earlier if the factor of the shifted system would not fit.
+export const EIGEN_DIRECT_MAX_DOFS = 100_000;
 // ...and for modal (and harmonic by modes), LOBPCG with the two-level preconditioner (engine
 // vibration/modal.py), or earlier if the factor of K − σM would not fit.
 export const MODAL_DIRECT_MAX_DOFS = 400_000;
@@ -84,7 +87,26 @@ interface SolverPath {
   fullWave?: boolean;
   /** Modal eigen solve: direct (shift-and-invert Lanczos) or LOBPCG, chosen by size and memory. */
   modal?: boolean;
+  /** Cavity eigen solve: direct (shift-and-invert Arnoldi) or, lossless, LOBPCG + BDDC. */
+  cavityEigen?: boolean;
   structural?: boolean;
+}
+
+/** Conductivity, a loss tangent or an impedance wall: a complex cavity problem (Q factors), direct only. */
+function emLossy(config: AnalysisConfig): boolean {
+  const c = config as {
+    bodyMaterials?: { conductivity?: number; lossTangent?: number }[];
+    useAnisotropicMaterials?: boolean;
+    anisotropicMaterials?: { conductivity?: number[] }[];
+    impedanceConditions?: unknown[];
+  };
+  if ((c.impedanceConditions?.length ?? 0) > 0) return true;
+  if ((c.bodyMaterials ?? []).some((m) => Number(m.conductivity) > 0 || Number(m.lossTangent) > 0))
+    return true;
+  return (
+    Boolean(c.useAnisotropicMaterials) &&
+    (c.anisotropicMaterials ?? []).some((m) => (m.conductivity ?? []).some((v) => v !== 0))
+  );
 }
 
 function spaceOf(config: AnalysisConfig): SolverPath {
@@ -113,8 +135,10 @@ function spaceOf(config: AnalysisConfig): SolverPath {
       return { space: 'h1', complex: false, alwaysDirect: false };
     case 'em-time':
       return { space: 'hcurl', complex: false, alwaysDirect: true };
-    case 'em-eigen':
-      return { space: 'hcurl', complex: false, alwaysDirect: true };
+    case 'em-eigen': {
+      const lossy = emLossy(config);
+      return { space: 'hcurl', complex: lossy, alwaysDirect: lossy, cavityEigen: true };
+    }
     default:
       return emIsFullWave(config)
         ? { space: 'hcurl', complex: true, alwaysDirect: false, fullWave: true }
@@ -144,6 +168,10 @@ export const MEMORY_MODEL = {
   // Krylov basis of 60 vectors. bench/scale, WR-90 order 2: 2.71 GB measured at 367 k unknowns (estimate
   // 2.73 GB), 1.44 GB at 39 k (estimate 1.18 GB, 0.82×).
   fullWaveIterativeBytesPerUnknown: 4700,
+  // LOBPCG for cavity modes (engine em/fullwave/eigen_iterative.py): curl-curl + τ·mass and the mass (half
+  // stored), BDDC on it, the H1 Laplacian of the gradient projection with its BDDC, and about ten n × block work
+  // arrays (block 10 for 6 modes). Calibrated in bench/scale/eigen.py (see bench/scale/README.md).
+  eigenIterativeBytesPerUnknown: 4500,
   // Structural CG at order ≥ 2 (engine core/elasticity/vertex_coarse.py, not cg-bddc): the half-stored
   // stiffness, its diagonal and an AMG hierarchy of the first-order problem. bench/structural LE10 peak
   // resident: 1.43 GB at 1.0 M unknowns, 2.64 GB at 2.0 M (≈ 1.2 kB per unknown above the libraries).
@@ -164,6 +192,12 @@ function usesDirect(
   const choice = config.linearSolver ?? 'auto';
   if (path.alwaysDirect || choice === 'direct') return true;
   if (choice !== 'auto') return false;
+  if (path.cavityEigen) {
+    const fits =
+      limitBytes === undefined ||
+      MEMORY_MODEL.baseBytes + directBytes('hcurl', false, unknowns) <= limitBytes;
+    return unknowns <= EIGEN_DIRECT_MAX_DOFS && fits;
+  }
   if (path.modal) {
     const fits =
       limitBytes === undefined ||
@@ -186,6 +220,7 @@ function usesTwoLevel(path: SolverPath, config: AnalysisConfig): boolean {
 function iterativeBytesPerUnknown(path: SolverPath, config: AnalysisConfig): number {
   const m = MEMORY_MODEL;
   if (path.fullWave) return m.fullWaveIterativeBytesPerUnknown;
+  if (path.cavityEigen) return m.eigenIterativeBytesPerUnknown;
   if (path.modal) return m.modalIterativeBytesPerUnknown;
   return usesTwoLevel(path, config) ? m.structuralIterativeBytesPerUnknown : m.iterativeBytesPerUnknown;
 }

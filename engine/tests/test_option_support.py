@@ -72,9 +72,10 @@ def test_output_options_left_out_are_warned_about():
     for path in ("fullwave", "em-time", "em-eigen"):
         assert check_options(charged, path) == [NEUMANN_FLUX_NOT_USED]
     assert check_options(charged, "static") == []
-    # an iterative solver choice steers the static and full-wave solvers, not time-domain or eigenmode runs
+    # an iterative solver choice steers the static, full-wave and eigenmode solvers, not time-domain runs
     assert check_options({"linearSolver": "gmres-bddc"}, "fullwave") == []
-    assert check_options({"linearSolver": "cg-amg"}, "em-eigen") == [ITERATIVE_SOLVER_DIRECT_ONLY_PATHS]
+    assert check_options({"linearSolver": "gmres-bddc"}, "em-eigen") == []
+    assert check_options({"linearSolver": "cg-amg"}, "em-time") == [ITERATIVE_SOLVER_DIRECT_ONLY_PATHS]
     assert check_options({"linearSolver": "direct"}, "em-time") == []
     assert check_options({"linearSolver": "cg-bddc"}, "static") == []
     # S-parameters need wave ports on a full-wave run (with ports and a sweep, the job is full-wave)

@@ -103,6 +103,50 @@ describe('resource estimate', () => {
     expect(limited.memoryBytes).toBeLessThan(1536 * 1024 * 1024);
   });
 
+  it('routes an em-eigen job as the engine does: direct up to 100 k unknowns, LOBPCG above, lossy always direct', () => {
+    const sized = (vertices: number, cells: number, boundaryFaces: number) => ({
+      vertices: new Array(vertices),
+      faces: new Array(boundaryFaces),
+      tetrahedra: new Array(cells),
+    });
+    const small = sized(2_000, 9_000, 2_000); // ≈ 74 k Nédélec order-2 unknowns
+    const large = sized(20_000, 100_000, 12_000); // ≈ 0.8 M
+    const eigen = AnalysisConfig.parse({ analysisType: 'em-eigen', meshOrder: 2 });
+    const limit = 8192 * 1024 * 1024;
+    const lossy = AnalysisConfig.parse({
+      ...eigen,
+      bodyMaterials: [{ region: 0, relativePermittivity: 2.2, lossTangent: 1e-3 }],
+    });
+    const a = estimateResources(small, eigen, limit);
+    const b = estimateResources(large, eigen, limit);
+    const forced = estimateResources(
+      small,
+      AnalysisConfig.parse({ ...eigen, linearSolver: 'gmres-bddc' }),
+      limit,
+    );
+    const direct = estimateResources(
+      large,
+      AnalysisConfig.parse({ ...eigen, linearSolver: 'direct' }),
+      limit,
+    );
+    const complex = estimateResources(large, lossy, limit);
+    for (const [name, e] of Object.entries({ a, b, forced, direct, complex })) {
+      console.log(
+        `em-eigen ${name}: ${e.unknowns} unknowns, ${e.solver}, ${(e.memoryBytes / 1e9).toFixed(2)} GB`,
+      );
+    }
+    expect(a.unknowns).toBeLessThan(100_000);
+    expect(a).toMatchObject({ solver: 'direct', complex: false });
+    expect(b.unknowns).toBeGreaterThan(500_000);
+    expect(b).toMatchObject({ solver: 'iterative' });
+    expect(b.memoryBytes).toBeLessThan(limit);
+    expect(forced.solver).toBe('iterative');
+    expect(direct.memoryBytes).toBeGreaterThan(b.memoryBytes);
+    // conductivity or a loss tangent: complex, Q factors, only the direct solver
+    expect(complex).toMatchObject({ solver: 'direct', complex: true });
+    expect(complex.memoryBytes).toBeGreaterThan(direct.memoryBytes);
+  });
+
   it('routes a modal job as the engine does: direct while the factor fits, LOBPCG above (1 M unknowns in 8 GB)', () => {
     // Counts only (the estimate reads the lengths): bench/vibration's cantilever meshes, 0.21 M and 1.05 M unknowns.
     const sized = (vertices: number, cells: number, boundaryFaces: number) => ({

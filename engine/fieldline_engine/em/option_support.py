@@ -27,8 +27,8 @@ NEUMANN_FLUX_NOT_USED = (
     "runs Neumann faces are magnetic walls (PMC) and their flux is not used."
 )
 ITERATIVE_SOLVER_DIRECT_ONLY_PATHS = (
-    "The iterative solver choice (linearSolver) applies to static, quasi-static and frequency-domain full-wave "
-    "runs; time-domain and eigenmode runs factorize their matrices directly."
+    "The iterative solver choice (linearSolver) applies to static, quasi-static, frequency-domain full-wave "
+    "and eigenmode runs; time-domain runs factorize their matrices directly."
 )
 DIRICHLET_NOT_FULLWAVE_SOURCE = (
     "Dirichlet voltages do not drive a full-wave run: Dirichlet faces are perfect conductors (PEC) and node "
@@ -66,7 +66,7 @@ def check_options(config: dict[str, Any], path: str) -> list[str]:
     wants_s = bool(config.get("calculateSParameters") or config.get("extractSParameters"))
     if path != "static" and any(float(n.get("flux") or 0.0) for n in config.get("neumannConditions") or []):
         warnings.append(NEUMANN_FLUX_NOT_USED)
-    if path in ("em-time", "em-eigen") and str(config.get("linearSolver") or "auto") not in (
+    if path == "em-time" and str(config.get("linearSolver") or "auto") not in (
         "auto",
         "direct",
     ):

@@ -10,16 +10,26 @@ Q = Re ω / (2 Im ω) for e^{+jωt}.
 """
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import ngsolve as ng
 import numpy as np
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigs
 
 from fieldline_engine.em.constants import C0, ETA0
+from fieldline_engine.em.fullwave.eigen_iterative import lobpcg_cavity_modes
+from fieldline_engine.em.fullwave.iterative import ITERATIVE_CHOICES
 from fieldline_engine.em.fullwave.media import Media
 from fieldline_engine.em.fullwave.solver import MAX_DIRECT_DOFS, ImpedanceWall
-from fieldline_engine.errors import EngineError
+from fieldline_engine.errors import EngineError, InvalidInput
+from fieldline_engine.protocol import SILENT, ProgressSpan
+
+# `linearSolver: auto` factorizes the shifted system up to this many unknowns when the factor fits the job's
+# memory limit, and runs LOBPCG (eigen_iterative.py) beyond. contracts/src/resources.ts mirrors this choice.
+EIGEN_DIRECT_MAX_DOFS = 100_000
+# Peak memory of the direct path (contracts/src/resources.ts MEMORY_MODEL, Nédélec; complex doubles it).
+_DIRECT_BASE_BYTES = 1.0e9
+_DIRECT_BYTES_PER_N43 = 220
 
 
 @dataclass
@@ -31,6 +41,38 @@ class CavityMode:
     matrix_nze: int = 0  # non-zeros of the shifted system (solver_info)
 
 
+@dataclass
+class CavitySolution:
+    modes: list[CavityMode]
+    method: str  # "direct" or "iterative"
+    info: dict = field(default_factory=dict)  # solver_info entries of the eigen solve
+
+
+def direct_memory_bytes(ndof: int, lossy: bool) -> float:
+    return _DIRECT_BASE_BYTES + _DIRECT_BYTES_PER_N43 * (2 if lossy else 1) * ndof ** (4 / 3)
+
+
+def eigen_method(choice: str, ndof: int, lossy: bool, memory_limit_mb: int | None = None) -> str:
+    """'direct' (shift-and-invert Arnoldi on a sparse LU) or 'iterative' (LOBPCG + BDDC, lossless only).
+    `auto` factorizes a small model whose factor fits the memory limit, and a lossy one (complex, Q factors)
+    always."""
+    if choice == "direct":
+        return "direct"
+    if choice in ITERATIVE_CHOICES:
+        if lossy:
+            raise InvalidInput(
+                "The iterative cavity-eigen solver (linearSolver "
+                f"'{choice}') takes lossless cavities with PEC or PMC walls only: conductivity, a loss "
+                "tangent or an impedance wall makes the problem complex (Q factors). Use linearSolver "
+                "'direct' or 'auto'."
+            )
+        return "iterative"
+    if lossy:
+        return "direct"
+    fits = memory_limit_mb is None or direct_memory_bytes(ndof, False) <= memory_limit_mb * 1024 * 1024
+    return "direct" if ndof <= EIGEN_DIRECT_MAX_DOFS and fits else "iterative"
+
+
 def cavity_modes(
     mesh: ng.Mesh,
     media: Media,
@@ -40,7 +82,26 @@ def cavity_modes(
     shift_frequency: float | None = None,
     walls: list[ImpedanceWall] | None = None,
     inverse: str = "umfpack",
+    linear_solver: str = "direct",
 ) -> list[CavityMode]:
+    return cavity_eigen(
+        mesh, media, order, pec, n_modes, shift_frequency, walls, inverse, linear_solver
+    ).modes
+
+
+def cavity_eigen(
+    mesh: ng.Mesh,
+    media: Media,
+    order: int,
+    pec: str,
+    n_modes: int = 6,
+    shift_frequency: float | None = None,
+    walls: list[ImpedanceWall] | None = None,
+    inverse: str = "umfpack",
+    linear_solver: str = "direct",
+    memory_limit_mb: int | None = None,
+    progress: ProgressSpan = SILENT,
+) -> CavitySolution:
     walls = walls or []
     lossy = media.lossy or bool(walls)
     fes = (
@@ -48,8 +109,15 @@ def cavity_modes(
         if pec
         else ng.HCurl(mesh, order=order, complex=lossy)
     )
+    method = eigen_method(linear_solver, fes.ndof, lossy, memory_limit_mb)
+    if method == "iterative":
+        return _iterative_modes(mesh, media, fes, n_modes, shift_frequency, progress)
     if fes.ndof > MAX_DIRECT_DOFS:
-        raise EngineError("too_large", f"The eigenproblem has {fes.ndof} unknowns (limit {MAX_DIRECT_DOFS}).")
+        raise EngineError(
+            "too_large",
+            f"The eigenproblem has {fes.ndof} unknowns (limit {MAX_DIRECT_DOFS} for the direct solver). "
+            + ("Use a coarser mesh or a lower element order." if lossy else "Use linearSolver 'auto'."),
+        )
     if shift_frequency is None or shift_frequency <= 0:
         # Without the gradient projection (impedance walls) the shift itself must keep the gradient
         # cluster at k² ≈ 0 away, so aim at the estimate instead of below it.
@@ -127,7 +195,44 @@ def cavity_modes(
         f = float(C0 * omega_over_c.real / (2 * math.pi))
         q = float(omega_over_c.real / (2 * omega_over_c.imag)) if lossy and omega_over_c.imag > 0 else None
         modes.append(CavityMode(complex(lam[i]), f, q, gf, int(shifted.mat.nze)))
-    return modes[:n_modes]
+    info = {"eigen_solver": "shift-invert Arnoldi (ARPACK) with gradient projection"}
+    return CavitySolution(modes[:n_modes], "direct", info)
+
+
+def _iterative_modes(
+    mesh: ng.Mesh,
+    media: Media,
+    fes: ng.FESpace,
+    n_modes: int,
+    target: float | None,
+    progress: ProgressSpan,
+) -> CavitySolution:
+    """LOBPCG finds the lowest modes. The direct path returns the lowest n of the n + 2 modes nearest the
+    target; with a target the n + 2 lowest are computed and accepted when no higher mode can be nearer the
+    target than one of them (else a clear refusal), so both paths return the same modes."""
+    box = _lowest_box_resonance(mesh, media)  # half the box's TE101: a k² below the lowest mode
+    tau = (2 * math.pi * box / C0) ** 2
+    targeted = target is not None and target > 0
+    wanted = n_modes + 2 if targeted else n_modes
+    result = lobpcg_cavity_modes(fes, media, wanted, tau, progress)
+    k2 = result.k_squared
+    if targeted:
+        sigma = (2 * math.pi * target / C0) ** 2
+        if float(np.max(np.abs(k2 - sigma))) > k2[-1] - sigma:
+            raise InvalidInput(
+                f"The iterative cavity-eigen solver finds the lowest modes; the {n_modes} modes nearest "
+                f"{target / 1e9:.6g} GHz may include modes above the highest of the {len(k2)} it found "
+                f"({C0 * math.sqrt(k2[-1]) / (2 * math.pi) / 1e9:.6g} GHz). Set frequency 0 (the lowest modes), "
+                "ask for more modes or use linearSolver 'direct'."
+            )
+    modes = []
+    for j in range(min(n_modes, len(k2))):
+        gf = ng.GridFunction(fes)
+        gf.vec.FV().NumPy()[:] = result.vectors[:, j]
+        f = float(C0 * math.sqrt(max(k2[j], 0.0)) / (2 * math.pi))
+        modes.append(CavityMode(complex(k2[j]), f, None, gf, result.info["non_zeros"]))
+    result.info["eigen_residuals"] = result.info["eigen_residuals"][: len(modes)]
+    return CavitySolution(modes, "iterative", result.info)
 
 
 def _gradient_projector(fes: ng.FESpace, m_mat, eps: ng.CoefficientFunction, lossy: bool):

@@ -18,7 +18,7 @@ from fieldline_engine.core.solution import Solution
 from fieldline_engine.em.boundary_conditions import resolve_boundaries
 from fieldline_engine.em.constants import C0, ETA0
 from fieldline_engine.em.field_catalogue import em_solution
-from fieldline_engine.em.fullwave.eigen import cavity_modes
+from fieldline_engine.em.fullwave.eigen import cavity_eigen
 from fieldline_engine.em.fullwave.fields_output import harmonic_fields
 from fieldline_engine.em.fullwave.impedance import walls_from_config
 from fieldline_engine.em.fullwave.job import fullwave_labels
@@ -26,6 +26,7 @@ from fieldline_engine.em.fullwave.media import media_from_bodies
 from fieldline_engine.em.materials import body_materials
 from fieldline_engine.em.static_results import SIDE_FILES_KEY
 from fieldline_engine.errors import InvalidInput
+from fieldline_engine.limits import address_space_limit_mb
 from fieldline_engine.mesh.curving import curve_mesh
 from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
 from fieldline_engine.mesh.tet_model import TetModel
@@ -50,9 +51,19 @@ def solve_eigen_job(model: TetModel, config: dict[str, Any]) -> Solution:
     walls = walls_from_config(bnd, config)
     target = float(config.get("frequency") or 0.0)
     protocol.progress(20, f"Eigen solve ({n_modes} modes)")
-    modes = cavity_modes(
-        mesh, media, order, pec, n_modes=n_modes, shift_frequency=target or None, walls=walls
+    solution = cavity_eigen(
+        mesh,
+        media,
+        order,
+        pec,
+        n_modes=n_modes,
+        shift_frequency=target or None,
+        walls=walls,
+        linear_solver=str(config.get("linearSolver") or "auto"),
+        memory_limit_mb=address_space_limit_mb(),
+        progress=protocol.ProgressSpan(20, 78),
     )
+    modes = solution.modes
     if not modes:
         raise InvalidInput("No cavity modes were found near the target frequency; try another frequency.")
     protocol.progress(80, "Sampling mode fields")
@@ -80,8 +91,9 @@ def solve_eigen_job(model: TetModel, config: dict[str, Any]) -> Solution:
             "frequency": chosen.frequency,
             "analysis": "em-eigen",
             "element_order": order,
-            "eigen_solver": "shift-invert Arnoldi (ARPACK) with gradient projection",
             "curved_geometry": curving,
+            "linear_solver": solution.method,
+            **solution.info,
         },
         **field_extras,
         "eigenmodes": [
