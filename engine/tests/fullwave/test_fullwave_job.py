@@ -84,11 +84,13 @@ def test_wr90_two_port_job_and_touchstone(engine, tmp_path):
     assert csv[0].startswith("frequency_hz,S11_re,S11_im,S11_db,S11_deg,S12_re") and len(csv) == 4
 
 
-def test_em_eigen_job_on_uploaded_box(engine, tmp_path):
+@pytest.mark.parametrize("solver", ["auto", "gmres-bddc"])  # direct (small) and LOBPCG (eigen_iterative.py)
+def test_em_eigen_job_on_uploaded_box(engine, tmp_path, solver):
     mesh = box_mesh((22.86, 10.16, 50.0), (4, 2, 8))
     mesh["units"] = "mm"
     config = {
         "analysisType": "em-eigen",
+        "linearSolver": solver,
         "meshOrder": 2,
         "eigenNumModes": 2,
         "gridFieldsEnabled": True,
@@ -101,8 +103,16 @@ def test_em_eigen_job_on_uploaded_box(engine, tmp_path):
     res = json.loads((tmp_path / "results.json").read_text())
     f = [m["frequency_hz"] for m in res["eigenmodes"]]
     errs = [(f[0] - 7.209968e9) / 7.209968e9, (f[1] - 8.885173e9) / 8.885173e9]
+    info = res["solver_info"]
+    assert info["linear_solver"] == ("direct" if solver == "auto" else "iterative")
+    if solver != "auto":  # iterations and a residual per mode, each within LOBPCG's tolerance
+        print(
+            f"eigen job ({solver}): {info['eigen_iterations']} LOBPCG iterations, residuals {info['eigen_residuals']}"
+        )
+        assert info["eigen_iterations"] > 0 and len(info["eigen_residuals"]) == 2
+        assert max(info["eigen_residuals"]) <= info["eigen_tolerance"]
     print(
-        f"eigen job: TE101 {f[0] / 1e9:.5f} GHz ({errs[0]:+.3%}), TE102 {f[1] / 1e9:.5f} GHz ({errs[1]:+.3%})"
+        f"eigen job ({solver}): TE101 {f[0] / 1e9:.5f} GHz ({errs[0]:+.3%}), TE102 {f[1] / 1e9:.5f} GHz ({errs[1]:+.3%})"
     )
     assert all(abs(x) < 0.01 for x in errs)
     e = np.asarray(res["field_magnitudes"]["e_magnitudes"]["data"])
