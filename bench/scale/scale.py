@@ -6,7 +6,8 @@ what JOB_MEMORY_LIMIT_MB caps) and VmHWM (resident). A direct rung too large for
 
 Usage: .venv/bin/python bench/scale/scale.py [--rungs 0.35,1] [--direct-max 0.4] [--freq 10e9]
        [--tolerance 1e-6] [--threads 2]
-Writes bench/scale/out/scale.json and prints a table.
+Writes bench/scale/out/scale.json and prints a table, then the pre-run memory estimate against each
+measured VmPeak (bench/scale/estimate.ts).
 """
 
 import argparse
@@ -52,7 +53,7 @@ row = {
     "s21": [sol.s[1, 0].real, sol.s[1, 0].imag], "s21_phase_deg": math.degrees(cmath.phase(sol.s[1, 0])),
     "iterations": [s["iterations"] for s in info.get("iterative_solves", [])],
     "residuals": [s["residual"] for s in info.get("iterative_solves", [])],
-    "load_avg": os.getloadavg(),
+    "load_avg": os.getloadavg(), "threads": threads,
 }
 if sol.s_uncorrected is not None:
     # the engine's S is corrected by the adjoint-weighted residual (error ≈ the product of the two ports'
@@ -173,6 +174,25 @@ def main() -> None:
             indent=1,
         )
     )
+    # the estimate shown before Run against each measured peak (issue 19: within a factor of 1.5); no
+    # wasm guard regions, so it also runs under the `prlimit --as` the big rungs are given
+    try:
+        subprocess.run(
+            [
+                "node",
+                "--disable-wasm-trap-handler",
+                "--import",
+                "tsx",
+                str(HERE / "estimate.ts"),
+                str(out / "scale.json"),
+            ],
+            cwd=HERE.parents[1],
+            check=False,
+        )
+    except FileNotFoundError:
+        print(
+            "node not found: run `npx tsx bench/scale/estimate.ts` for the estimate's ratios"
+        )
 
 
 if __name__ == "__main__":

@@ -235,9 +235,18 @@ export function estimateResources(
   memoryLimitBytes?: number,
 ): ResourceEstimate {
   const topo = meshTopology(mesh.vertices.length, mesh.tetrahedra?.length ?? 0, mesh.faces.length);
+  const unknowns = countUnknowns(topo, spaceOf(config).space, config.meshOrder ?? 1);
+  return estimateForUnknowns(unknowns, config, memoryLimitBytes);
+}
+
+/** The same estimate for a known number of unknowns (the benches compare it with their measured runs). */
+export function estimateForUnknowns(
+  unknowns: number,
+  config: AnalysisConfig,
+  memoryLimitBytes?: number,
+): ResourceEstimate {
   const path = spaceOf(config);
   const { space, complex } = path;
-  const unknowns = countUnknowns(topo, space, config.meshOrder ?? 1);
   const direct = usesDirect(path, config, unknowns, memoryLimitBytes);
   const m = MEMORY_MODEL;
   const solverBytes = direct
