@@ -307,7 +307,12 @@ describe('/environment full-wave: WR-90 section with two wave ports, adaptive S-
     // forced onto the iterative path (GMRES + BDDC, issue 19) from the Solver group, a 3-point sweep of the
     // same band: the run reports its Krylov solves and gives the direct solve's S-parameters
     await page.click('[data-testid=group-solver] .section-head');
+    // the estimate beside Run follows the choice: this small model's auto path factorizes
+    expect(await page.textContent('[data-testid=run-estimate]')).toMatch(
+      /^≈ .+ unknowns, ≈ .+ · direct solver$/,
+    );
     await page.selectOption('[data-testid=linear-solver]', 'gmres-bddc');
+    expect(await page.textContent('[data-testid=run-estimate]')).toMatch(/· iterative solver$/);
     await page.fill('[data-testid=sparam-points]', '3');
     await page.click('[data-testid=run-analysis]');
     await page.waitForFunction(
