@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { boxMesh, facesOnPlane } from '../../server/test/support/box-mesh.ts';
+import { type OpenLoopResult, openLoop } from './open-loop.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const OUT = join(ROOT, 'bench', 'api', 'out');
@@ -206,8 +207,13 @@ interface Row {
   setup: string;
   target: string;
   connections: number;
-  /** Open loop: requests offered at this rate whatever the latency (autocannon overallRate); else closed loop. */
+  /**
+   * Open loop: requests offered at this rate whatever the latency (Poisson arrivals, open-loop.ts; with
+   * `burst`, autocannon's overallRate, which sends each second's requests at once); else closed loop.
+   */
   offered_rate: number | null;
+  /** The open-loop client's own event-loop delay (p99 / max ms): its share of the latencies. */
+  client_delay_ms?: { p99: number; max: number };
   requests_per_second: number;
   p50_ms: number;
   p90_ms: number;
@@ -244,6 +250,8 @@ interface Target {
   connections: number;
   headers: Record<string, string>;
   rate?: number;
+  /** With `rate`: autocannon's overallRate (each second's requests leave together) instead of Poisson arrivals. */
+  burst?: boolean;
 }
 
 const skip = (target: string) => ONLY.length > 0 && !ONLY.some((o) => target.includes(o));
@@ -257,6 +265,27 @@ function cannon(t: Target) {
     timeout: 10,
     ...(t.rate ? { overallRate: t.rate } : {}),
   });
+}
+
+function openLoopRow(t: Target, r: OpenLoopResult, cpu: number): Row {
+  return {
+    setup: t.setup,
+    target: t.target,
+    connections: t.connections,
+    offered_rate: t.rate ?? null,
+    requests_per_second: r.requestsPerSecond,
+    p50_ms: r.p50,
+    p90_ms: r.p90,
+    p99_ms: r.p99,
+    max_ms: r.max,
+    mb_per_second: Number((r.bytes / DURATION / 1e6).toFixed(1)),
+    statuses: r.statuses,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    server_cpu_us_per_request: Math.round((cpu * 1e6) / Math.max(1, r.completed)),
+    load_average_1m: Number(loadavg()[0]?.toFixed(2)),
+    client_delay_ms: { p99: r.clientDelayP99, max: r.clientDelayMax },
+  };
 }
 
 function rowOf(t: Target, r: autocannon.Result, cpu: number): Row {
@@ -305,8 +334,18 @@ async function load(t: Target): Promise<void> {
   if (counted) await sleep(PG_STATS_SETTLE_MS);
   const scans0 = counted ? await counted() : 0;
   const cpu0 = cpuSeconds(t.list);
-  const r = await cannon(t);
-  const row = rowOf(t, r, cpuSeconds(t.list) - cpu0);
+  let row: Row;
+  if (t.rate && !t.burst) {
+    const r = await openLoop({
+      bases: t.list.map((s) => s.base),
+      path: t.path,
+      headers: t.headers,
+      rate: t.rate,
+      durationS: DURATION,
+      connections: t.connections,
+    });
+    row = openLoopRow(t, r, cpuSeconds(t.list) - cpu0);
+  } else row = rowOf(t, await cannon(t), cpuSeconds(t.list) - cpu0);
   if (counted) {
     await sleep(PG_STATS_SETTLE_MS);
     row.jobs_table_scans = (await counted()) - scans0;
@@ -417,8 +456,14 @@ async function prepare(base: string, cells: number, bigCells = 0): Promise<Prepa
 
 async function pollRows(setup: string, list: Server[], p: Prepared, connections: number[]): Promise<void> {
   const browser = { cookie: p.cookie, 'accept-encoding': 'gzip, deflate, br' };
-  const at = (target: string, path: string, c: number, headers: Record<string, string>, rate?: number) =>
-    load({ setup, target, list, path, connections: c, headers, rate });
+  const at = (
+    target: string,
+    path: string,
+    c: number,
+    headers: Record<string, string>,
+    rate?: number,
+    burst?: boolean,
+  ) => load({ setup, target, list, path, connections: c, headers, rate, burst });
   for (const c of connections) {
     await at('GET /api/plans (ceiling)', '/api/plans', c, {});
     await at('status: running job', `/api/fea/status/${p.running}`, c, browser);
@@ -436,6 +481,16 @@ async function pollRows(setup: string, list: Server[], p: Prepared, connections:
     200,
     browser,
     COMPLETED_RATE,
+  );
+  // The same offered rate as autocannon's overallRate offers it (the rows before api20f): every
+  // connection's timer fires at once, so each second's requests arrive together.
+  await at(
+    `status: completed job @ ${COMPLETED_RATE}/s, autocannon (each second's requests at once)`,
+    `/api/fea/status/${p.done}`,
+    200,
+    browser,
+    COMPLETED_RATE,
+    true,
   );
   if (p.big) {
     // A 1.4 MB (brotli) reply: fetched once per environment; 200 closed-loop connections would ask the
@@ -520,9 +575,9 @@ try {
       .join(' ')}\n`,
   );
   console.log(
-    '| setup | target | conn | offered/s | req/s | p50 ms | p99 ms | max ms | MB/s | statuses | errors (timeouts) | server CPU µs/req | load 1m | jobs scans |',
+    '| setup | target | conn | offered/s | req/s | p50 ms | p99 ms | max ms | MB/s | statuses | errors (timeouts) | server CPU µs/req | load 1m | jobs scans | open-loop client delay p99/max ms |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of rows) {
     console.log(
       `| ${r.setup} | ${r.target} | ${r.connections} | ${r.offered_rate ?? 'max'} | ${r.requests_per_second} | ${r.p50_ms} | ${r.p99_ms} | ${r.max_ms} | ${r.mb_per_second} | ${Object.entries(
@@ -531,7 +586,7 @@ try {
         .map(([k, v]) => `${k}×${v}`)
         .join(
           ' ',
-        )} | ${r.errors} (${r.timeouts}) | ${r.server_cpu_us_per_request} | ${r.load_average_1m} | ${r.jobs_table_scans ?? '–'} |`,
+        )} | ${r.errors} (${r.timeouts}) | ${r.server_cpu_us_per_request} | ${r.load_average_1m} | ${r.jobs_table_scans ?? '–'} | ${r.client_delay_ms ? `${r.client_delay_ms.p99}/${r.client_delay_ms.max}` : '–'} |`,
     );
     if (r.submits)
       console.log(
@@ -539,7 +594,7 @@ try {
           r.submits.statuses,
         )
           .map(([k, v]) => `${k}×${v}`)
-          .join(' ')} | – | – | – | – |`,
+          .join(' ')} | – | – | – | – | – |`,
       );
   }
 } finally {
