@@ -163,17 +163,16 @@ export async function buildApp(
     },
   });
   // Status polls answered from memory before Fastify when everything is cached (same bytes as the route).
-  fastLaneOf(app.server)?.add(
-    statusFastLane({ fea, sessions: ctx.sessions, users: cachedUsers, securityHeaders, log: app.log }),
-  );
+  const lane = fastLaneOf(app.server);
+  if (lane) lane.logger = app.log;
+  lane?.add(statusFastLane({ fea, sessions: ctx.sessions, users: cachedUsers, securityHeaders }));
   // The usage panel's poll, from the same per-user cache the route reads (emptied by any usage change).
-  fastLaneOf(app.server)?.add(
+  lane?.add(
     subscriptionInfoLane({
       billing: ctx.billing.service,
       sessions: ctx.sessions,
       users: cachedUsers,
       securityHeaders,
-      log: app.log,
     }),
   );
   const debug = new DebugService({

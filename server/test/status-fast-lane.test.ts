@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FastLane, fastLaneOf } from '../src/http/fast-lane.ts';
 import { sessionCookie } from '../src/http/lane-caller.ts';
 import { claimedJob, signedInUser } from './support/compute.ts';
@@ -130,21 +130,26 @@ describe('the status fast lane', () => {
 });
 
 describe('FastLane turns', () => {
-  const fakeRes = () => Object.assign(new EventEmitter(), { destroyed: false }) as unknown as ServerResponse;
+  const written: string[] = [];
+  const fakeRes = (url = '') =>
+    Object.assign(new EventEmitter(), {
+      destroyed: false,
+      writeHead: () => undefined,
+      end: () => written.push(url),
+    }) as unknown as ServerResponse;
   const fakeReq = (url: string) => ({ url }) as IncomingMessage;
+  const handle = (fl: FastLane, url: string) => fl.handle(fakeReq(url), fakeRes(url));
+  const OK = { statusCode: 200, headers: [] };
+  beforeEach(() => {
+    written.length = 0;
+  });
 
   it('writes a few replies per event-loop turn, in order, and hands other requests to Fastify at once', async () => {
-    const written: string[] = [];
     const fallback: string[] = [];
     let open = true;
     const fl = new FastLane((req) => fallback.push(req.url as string), 2);
-    fl.add((req) =>
-      req.url?.startsWith('/poll') && (open || req.url !== '/poll/4')
-        ? () => written.push(req.url as string)
-        : undefined,
-    );
-    for (const url of ['/poll/1', '/poll/2', '/poll/3', '/submit', '/poll/4', '/poll/5'])
-      fl.handle(fakeReq(url), fakeRes());
+    fl.add((req) => (req.url?.startsWith('/poll') && (open || req.url !== '/poll/4') ? OK : undefined));
+    for (const url of ['/poll/1', '/poll/2', '/poll/3', '/submit', '/poll/4', '/poll/5']) handle(fl, url);
     expect(written).toEqual(['/poll/1', '/poll/2']);
     expect(fallback).toEqual(['/submit']); // not queued behind the polls
     open = false; // e.g. a logout while /poll/4 waited: it is looked up again and goes to the route
@@ -156,16 +161,15 @@ describe('FastLane turns', () => {
     expect(fl.served).toBe(4);
     // A new turn starts with a fresh budget.
     await new Promise((r) => setImmediate(r));
-    fl.handle(fakeReq('/poll/6'), fakeRes());
+    handle(fl, '/poll/6');
     expect(written.at(-1)).toBe('/poll/6');
   });
 
   it('writes fewer replies per turn while Fastify serves a request or a connection arrives', async () => {
-    const written: string[] = [];
     const fl = new FastLane(() => undefined, 6, 2);
-    fl.add((req) => (req.url?.startsWith('/poll') ? () => written.push(req.url as string) : undefined));
+    fl.add((req) => (req.url?.startsWith('/poll') ? OK : undefined));
     const polls = (from: number, n: number) => {
-      for (let i = from; i < from + n; i++) fl.handle(fakeReq(`/poll/${i}`), fakeRes());
+      for (let i = from; i < from + n; i++) handle(fl, `/poll/${i}`);
     };
     const submit = fakeRes();
     fl.handle(fakeReq('/submit'), submit);

@@ -1,7 +1,6 @@
 import type { SubscriptionInfo } from '@fieldline/contracts';
-import type { FastifyBaseLogger } from 'fastify';
 import { COMPRESS_MIN_BYTES } from '../http/compress-json.ts';
-import type { FastRoute } from '../http/fast-lane.ts';
+import type { FastRoute, LaneReply } from '../http/fast-lane.ts';
 import { cachedCaller, type LaneCallerDeps } from '../http/lane-caller.ts';
 import type { BillingService } from './billing-service.ts';
 
@@ -11,7 +10,6 @@ export interface SubscriptionInfoLaneDeps extends LaneCallerDeps {
   billing: Pick<BillingService, 'subscriptionInfoNow'>;
   /** The headers every reply carries (installSecurityHeaders). */
   securityHeaders: Readonly<Record<string, string>>;
-  log: FastifyBaseLogger & { isLevelEnabled?(level: string): boolean };
 }
 
 /**
@@ -23,7 +21,7 @@ export interface SubscriptionInfoLaneDeps extends LaneCallerDeps {
  * so a thousand of them no longer hold up new connections (libuv accepts one per event-loop turn).
  */
 export function subscriptionInfoLane(deps: SubscriptionInfoLaneDeps): FastRoute {
-  const built = new WeakMap<SubscriptionInfo, { headers: string[]; body: Buffer } | null>();
+  const built = new WeakMap<SubscriptionInfo, LaneReply | null>();
   const security = Object.entries(deps.securityHeaders).flat();
   const build = (info: SubscriptionInfo) => {
     const body = Buffer.from(JSON.stringify(info), 'utf8');
@@ -38,7 +36,7 @@ export function subscriptionInfoLane(deps: SubscriptionInfoLaneDeps): FastRoute 
       'content-length',
       String(body.length),
     ];
-    return { headers, body };
+    return { statusCode: 200, headers, body };
   };
   return (req) => {
     if (req.method !== 'GET' || req.url !== PATH) return undefined;
@@ -51,16 +49,6 @@ export function subscriptionInfoLane(deps: SubscriptionInfoLaneDeps): FastRoute 
       reply = build(info);
       built.set(info, reply);
     }
-    if (!reply) return undefined;
-    const { headers, body } = reply;
-    return (res) => {
-      res.writeHead(200, headers);
-      res.end(body);
-      if (deps.log.isLevelEnabled?.('debug'))
-        deps.log.debug(
-          { req: { method: 'GET', url: PATH }, res: { statusCode: 200 } },
-          'request completed (fast lane)',
-        );
-    };
+    return reply ?? undefined;
   };
 }

@@ -1,8 +1,8 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { COMPRESS_MIN_BYTES } from '../http/compress-json.ts';
-import type { FastRoute } from '../http/fast-lane.ts';
+import type { FastRoute, LaneReply } from '../http/fast-lane.ts';
 import { cachedCaller, type LaneCallerDeps } from '../http/lane-caller.ts';
-import { ownerOf } from '../jobs/job-owner.ts';
+import { type JobOwner, ownerOf } from '../jobs/job-owner.ts';
+import type { Session } from '../sessions/session-service.ts';
 import type { FeaService } from './fea-service.ts';
 import { type ContentEncoding, etagMatches, pickEncoding, type StatusReply } from './status-replies.ts';
 
@@ -12,14 +12,14 @@ export interface StatusFastLaneDeps extends LaneCallerDeps {
   fea: FeaService;
   /** The headers every reply carries (installSecurityHeaders). */
   securityHeaders: Readonly<Record<string, string>>;
-  log: FastifyBaseLogger & { isLevelEnabled?(level: string): boolean };
 }
 
-/** A reply's bytes and header lists, built once per reply (per snapshot of the job). */
+/** The lane's replies for one status reply (one snapshot of the job), built once. */
 interface Prepared {
-  notModified: string[];
-  ok: Partial<Record<ContentEncoding, string[]>>;
-  body?: Buffer;
+  notModified: LaneReply;
+  /** The last If-None-Match header seen to match (a re-poll sends the same one): no parse per 304. */
+  matched?: string;
+  ok: Partial<Record<ContentEncoding, LaneReply>>;
 }
 
 /**
@@ -47,23 +47,29 @@ export function statusFastLane(deps: StatusFastLaneDeps): FastRoute {
     let p = prepared.get(key);
     if (p) return p;
     const type = ['content-type', 'application/json; charset=utf-8'];
+    const notModified = { statusCode: 304, headers: common(reply.etag) };
     if (reply.kind === 'json') {
       const body = Buffer.from(reply.body, 'utf8');
       // A larger body is compressed by the JSON compression hook: the route sends it.
       if (body.length >= COMPRESS_MIN_BYTES) return undefined;
-      const ok = [...common(reply.etag), ...type, 'content-length', String(body.length)];
-      p = { notModified: common(reply.etag), ok: { identity: ok, br: ok, gzip: ok }, body };
+      const headers = [...common(reply.etag), ...type, 'content-length', String(body.length)];
+      const ok = { statusCode: 200, headers, body };
+      p = { notModified, ok: { identity: ok, br: ok, gzip: ok } };
     } else {
-      const encoded = (encoding: 'br' | 'gzip') => [
-        ...common(reply.etag),
-        ...type,
-        'content-encoding',
-        encoding,
-        'content-length',
-        String(reply.body[encoding].length),
-      ];
+      const encoded = (encoding: 'br' | 'gzip') => ({
+        statusCode: 200,
+        headers: [
+          ...common(reply.etag),
+          ...type,
+          'content-encoding',
+          encoding,
+          'content-length',
+          String(reply.body[encoding].length),
+        ],
+        body: reply.body[encoding],
+      });
       // identity (a gunzip per request) is left to the route.
-      p = { notModified: common(reply.etag), ok: { br: encoded('br'), gzip: encoded('gzip') } };
+      p = { notModified, ok: { br: encoded('br'), gzip: encoded('gzip') } };
     }
     prepared.set(key, p);
     return p;
@@ -80,42 +86,35 @@ export function statusFastLane(deps: StatusFastLaneDeps): FastRoute {
     return e;
   };
 
+  // One owner object per cached session (the session cache shares its objects with the lane).
+  const owners = new WeakMap<Readonly<Session>, JobOwner>();
+  const ownerOfCached = (session: Readonly<Session>) => {
+    let owner = owners.get(session);
+    if (!owner) {
+      owner = ownerOf(session);
+      owners.set(session, owner);
+    }
+    return owner;
+  };
+
   return (req) => {
     if (req.method !== 'GET' || !req.url?.startsWith(PREFIX)) return undefined;
     const jobId = req.url.slice(PREFIX.length);
     if (jobId.length === 0 || /[/?%#]/.test(jobId)) return undefined;
     const session = cachedCaller(req, deps);
     if (!session) return undefined;
-    const reply = deps.fea.statusReplyNow(jobId, ownerOf(session));
+    const reply = deps.fea.statusReplyNow(jobId, ownerOfCached(session));
     if (!reply) return undefined;
     const p = prepare(reply);
     if (!p) return undefined;
-    const started = deps.log.isLevelEnabled?.('debug') ? performance.now() : 0;
-    const done = (statusCode: number) => {
-      if (started)
-        deps.log.debug(
-          {
-            req: { method: 'GET', url: req.url },
-            res: { statusCode },
-            responseTime: performance.now() - started,
-          },
-          'request completed (status fast lane)',
-        );
-    };
-    if (etagMatches(req.headers['if-none-match'], reply.etag))
-      return (res) => {
-        res.writeHead(304, p.notModified);
-        res.end();
-        done(304);
-      };
-    const encoding = encodingOf(req.headers['accept-encoding']);
-    const headers = p.ok[encoding];
-    if (!headers) return undefined;
-    const body = reply.kind === 'json' ? p.body : reply.body[encoding as 'br' | 'gzip'];
-    return (res) => {
-      res.writeHead(200, headers);
-      res.end(body);
-      done(200);
-    };
+    const ifNoneMatch = req.headers['if-none-match'];
+    if (ifNoneMatch !== undefined) {
+      if (ifNoneMatch === p.matched) return p.notModified;
+      if (etagMatches(ifNoneMatch, reply.etag)) {
+        if (typeof ifNoneMatch === 'string') p.matched = ifNoneMatch;
+        return p.notModified;
+      }
+    }
+    return p.ok[encodingOf(req.headers['accept-encoding'])];
   };
 }

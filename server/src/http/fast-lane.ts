@@ -1,13 +1,24 @@
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 
 /**
- * A route answered before Fastify: `prepare` looks the request up in memory only and returns the
- * function that writes the reply, or undefined to hand the request to Fastify (the full path, with
- * every hook). It must never write anything itself, and never answer what Fastify would answer
- * differently.
+ * A reply the lane writes as it is. Routes build one per cached value (a job snapshot, a usage
+ * record) and every request it answers shares it: a poll allocates no reply objects, closures or
+ * header lists of ours (each scavenge of the young generation is a pause of the one event loop).
  */
-export type FastRoute = (req: IncomingMessage) => ((res: ServerResponse) => void) | undefined;
+export interface LaneReply {
+  readonly statusCode: number;
+  /** Flat [name, value, …] list, as `writeHead` takes it (precomputed: no per-request strings). */
+  readonly headers: string[];
+  readonly body?: Buffer;
+}
+
+/**
+ * A route answered before Fastify: it looks the request up in memory only and returns the reply to
+ * write, or undefined to hand the request to Fastify (the full path, with every hook). It must never
+ * write anything itself, and never answer what Fastify would answer differently.
+ */
+export type FastRoute = (req: IncomingMessage) => LaneReply | undefined;
 
 /** Replies the lane writes per event-loop turn before it defers the rest to the next turns. */
 export const REPLIES_PER_TURN = 16;
@@ -35,7 +46,10 @@ export const REPLIES_PER_BUSY_TURN = 4;
  */
 export class FastLane {
   private readonly routes: FastRoute[] = [];
-  private readonly queue: [IncomingMessage, ServerResponse][] = [];
+  /** Queued requests, in order, from `queueHead` on (two arrays and an index: no tuple per request). */
+  private readonly queuedReqs: IncomingMessage[] = [];
+  private readonly queuedRess: ServerResponse[] = [];
+  private queueHead = 0;
   private repliesThisTurn = 0;
   private turnEndScheduled = false;
   /** Requests handed to Fastify and not finished yet. */
@@ -43,6 +57,8 @@ export class FastLane {
   private acceptedThisTurn = false;
   /** Replies the lane wrote (tests and benches read it). */
   served = 0;
+  /** Logs each lane reply at debug level, as Fastify logs its requests (set by the app). */
+  logger?: FastifyBaseLogger & { isLevelEnabled?(level: string): boolean };
 
   constructor(
     private readonly fallback: (req: IncomingMessage, res: ServerResponse) => void,
@@ -55,13 +71,21 @@ export class FastLane {
   }
 
   handle(req: IncomingMessage, res: ServerResponse): void {
-    const write = this.prepare(req);
-    if (!write) this.route(req, res);
-    else if (this.queue.length === 0 && this.repliesThisTurn < this.budget()) this.write(write, res);
-    else {
-      this.queue.push([req, res]);
+    const reply = this.prepare(req);
+    if (!reply) this.route(req, res);
+    else if (this.queued() === 0 && this.repliesThisTurn < this.budget()) {
+      this.repliesThisTurn += 1;
+      this.scheduleTurnEnd();
+      this.write(req, res, reply);
+    } else {
+      this.queuedReqs.push(req);
+      this.queuedRess.push(res);
       this.scheduleTurnEnd();
     }
+  }
+
+  private queued(): number {
+    return this.queuedReqs.length - this.queueHead;
   }
 
   /** A new connection was accepted (the server's 'connection' event): this turn is a busy one. */
@@ -85,11 +109,11 @@ export class FastLane {
     this.routesInFlight -= 1;
   };
 
-  private prepare(req: IncomingMessage): ((res: ServerResponse) => void) | undefined {
+  private prepare(req: IncomingMessage): LaneReply | undefined {
     try {
       for (const route of this.routes) {
-        const write = route(req);
-        if (write) return write;
+        const reply = route(req);
+        if (reply) return reply;
       }
     } catch {
       // A bug in a lane route must not take the process down: the route's full path answers instead.
@@ -97,11 +121,15 @@ export class FastLane {
     return undefined;
   }
 
-  private write(write: (res: ServerResponse) => void, res: ServerResponse): void {
-    this.repliesThisTurn += 1;
+  private write(req: IncomingMessage, res: ServerResponse, reply: LaneReply): void {
     this.served += 1;
-    this.scheduleTurnEnd();
-    write(res);
+    res.writeHead(reply.statusCode, reply.headers);
+    res.end(reply.body);
+    if (this.logger?.isLevelEnabled?.('debug'))
+      this.logger.debug(
+        { req: { method: req.method, url: req.url }, res: { statusCode: reply.statusCode } },
+        'request completed (fast lane)',
+      );
   }
 
   /** setImmediate runs after this turn's I/O callbacks: the turn's count resets, queued replies go out. */
@@ -114,18 +142,32 @@ export class FastLane {
   private readonly turnEnd = (): void => {
     this.turnEndScheduled = false;
     this.repliesThisTurn = 0;
-    const batch = this.queue.splice(0, this.budget());
+    const end = Math.min(this.queuedReqs.length, this.queueHead + this.budget());
     this.acceptedThisTurn = false;
-    for (const [req, res] of batch) {
+    while (this.queueHead < end) {
+      const req = this.queuedReqs[this.queueHead] as IncomingMessage;
+      const res = this.queuedRess[this.queueHead] as ServerResponse;
+      this.queuedReqs[this.queueHead] = undefined as unknown as IncomingMessage; // let it be collected
+      this.queuedRess[this.queueHead] = undefined as unknown as ServerResponse;
+      this.queueHead += 1;
       if (res.destroyed) continue; // the client went away while it waited
-      const write = this.prepare(req);
-      if (write) {
-        this.served += 1;
-        write(res);
-      } else this.route(req, res);
+      const reply = this.prepare(req);
+      if (reply) this.write(req, res, reply);
+      else this.route(req, res);
     }
-    // setImmediate from inside an immediate runs in the next turn, after that turn's I/O (and accept).
-    if (this.queue.length > 0) this.scheduleTurnEnd();
+    if (this.queued() === 0) {
+      this.queuedReqs.length = 0;
+      this.queuedRess.length = 0;
+      this.queueHead = 0;
+    } else if (this.queueHead >= 4096) {
+      // A backlog that never empties: drop the written slots now and then (amortised).
+      this.queuedReqs.splice(0, this.queueHead);
+      this.queuedRess.splice(0, this.queueHead);
+      this.queueHead = 0;
+    }
+    if (this.queued() > 0)
+      // setImmediate from inside an immediate runs in the next turn, after that turn's I/O (and accept).
+      this.scheduleTurnEnd();
   };
 }
 

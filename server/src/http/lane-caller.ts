@@ -14,13 +14,25 @@ export interface LaneCallerDeps {
  * cached session (no expiry to enforce, no touch due) and, if signed in, a user read as active in the
  * last few seconds. Undefined sends the request to Fastify (which reads, refuses or ends the session).
  */
-export function cachedCaller(req: IncomingMessage, deps: LaneCallerDeps): Session | undefined {
-  const raw = sessionCookie(req.headers.cookie);
+export function cachedCaller(req: IncomingMessage, deps: LaneCallerDeps): Readonly<Session> | undefined {
+  const raw = cookieValue(req.headers.cookie);
   if (!raw) return undefined;
-  const session = deps.sessions.resolveCachedNow(raw);
+  const session = deps.sessions.sharedCachedNow(raw);
   if (!session) return undefined;
   if (session.userId && !deps.users.isCachedActive(session.userId)) return undefined;
   return session;
+}
+
+const cookieValues = new Map<string, string | undefined>();
+
+/** sessionCookie, remembered per Cookie header (a poller sends the same one): no split per poll. */
+function cookieValue(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  if (cookieValues.has(header)) return cookieValues.get(header);
+  const value = sessionCookie(header);
+  if (cookieValues.size >= 1024) cookieValues.clear();
+  cookieValues.set(header, value);
+  return value;
 }
 
 /** The first `fl_session` cookie's value as @fastify/cookie reads it, or undefined when it would decode it. */

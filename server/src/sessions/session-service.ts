@@ -151,13 +151,22 @@ export class SessionService {
    * write (no expiry to enforce, no touch due); undefined sends the caller to `resolve`.
    */
   resolveCachedNow(rawId: string): Session | undefined {
+    const session = this.sharedCachedNow(rawId);
+    return session && { ...session };
+  }
+
+  /**
+   * resolveCachedNow without the copy: the cache's own object, shared by every caller until the
+   * entry is replaced (the fast lane's polls, which allocate nothing per request). Never mutate it.
+   */
+  sharedCachedNow(rawId: string): Readonly<Session> | undefined {
     const idHash = this.hashes.get(rawId);
     const hit = idHash === undefined ? undefined : this.cache.get(idHash);
     if (!hit) return undefined;
     const t = this.now();
     if (t >= hit.until || t >= hit.expiresMs || t >= hit.idleDeadlineMs || t >= hit.touchDueMs)
       return undefined;
-    return { ...hit.session };
+    return hit.session;
   }
 
   private remember(rawId: string, idHash: string, row: SessionRow, t: number): void {
