@@ -68,6 +68,8 @@ def test_coax_pulse_job_with_frames(engine, tmp_path, shorted_coax):
     assert [p["name"] for p in tdi["probes"]] == ["P1"]  # the point on the axis is inside the inner conductor
     assert any("outside the mesh" in n for n in tdi["notes"])
     assert len(tdi["probes"][0]["e"]) == 126 and len(tdi["probes"][0]["h"][0]) == 3
+    # the probe's spectrum after the pulse, Newmark's warping undone (values: test_newmark_warping.py)
+    assert tdi["resonances"]["corrected"] and tdi["resonances"]["probes"][0]["probe"] == "P1"
 
     # Echo of the short: inverted, after 2L/c.
     t = np.asarray(tdi["times"])

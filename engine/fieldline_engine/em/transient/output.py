@@ -2,7 +2,8 @@
 
 `time_domain_info` holds the time axis, the scheme, probe signals (E in V/m, H in A/m), port signals
 (voltage V, current A, modal amplitudes), voltage-source signals, the energy over time (J) and the
-broadband frequency response. Signals longer than MAX_SIGNAL_SAMPLES are written every `sample_stride`
+broadband frequency response, and each probe's ringing frequencies after a pulse (corrected for the
+scheme's frequency warping). Signals longer than MAX_SIGNAL_SAMPLES are written every `sample_stride`
 steps (the frequency response always uses every step).
 """
 
@@ -14,9 +15,10 @@ import numpy as np
 from fieldline_engine.core.fields import Field, Frames
 from fieldline_engine.em.field_catalogue import ANIMATION_KEY, em_field, field_frames
 from fieldline_engine.em.static_results import SIDE_FILES_KEY
-from fieldline_engine.em.transient.frequency_response import frequency_response
+from fieldline_engine.em.transient.frequency_response import BAND_FLOOR, frequency_response
 from fieldline_engine.em.transient.schemes import SCHEME_DESCRIPTIONS
 from fieldline_engine.em.transient.solver import Probe, TransientRun, TransientSolver
+from fieldline_engine.em.transient.warping import probe_resonances
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.post.grid_fields import grid_section
 
@@ -112,6 +114,12 @@ def transient_results(
     if response is not None:
         info["notes"] += response.pop("notes", [])
         info["frequency_response"] = response
+    resonances = probe_resonances(
+        run.times, run.probe_e, run.scheme, solver.waveform, solver.waveform.band(BAND_FLOOR)
+    )
+    if resonances is not None:
+        # ringing after the pulse, corrected for the scheme's frequency warping (warping.py)
+        info["resonances"] = resonances
     e, h = run.final_e, run.final_h
     results: dict[str, Any] = {
         "solver_info": {

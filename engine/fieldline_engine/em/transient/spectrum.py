@@ -52,12 +52,13 @@ def resonance_peaks(
     spec = np.abs(np.fft.rfft(x, size))
     freqs = np.fft.rfftfreq(size, dt)
     log = np.log(spec + 1e-300)
+    i = np.arange(1, len(spec) - 1)
+    local_max = (spec[i] >= spec[i - 1]) & (spec[i] > spec[i + 1]) & (freqs[i] >= fmin) & (freqs[i] <= fmax)
     peaks = []
-    for i in range(1, len(spec) - 1):
-        if fmin <= freqs[i] <= fmax and spec[i] >= spec[i - 1] and spec[i] > spec[i + 1]:
-            y0, y1, y2 = log[i - 1], log[i], log[i + 1]
-            denom = y0 - 2 * y1 + y2
-            shift = 0.5 * (y0 - y2) / denom if denom != 0 else 0.0
-            peaks.append((float(freqs[i] + shift * (freqs[1] - freqs[0])), float(spec[i])))
+    for k in i[local_max]:
+        y0, y1, y2 = log[k - 1], log[k], log[k + 1]
+        denom = y0 - 2 * y1 + y2
+        shift = 0.5 * (y0 - y2) / denom if denom != 0 else 0.0
+        peaks.append((float(freqs[k] + shift * (freqs[1] - freqs[0])), float(spec[k])))
     peaks.sort(key=lambda p: -p[1])
     return peaks[:count]
