@@ -31,9 +31,10 @@ def coax_mesh(
     curve_order: int = 0,
     curvature_safety: float = 2.0,
     end_labels: tuple[str, str] = ("port_0", "port_1"),
+    **mesh_options,
 ) -> ng.Mesh:
     """RG-401 cross-section along z from 0 to `length`; `end_labels` name the two end annuli
-    ("default" makes an end a PEC short)."""
+    ("default" makes an end a PEC short); `mesh_options` go to netgen's GenerateMesh."""
     outer = Cylinder(Pnt(0, 0, 0), Z, r=RG401_OUTER, h=length)
     inner = Cylinder(Pnt(0, 0, 0), Z, r=RG401_INNER, h=length)
     line = outer - inner
@@ -41,7 +42,9 @@ def coax_mesh(
     line.faces.Min(Z).name = end_labels[0]
     line.faces.Max(Z).name = end_labels[1]
     line.mat("body0")
-    mesh = ng.Mesh(OCCGeometry(line).GenerateMesh(maxh=maxh, curvaturesafety=curvature_safety))
+    mesh = ng.Mesh(
+        OCCGeometry(line).GenerateMesh(maxh=maxh, curvaturesafety=curvature_safety, **mesh_options)
+    )
     if curve_order:
         mesh.Curve(curve_order)
     return mesh

@@ -18,8 +18,6 @@ from dataclasses import dataclass
 
 import ngsolve as ng
 import numpy as np
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from fieldline_engine.em.boundary_conditions import DirichletGroup
 from fieldline_engine.errors import InvalidInput
@@ -53,6 +51,10 @@ def find_gaps(model: TetModel, labels: np.ndarray, groups: list[DirichletGroup])
     order = np.argsort(edge_id, kind="stable")
     first = np.empty(edge_id.max() + 1, dtype=np.int64)
     first[edge_id[order[::-1]]] = owner[order[::-1]]
+    # imported here: scipy.sparse.csgraph pulls in scipy.sparse.linalg, which a run without gaps never needs
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
     graph = coo_matrix((np.ones(len(owner)), (owner, first[edge_id])), shape=(len(candidates),) * 2)
     count, comp = connected_components(graph, directed=False)
     gaps: list[GapFaces] = []

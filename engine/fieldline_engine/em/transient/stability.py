@@ -10,7 +10,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.sparse.linalg import LinearOperator, eigsh
 
 from fieldline_engine.em.transient.factor import CHOLMOD_MIN_STEPS, use_block_factor
 from fieldline_engine.em.transient.schemes import SecondOrderSystem
@@ -37,6 +36,9 @@ def explicit_stability_limit(system: SecondOrderSystem, tol: float = 1e-10, seed
     idx = np.nonzero(free)[0]
     n = len(idx)
     # the factor the explicit run will step on (undamped: the same M), so it is factorized once
+    # imported here: only explicit runs need ARPACK (scipy.sparse.linalg costs ~0.1–0.2 CPU s to import)
+    from scipy.sparse.linalg import LinearOperator, eigsh
+
     m_inv = system.combined_inverse(1.0, 0.0, 0.0, use_block_factor(n, 1, CHOLMOD_MIN_STEPS))
     x = system.M.CreateColVector()
     y = system.M.CreateColVector()
