@@ -7,7 +7,8 @@ there. Reference: the engine's cavity eigen solver (em/fullwave/eigen.py) on a f
 order 3, h = 3 mm: 8.72054, 8.72169, 8.72171 GHz (mesh asymmetry splits the triplet by 0.013 %); order 2,
 h = 4 mm gives 8.7264 GHz (+0.07 %). Next mode 11.63 GHz, well outside the pulse's band.
 Frequency estimate: the probe's E_z after the source has died out, Hann window, zero-padded FFT,
-parabolic peak (em/transient/spectrum.resonance_peaks), the same for both codes.
+parabolic peak (em/transient/spectrum.resonance_peaks), the same for both codes; Fieldline's rungs also
+report it corrected for the time scheme's exact frequency warping, as the engine's `resonances` output does.
 """
 
 import math
@@ -26,12 +27,18 @@ PROBE_MM = [1.5, 1.0, 0.5]
 FMIN, FMAX = 6e9, 11e9
 
 
-def ringing_frequency(times, ez) -> float:
+def ringing_frequency(times, ez, scheme: str | None = None) -> float:
+    """The strongest peak; with a Fieldline `scheme`, corrected for its exact frequency warping the way
+    the engine reports resonances (em/transient/warping.py; FDTD's results are read as recorded)."""
     import numpy as np
     from fieldline_engine.em.transient.spectrum import resonance_peaks
+    from fieldline_engine.em.transient.warping import ringing_frequencies
 
     t = np.asarray(times)
     keep = t >= LISTEN_FROM
+    if scheme is not None:
+        found = ringing_frequencies(t[keep], np.asarray(ez)[keep], scheme, FMIN, FMAX)
+        return found[0]["frequency_hz"] if found else float("nan")
     peaks = resonance_peaks(t[keep], np.asarray(ez)[keep], FMIN, FMAX)
     # no ringing in the band (no source on the grid): a failed rung, not a crash
     return peaks[0][0] if peaks else float("nan")
