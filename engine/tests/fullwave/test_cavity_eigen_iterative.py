@@ -42,7 +42,7 @@ def test_iterative_matches_direct_on_the_wr90_cavity():
         assert abs(err) < 1e-3
         assert m.q_factor is None
     assert all(r < 1e-6 for r in info["eigen_residuals"])
-    assert info["projection_worst_residual"] < 1e-9
+    assert info["projection_worst_leak"] <= 1e-9
     # the mode fields are the direct path's up to sign (M-normalised there too)
     for d, m in zip(direct.modes, it.modes, strict=True):
         a, b = d.field.vec.FV().NumPy(), m.field.vec.FV().NumPy()
