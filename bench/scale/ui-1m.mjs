@@ -259,11 +259,12 @@ try {
     t = Date.now();
     const cpu0 = process.cpuUsage();
     await page.click('[data-testid=run-analysis]');
+    // done when the job ends, or at once when the server refuses it (the error box under Run)
     await page.waitForFunction(
       () =>
         /FEA: (completed|failed)/.test(
           document.querySelector('[data-testid=status-chip]')?.textContent ?? '',
-        ),
+        ) || document.querySelector('[data-testid=analysis-error]'),
       undefined,
       { timeout: 3600_000, polling: 1000 },
     );
@@ -275,9 +276,11 @@ try {
     log(`${report.status} after ${report.runWallS.toFixed(0)} s; engines ${JSON.stringify(report.engines)}`);
     if (report.status !== 'FEA: completed') {
       report.error = await page
-        .locator('[data-testid=right-panel]')
+        .locator('[data-testid=analysis-error], [data-testid=right-panel]')
+        .first()
         .textContent()
         .catch(() => null);
+      if (opt.shots) await page.screenshot({ path: join(opt.shots, 'ui-1m-refused.png') });
       throw new Error(`the run did not complete: ${report.error}`);
     }
     await page.waitForSelector('[data-testid=sparam-table]', { timeout: 60_000 });
