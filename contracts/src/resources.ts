@@ -159,6 +159,11 @@ export const MEMORY_MODEL = {
   direct: { h1: 115, 'vector-h1': 210, hcurl: 220, exponent: 4 / 3 } as Record<DiscreteSpace, number> & {
     exponent: number;
   },
+  // The full-wave direct solve is UMFPACK's LU of the complex system, more than the Nédélec fill above:
+  // bench/scale's WR-90 at 367 k unknowns peaked at 14.33 GB, where 220 gave 12.6 GB (0.88×, so a job
+  // admitted just under its limit would have been killed). 255 puts bench/estimate's 11 k and 81 k rungs and
+  // this one at 1.04, 1.08 and 1.01× (bench/scale/README.md).
+  fullWaveDirect: 255,
   iterativeBytesPerUnknown: 4000,
   // LOBPCG (block of 15 for 10 modes) with the two-level preconditioner: K and M, the vertex-DOF factor and
   // about twenty block vectors. bench/vibration: 0.40 GB peak RSS at 42 k unknowns, 1.13 GB at 0.21 M, 5.32 GB
@@ -178,9 +183,10 @@ export const MEMORY_MODEL = {
   structuralIterativeBytesPerUnknown: 1500,
 } as const;
 
-function directBytes(space: DiscreteSpace, complex: boolean, unknowns: number): number {
+function directBytes(space: DiscreteSpace, complex: boolean, unknowns: number, fullWave = false): number {
   const m = MEMORY_MODEL;
-  return m.direct[space] * (complex ? 2 : 1) * unknowns ** m.direct.exponent;
+  const perEntry = fullWave ? m.fullWaveDirect : m.direct[space];
+  return perEntry * (complex ? 2 : 1) * unknowns ** m.direct.exponent;
 }
 
 function usesDirect(
@@ -208,7 +214,8 @@ function usesDirect(
     return unknowns <= (usesTwoLevel(path, config) ? TWO_LEVEL_DIRECT_MAX_DOFS : DIRECT_SOLVER_MAX_DOFS);
   }
   const fits =
-    limitBytes === undefined || MEMORY_MODEL.baseBytes + directBytes('hcurl', true, unknowns) <= limitBytes;
+    limitBytes === undefined ||
+    MEMORY_MODEL.baseBytes + directBytes('hcurl', true, unknowns, true) <= limitBytes;
   return unknowns <= FULLWAVE_DIRECT_MAX_DOFS && fits;
 }
 
@@ -250,7 +257,7 @@ export function estimateForUnknowns(
   const direct = usesDirect(path, config, unknowns, memoryLimitBytes);
   const m = MEMORY_MODEL;
   const solverBytes = direct
-    ? directBytes(space, complex, unknowns)
+    ? directBytes(space, complex, unknowns, path.fullWave)
     : iterativeBytesPerUnknown(path, config) * unknowns;
   return {
     unknowns,

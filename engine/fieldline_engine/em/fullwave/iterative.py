@@ -44,9 +44,10 @@ def s_only_tolerance(tolerance: float) -> float:
 # Any iterative `linearSolver` choice: the H1 families' CG variants mean "iterate" here too.
 ITERATIVE_CHOICES = ("iterative", "gmres-bddc", "cg-bddc", "cg-amg")
 
-# Peak memory of a direct factorization (contracts/src/resources.ts MEMORY_MODEL, complex Nédélec).
+# Peak memory of a direct factorization (contracts/src/resources.ts MEMORY_MODEL.fullWaveDirect: UMFPACK's
+# LU of the complex system).
 _DIRECT_BASE_BYTES = 1.0e9
-_DIRECT_BYTES_PER_N43 = 2 * 220
+_DIRECT_BYTES_PER_N43 = 2 * 255
 
 
 def direct_memory_bytes(ndof: int) -> float:
