@@ -73,9 +73,11 @@ export type CreateCheckoutSessionResponse = z.infer<typeof CreateCheckoutSession
 
 /** POST /api/purchase-tokens */
 export const PurchaseTokensRequest = z.object({
-  quantity: z.number({ error: BILLING_MESSAGES.tokenQuantityInvalid }).refine(isTokenPurchaseOption, {
-    message: BILLING_MESSAGES.tokenQuantityInvalid,
-  }),
+  // The refinement answers the spec's text; `enum` lists the packs in /api/docs.
+  quantity: z
+    .number({ error: BILLING_MESSAGES.tokenQuantityInvalid })
+    .refine(isTokenPurchaseOption, { message: BILLING_MESSAGES.tokenQuantityInvalid })
+    .meta({ enum: [...TOKEN_PURCHASE_OPTIONS] }),
 });
 export const PurchaseTokensResponse = z.object({ checkout_url: z.string(), session_id: z.string() });
 export type PurchaseTokensResponse = z.infer<typeof PurchaseTokensResponse>;

@@ -10,7 +10,13 @@ import type { Route } from '../http/route.ts';
 import { requireCaller } from './current-caller.ts';
 import type { DebugService } from './debug-service.ts';
 
-const TestTaskBody = z.object({ task_arn: z.string().optional(), task_id: z.string().optional() });
+const TASK_REF_MISSING = 'Please enter a task ARN or task ID';
+const taskRef = z.string().regex(/\S/);
+/** A task ARN or a task id (either may be blank when the other is given), so /api/docs says one is needed. */
+const TestTaskBody = z.union([
+  z.object({ task_arn: taskRef, task_id: z.string().optional() }),
+  z.object({ task_arn: z.string().optional(), task_id: taskRef }),
+]);
 
 /** The dashboard debug panel's calls (spec 000 §7 /api/admin/*): global for admins, the caller's own otherwise. */
 export function registerAdminRoutes(route: Route, debug: DebugService): void {
@@ -53,9 +59,10 @@ export function registerAdminRoutes(route: Route, debug: DebugService): void {
     auth: requireCaller,
     body: TestTaskBody,
     emptyBody: {},
+    invalid: () => new HttpError(400, 'invalid_request', TASK_REF_MISSING),
     handler: async ({ auth, body }) => {
-      const ref = (body.task_arn ?? body.task_id ?? '').trim();
-      if (!ref) throw new HttpError(400, 'invalid_request', 'Please enter a task ARN or task ID');
+      // The first one given: a blank ARN beside a task id is not a lookup of "".
+      const ref = [body.task_arn, body.task_id].map((r) => r?.trim()).find((r) => r) ?? '';
       const result = await debug.testTask(auth, ref);
       if (!result) throw notFound('Task not found');
       return result;

@@ -17,6 +17,17 @@ import type { BillingService } from './billing-service.ts';
 const specText = (_part: string, error: z.ZodError) =>
   new HttpError(400, 'invalid_request', error.issues[0]?.message ?? 'Invalid request');
 
+/**
+ * The service refuses other price ids with the spec's text; the enum tells /api/docs readers which
+ * exist (none when payments are off: every call is then a 503).
+ */
+function checkoutRequestOf(priceIds: string[]) {
+  if (priceIds.length === 0) return CreateCheckoutSessionRequest;
+  return CreateCheckoutSessionRequest.extend({
+    priceId: CreateCheckoutSessionRequest.shape.priceId.meta({ enum: priceIds }),
+  });
+}
+
 /** Spec 000 §7 billing calls, plus the billing portal. Routes parse, call, reply. */
 export function registerBillingRoutes(route: Route, billing: BillingService): void {
   route({
@@ -49,7 +60,7 @@ export function registerBillingRoutes(route: Route, billing: BillingService): vo
     summary: 'Start a subscription checkout for a monthly plan',
     tag: 'billing',
     auth: requireUser,
-    body: CreateCheckoutSessionRequest,
+    body: checkoutRequestOf(billing.monthlyPriceIds()),
     emptyBody: {},
     invalid: specText,
     response: CreateCheckoutSessionResponse,

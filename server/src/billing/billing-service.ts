@@ -54,6 +54,13 @@ export class BillingService {
 
   private planList: Record<string, Plan> | undefined;
 
+  /** The price ids POST /api/create-checkout-session sells (monthly plans), for /api/docs. */
+  monthlyPriceIds(): string[] {
+    return Object.values(this.plans())
+      .filter((plan) => plan.billing_cycle === 'monthly' && plan.stripe_price_id)
+      .map((plan) => plan.stripe_price_id as string);
+  }
+
   private buildPlans(): Record<string, Plan> {
     const all = this.deps.catalog.all();
     for (const [id, plan] of Object.entries(all)) {

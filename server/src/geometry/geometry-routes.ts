@@ -1,4 +1,10 @@
-import { ConvertResponse, ProblemMarkersPayload, SaveResponse } from '@fieldline/contracts';
+import {
+  ConvertResponse,
+  LENGTH_UNITS,
+  ProblemMarkersPayload,
+  SaveResponse,
+  UPLOAD_EXTENSIONS,
+} from '@fieldline/contracts';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { CurrentUser } from '../accounts/user-store.ts';
@@ -38,6 +44,22 @@ export interface GeometryRouteDeps {
   sessionCookie: SessionCookieOptions;
 }
 
+/**
+ * The multipart form of POST /api/convert-step, for /api/docs only: `receiveUpload` and the convert
+ * service read it (streamed, size-limited) and refuse what does not fit.
+ */
+const ConvertUploadForm = z.object({
+  file: z.string().meta({
+    format: 'binary',
+    description: `The model; its file name ends in .${UPLOAD_EXTENSIONS.filter((e) => e !== 'json').join(', .')}`,
+  }),
+  force_tet: z
+    .string()
+    .optional()
+    .meta({ description: 'Sent by the spec 001 client; accepted and not used' }),
+  units: z.enum(LENGTH_UNITS).optional().meta({ description: 'Length unit of STL/OBJ files (default mm)' }),
+});
+
 /** Upload + conversion (spec 001 §7 convert-step), saving uploads, and meshing diagnostics (problem markers). */
 export function registerGeometryRoutes(route: Route, deps: GeometryRouteDeps): void {
   const { convert, markers, uploads } = deps;
@@ -48,6 +70,7 @@ export function registerGeometryRoutes(route: Route, deps: GeometryRouteDeps): v
     summary:
       'Upload STEP/STP/STL/OBJ/ZIP (multipart: file, force_tet, units for STL/OBJ) and get its surface; the file is kept as an upload',
     tag: 'geometry',
+    requestContent: { 'multipart/form-data': ConvertUploadForm },
     response: ConvertResponse,
     handler: async (_input, request, reply) => {
       const session = await ensureSession(request, reply, deps.sessions, deps.sessionCookie);

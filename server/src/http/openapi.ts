@@ -9,6 +9,8 @@ export interface RouteDoc {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
+  /** A request body that is not JSON and is parsed by the handler: its schema per content type (e.g. multipart). */
+  requestContent?: Record<string, z.ZodType>;
   /** The success reply's JSON body. */
   response?: z.ZodType;
   /** A success reply that is not (only) JSON: its schema per content type (e.g. a download's formats). */
@@ -57,12 +59,16 @@ export class ApiRegistry {
         params.push({ name, in: 'query', required: query.required.includes(name), schema });
       }
       if (params.length > 0) op.parameters = params;
-      if (r.body) {
+      const requestContent = r.body ? { 'application/json': r.body } : r.requestContent;
+      if (requestContent) {
         op.requestBody = {
           required: true,
-          content: {
-            'application/json': { schema: z.toJSONSchema(r.body, { io: 'input', unrepresentable: 'any' }) },
-          },
+          content: Object.fromEntries(
+            Object.entries(requestContent).map(([type, schema]) => [
+              type,
+              { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) },
+            ]),
+          ),
         };
       }
       const content = r.responseContent ?? (r.response ? { 'application/json': r.response } : undefined);
