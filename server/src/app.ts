@@ -135,7 +135,13 @@ export async function buildApp(
     app,
     allowInlineScripts(SECURITY_HEADER_OPTIONS, builtPageScriptHashes(join(config.webDistDir, 'index.html'))),
   );
-  installErrorHandler(app, { pageNotFound: sendPageNotFound, isApiPath });
+  // Every API route is declared once with `route` (Fastify route + OpenAPI entry from the same schemas).
+  const api = new ApiRegistry();
+  installErrorHandler(app, {
+    pageNotFound: sendPageNotFound,
+    isApiPath,
+    allowedMethods: (url) => api.methodsFor(url),
+  });
   installJsonCompression(app);
   installBodyDepthLimit(app);
   installCsrfProtection(app, { allowedOrigins: [config.publicOrigin] });
@@ -184,8 +190,6 @@ export async function buildApp(
     config,
   });
 
-  // Every API route is declared once with `route` (Fastify route + OpenAPI entry from the same schemas).
-  const api = new ApiRegistry();
   const route = createRouter(app, api);
   registerAuthRoutes(route, { accounts: ctx.accounts, sessionCookie: ctx.sessionCookie });
   registerFeaRoutes(route, {

@@ -114,3 +114,21 @@ describe('documented request bodies say what the server refuses', () => {
     expect(form.properties?.units?.enum).toContain('mm');
   });
 });
+
+describe('methods', () => {
+  it('answers 405 with Allow for a method a documented path does not take', async () => {
+    const cases: [string, string, string][] = [
+      ['TRACE', '/api/user/sync-usage', 'POST'],
+      ['GET', '/api/fea/cancel/00000000-0000-4000-8000-000000000000', 'POST'],
+      ['DELETE', '/api/fea/status/00000000-0000-4000-8000-000000000000?x=1', 'GET, HEAD'],
+    ];
+    for (const [method, url, allow] of cases) {
+      const res = await t.app.inject({ method: method as 'GET', url, headers: { cookie: user.cookie } });
+      expect(res.statusCode, `${method} ${url}`).toBe(405);
+      expect(res.headers.allow).toBe(allow);
+      expect(res.json().error).toBe('method_not_allowed');
+    }
+    const unknown = await t.app.inject({ method: 'POST', url: '/api/fea/nothing-here' });
+    expect(unknown.statusCode).toBe(404);
+  });
+});

@@ -34,6 +34,8 @@ export interface ErrorHandlerOptions {
   /** Unknown GET/HEAD paths outside the API (`isApiPath`): the web app's redirect or HTML 404. */
   pageNotFound?: (request: FastifyRequest, reply: FastifyReply) => unknown;
   isApiPath?: (url: string) => boolean;
+  /** The methods a path has routes for: another method on it is a 405 with `Allow`, not a 404. */
+  allowedMethods?: (url: string) => string[];
 }
 
 export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions = {}): void {
@@ -69,6 +71,16 @@ export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerO
       !isApiPath?.(request.url)
     ) {
       return pageNotFound(request, reply);
+    }
+    const allowed = options.allowedMethods?.(request.url) ?? [];
+    if (allowed.length > 0) {
+      return reply
+        .status(405)
+        .header('allow', allowed.join(', '))
+        .send({
+          error: 'method_not_allowed',
+          message: `${request.method} is not allowed here; use ${allowed.join(' or ')}`,
+        });
     }
     reply.status(404).send({ error: 'not_found', message: `No route for ${request.method} ${request.url}` });
   });

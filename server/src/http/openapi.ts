@@ -30,6 +30,12 @@ function propertiesOf(schema: z.ZodType | undefined): {
   return { properties: json.properties ?? {}, required: json.required ?? [] };
 }
 
+/** A documented path (`/api/fea/status/{jobId}`) as a regular expression over request paths. */
+function pathPattern(path: string): RegExp {
+  const parts = path.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('[^/]+')}$`);
+}
+
 /**
  * Collects the documented routes. Routes register their contract schemas here, and the
  * OpenAPI document served at /api/docs is generated from the same zod schemas that validate.
@@ -39,6 +45,26 @@ export class ApiRegistry {
 
   add(doc: RouteDoc): void {
     this.routes.push(doc);
+    this.matchers = undefined;
+  }
+
+  private matchers: { pattern: RegExp; method: string }[] | undefined;
+
+  /**
+   * The methods declared for a request URL's path (`{param}` matches one segment), upper case, so a
+   * request with another method gets 405 and `Allow` instead of "no route" (RFC 9110 §15.5.6).
+   */
+  methodsFor(url: string): string[] {
+    this.matchers ??= this.routes.map((r) => ({
+      method: r.method.toUpperCase(),
+      pattern: pathPattern(r.path),
+    }));
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const methods = this.matchers.filter((m) => m.pattern.test(path)).map((m) => m.method);
+    // Fastify answers HEAD for every GET route.
+    if (methods.includes('GET')) methods.push('HEAD');
+    return [...new Set(methods)];
   }
 
   document(version: string): Record<string, unknown> {
