@@ -37,7 +37,8 @@ function rowsOf(path: string): Row[] {
   const text = readFileSync(path, 'utf8');
   try {
     const parsed = JSON.parse(text) as { rows?: Row[] } | Row[];
-    return Array.isArray(parsed) ? parsed : (parsed.rows ?? []);
+    if (Array.isArray(parsed)) return parsed;
+    return 'rows' in parsed && parsed.rows ? parsed.rows : [parsed as Row]; // scale.json, or a one-row log
   } catch {
     // a log: one JSON row per line among other output
     return text

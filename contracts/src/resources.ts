@@ -170,8 +170,8 @@ export const MEMORY_MODEL = {
   // at 1.05 M (estimates 1.19, 1.94, 5.73 GB).
   modalIterativeBytesPerUnknown: 4500,
   // GMRES + BDDC on complex Nédélec: the matrix, BDDC's element matrices and wirebasket factor, and a
-  // Krylov basis of 60 vectors. bench/scale, WR-90 order 2: 2.71 GB measured at 367 k unknowns (estimate
-  // 2.73 GB), 1.44 GB at 39 k (estimate 1.18 GB, 0.82×).
+  // Krylov basis of 60 vectors. bench/scale, WR-90 order 2, VmPeak: 2.22 GB at 367 k unknowns, 4.17 GB at
+  // 975 k, 7.83 GB at 2.06 M (estimates 2.73, 5.58, 10.68 GB: 1.23–1.36×; `npx tsx bench/scale/estimate.ts`).
   fullWaveIterativeBytesPerUnknown: 4700,
   // LOBPCG for cavity modes (engine em/fullwave/eigen_iterative.py): curl-curl + τ·mass and the mass (half
   // stored), BDDC on it, the H1 Laplacian of the gradient projection with its BDDC, and about ten n × block work
