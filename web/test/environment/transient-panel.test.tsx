@@ -127,6 +127,61 @@ describe('results panel for a time-domain (em-time) result', () => {
     expect(within(screen.getByTestId('time-domain-summary')).getByText(/at 10 GHz/)).toBeTruthy();
   });
 
+  it('lists the ringing frequency at each probe with the time scheme’s warping undone, and the recorded one', () => {
+    showResults(waveguide);
+    const table = within(screen.getByTestId('resonances'));
+    const cells = (tr: Element) => [...tr.querySelectorAll('td')].map((td) => td.textContent);
+    const rows = screen.getByTestId('resonances').querySelectorAll('tbody tr');
+    // the engine's peak: 7.2256 GHz corrected from the 7.1052 GHz Newmark recorded at Δt = 10 ps
+    const [peak] = waveguide.time_domain_info.resonances.probes[0]?.peaks ?? [];
+    expect(peak?.frequency_hz).toBeGreaterThan(peak?.recorded_frequency_hz ?? Infinity);
+    expect(rows).toHaveLength(1);
+    expect(cells(rows[0] as Element)).toEqual([
+      'centre (Ey)',
+      '7.2256 GHz',
+      '7.1052 GHz',
+      'Newmark warping undone (tan map)',
+    ]);
+    expect(table.getByText(/Corrected for the time step: f = tan\(pi f_d dt\)/)).toBeTruthy();
+
+    // a short run whose tail holds no peak in the band still names its probe
+    cleanup();
+    showResults(gap);
+    const gapRows = screen.getByTestId('resonances').querySelectorAll('tbody tr');
+    expect(cells(gapRows[0] as Element)).toEqual(['centre (Ey)', 'no peak in the band']);
+
+    // BDF2 (scheme "implicit") has no closed-form map: the engine reports the peaks as recorded, uncorrected;
+    // a second probe gets its own rows (the table iterates the data, not known probe names)
+    cleanup();
+    const info = waveguide.time_domain_info;
+    const probe = info.resonances.probes[0];
+    const mhz = { frequency_hz: 912_340_000, recorded_frequency_hz: 912_340_000, magnitude: 0.5 };
+    showResults({
+      ...waveguide,
+      time_domain_info: {
+        ...info,
+        scheme: 'implicit',
+        resonances: {
+          ...info.resonances,
+          warping: 'implicit: no closed-form correction; frequencies as recorded',
+          corrected: false,
+          probes: [probe, { probe: 'feed', component: 'z', peaks: [mhz] }],
+        },
+      },
+    });
+    const bdfRows = [...screen.getByTestId('resonances').querySelectorAll('tbody tr')].map(cells);
+    expect(bdfRows).toEqual([
+      ['centre (Ey)', '7.2256 GHz', '7.1052 GHz', 'not corrected'],
+      ['feed (Ez)', '912.34 MHz', '912.34 MHz', 'not corrected'],
+    ]);
+    expect(screen.getByTestId('resonances').textContent).toMatch(/Not corrected for the time step/);
+
+    // a run without the field (sinusoidal drive or an older result) shows no table
+    cleanup();
+    showResults(coax);
+    expect(screen.queryByTestId('resonances')).toBeNull();
+  });
+
   it('downloads the time series and the frequency response as CSV built in the browser', async () => {
     const { saved, names } = captureDownloads();
     showResults(coax);
