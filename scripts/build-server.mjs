@@ -8,6 +8,17 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..');
 export const SERVER_ENTRY = join(ROOT, 'server', 'dist', 'main.js');
+/**
+ * Node flags the server runs with (`npm start`, bench/api; the Dockerfile's ENTRYPOINT repeats them).
+ * A fixed 16 MB young generation: V8's default starts small and, under status polls (≈ 11 kB of
+ * Node HTTP objects each), scavenged every ≈ 4 MB — 48–78 pauses per 20,000 polls; with 16 MB,
+ * 15–16 and about half the GC wall time (issue 20, bench/api/README.md). Costs ≈ 30 MB of RSS.
+ */
+export const SERVER_NODE_ARGS = [
+  '--enable-source-maps',
+  '--min-semi-space-size=16',
+  '--max-semi-space-size=16',
+];
 const STAMP = join(ROOT, 'server', 'dist', '.source-hash');
 const SOURCES = ['server/src', 'server/package.json', 'contracts/src', 'scripts/build-server.mjs'];
 

@@ -54,7 +54,7 @@ async function freePort(): Promise<number> {
 }
 
 // @ts-expect-error plain ESM helper without types
-const { ensureServerBuilt, SERVER_ENTRY } = await import('../../scripts/build-server.mjs');
+const { ensureServerBuilt, SERVER_ENTRY, SERVER_NODE_ARGS } = await import('../../scripts/build-server.mjs');
 await ensureServerBuilt();
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
@@ -68,7 +68,8 @@ const dataDirs: string[] = [];
 /** One `fieldline serve` (the compiled server, as `npm start` runs it) on a free loopback port. */
 async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
-  const proc = spawn(process.execPath, [...NODE_ARGS, SERVER_ENTRY, 'serve'], {
+  // As `npm start` runs it (SERVER_NODE_ARGS: its GC flags), plus BENCH_NODE_ARGS.
+  const proc = spawn(process.execPath, [...SERVER_NODE_ARGS, ...NODE_ARGS, SERVER_ENTRY, 'serve'], {
     cwd: ROOT,
     env: {
       ...process.env,
