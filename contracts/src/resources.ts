@@ -177,9 +177,12 @@ export const MEMORY_MODEL = {
   // stored), BDDC on it, the H1 Laplacian of the gradient projection with its BDDC, and about ten n × block work
   // arrays (block 10 for 6 modes). Calibrated in bench/scale/eigen.py (see bench/scale/README.md).
   eigenIterativeBytesPerUnknown: 4500,
-  // Structural CG at order ≥ 2 (engine core/elasticity/vertex_coarse.py, not cg-bddc): the half-stored
+  // Structural CG at order ≥ 2 (engine structural/static.py, not cg-bddc): the half-stored
   // stiffness, its diagonal and an AMG hierarchy of the first-order problem. bench/structural LE10 peak
-  // resident: 1.43 GB at 1.0 M unknowns, 2.64 GB at 2.0 M (≈ 1.2 kB per unknown above the libraries).
+  // resident: 1.43 GB at 1.0 M unknowns, 2.64 GB at 2.0 M (≈ 1.2 kB per unknown above the libraries). Below
+  // 30 k vertex unknowns K is node-blocked with block-Jacobi patches: 312 MB at 129 k. A run under `auto` that
+  // stalls (thin parts) is finished by the factorisation only when the engine's own estimate of the factor
+  // (`direct` above, with the base) fits the job's memory limit, so the limit holds either way.
   structuralIterativeBytesPerUnknown: 1500,
 } as const;
 

@@ -6,6 +6,7 @@ and are built during assembly. One `LinearSolver` then solves any number of righ
 columns of a capacitance matrix reuse the factorization or the preconditioner).
 """
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ import ngsolve as ng
 from fieldline_engine import protocol
 from fieldline_engine.core import amg
 from fieldline_engine.errors import InvalidInput
-from fieldline_engine.limits import parallel
+from fieldline_engine.limits import address_space_limit_mb, parallel
 
 # gmres-bddc is the full-wave family's iterative solver (em/fullwave/iterative.py); for the symmetric systems
 # solved here it means CG with BDDC, GMRES's short-recurrence form for them.
@@ -29,8 +30,49 @@ DIRECT_SOLVER_MAX_DOFS = 60_000
 # 43.4 k 4.39 vs 3.53 (and 40 % less memory). Mirrored in contracts/src/resources.ts. With its vertex problem
 # factored (structural/static.py) CG is cheaper on LE10 down to 9.8 k (1.32 vs 1.47 s), but not on thin parts,
 # where the P1 coarse space locks in bending: a plate one element thick, 14 k unknowns, 282 iterations,
-# 1.23 vs 0.45 s; 48 k, 561 iterations, 33 vs 2.5 s. So the threshold was not lowered.
+# 1.23 vs 0.45 s; 48 k, 561 iterations, 33 vs 2.5 s. So the threshold was not lowered. (Since then: 84 iterations
+# with vertex-patch smoothing on that 48 k plate, and the stall fallback below for thinner ones.)
 TWO_LEVEL_DIRECT_MAX_DOFS = 30_000
+
+# A CG run under `auto` that may give way to the factorisation (`fallback_direct`) is watched: from
+# STALL_CHECK_FROM iterations on, the residual's rate over the last STALL_WINDOW iterations predicts how many it
+# needs; above STALL_PREDICTED_ITERATIONS it stops and the system is factored instead, when the factor's memory
+# fits the job's limit and the system has at most FALLBACK_DIRECT_MAX_DOFS unknowns (the factor's time grows like
+# n², CG's like n). The parts that stall are thin (the P1 coarse space locks in bending), and a thin part's factor
+# is cheap: its separators are nearly 2D. Structural's two-level CG needs 27 iterations on LE10 and 84 on a plate
+# one element thick (structural/static.py).
+STALL_CHECK_FROM = 50
+STALL_WINDOW = 25
+STALL_PREDICTED_ITERATIONS = 400
+FALLBACK_DIRECT_MAX_DOFS = 500_000
+# The factor's peak memory as contracts/src/resources.ts MEMORY_MODEL estimates it for a displacement (real).
+_DIRECT_BASE_BYTES = 1.0e9
+_DIRECT_BYTES_PER_N43 = 210
+
+
+class _Stalled(Exception):
+    def __init__(self, iterations: int, rate: float, predicted: int):
+        super().__init__()
+        self.iterations, self.rate, self.predicted = iterations, rate, predicted
+
+
+def predicted_iterations(residuals: list[float], tolerance: float) -> tuple[float, float]:
+    """(rate per iteration over the last STALL_WINDOW residuals, iterations to reach tolerance × the first
+    residual at that rate, counted from the start); infinite when the residual does not fall."""
+    now, before = residuals[-1], residuals[-1 - STALL_WINDOW]
+    if now <= 0:
+        return 0.0, float(len(residuals))
+    rate = (now / before) ** (1 / STALL_WINDOW) if before > 0 else 1.0
+    if rate >= 1:
+        return rate, math.inf
+    remaining = math.log(tolerance * residuals[0] / now) / math.log(rate)
+    return rate, len(residuals) - 1 + max(0.0, remaining)
+
+
+def direct_fits(unknowns: int, limit_mb: int | None) -> bool:
+    """The factor of a displacement system of this size fits the address-space limit (none: fits)."""
+    need = _DIRECT_BASE_BYTES + _DIRECT_BYTES_PER_N43 * unknowns ** (4 / 3)
+    return limit_mb is None or need <= limit_mb * 1024 * 1024
 
 
 @dataclass
@@ -41,6 +83,7 @@ class SolveReport:
     converged: bool = True
     setup_seconds: float = 0.0
     solve_seconds: float = 0.0
+    fallback: str | None = None  # why a CG run gave way to the factorisation
 
     def as_info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"linear_solver": self.method, "solve_time": round(self.solve_seconds, 4)}
@@ -49,6 +92,8 @@ class SolveReport:
         if self.iterations:
             info["iterations"] = max(self.iterations)
             info["converged"] = self.converged
+        if self.fallback:
+            info["fallback"] = self.fallback
         return info
 
 
@@ -82,12 +127,25 @@ class LinearSolver:
         progress: Callable[[float, str], None] | None = None,
         near_null: Any = None,
         two_level: Callable[[ng.BitArray], tuple[ng.BaseMatrix, str]] | None = None,
+        unknowns: int | None = None,
+        fallback_direct: bool = False,
+        factor: Callable[[ng.BitArray], ng.BaseMatrix] | None = None,
     ):
         self.a = a
         self.fes = fes
+        # Scalar unknowns: fes.ndof counts nodes on a space of 3 × 3 blocks (core/elasticity/node_blocked.py).
+        self.unknowns = unknowns or fes.ndof
+        self._factor_of = factor  # freedofs → the factorisation, when a's own sparse Cholesky is not the one
         two_level_ready = two_level is not None
         direct_max = TWO_LEVEL_DIRECT_MAX_DOFS if two_level_ready else DIRECT_SOLVER_MAX_DOFS
-        self.method = resolve_choice(choice, fes.ndof, direct_max)
+        self.method = resolve_choice(choice, self.unknowns, direct_max)
+        # `auto` only: a CG run that stalls is finished by the factorisation (STALL_PREDICTED_ITERATIONS).
+        self._fallback_direct = (
+            fallback_direct
+            and choice == "auto"
+            and self.unknowns <= FALLBACK_DIRECT_MAX_DOFS
+            and direct_fits(self.unknowns, address_space_limit_mb())
+        )
         self.tolerance = tolerance
         self.max_iterations = max_iterations
         self.progress = progress or (lambda _f, _m: None)
@@ -120,9 +178,7 @@ class LinearSolver:
         started = time.perf_counter()
         self._freedofs = freedofs
         if self.method == "direct":
-            # Cholesky (LDLᵀ without conjugation) serves SPD and complex-symmetric matrices alike.
-            with parallel(self.fes.ndof):
-                self._inverse = self.a.mat.Inverse(freedofs, inverse="sparsecholesky")
+            self._factor()
             self.report.method = "direct (sparse Cholesky)"
         else:
             if self._use_pyamg:
@@ -134,11 +190,19 @@ class LinearSolver:
             )
         self.report.setup_seconds += time.perf_counter() - started
 
+    def _factor(self) -> None:
+        # Cholesky (LDLᵀ without conjugation) serves SPD and complex-symmetric matrices alike.
+        if self._factor_of is not None:
+            self._inverse = self._factor_of(self._freedofs)
+            return
+        with parallel(self.unknowns):
+            self._inverse = self.a.mat.Inverse(self._freedofs, inverse="sparsecholesky")
+
     def solve(self, rhs: ng.BaseVector, gf: ng.GridFunction, label: str = "Solving") -> None:
         """Adds the solution of A x = rhs (on the free DOFs) to gf, which holds the Dirichlet values."""
         started = time.perf_counter()
-        if self.method == "direct":
-            with parallel(self.fes.ndof):
+        if self._inverse is not None:  # direct, or a CG run that stalled earlier
+            with parallel(self.unknowns):
                 gf.vec.data += self._inverse * rhs
         else:
             self._solve_cg(rhs, gf, label)
@@ -146,12 +210,19 @@ class LinearSolver:
 
     def _solve_cg(self, rhs: ng.BaseVector, gf: ng.GridFunction, label: str) -> None:
         last = [time.perf_counter()]
+        solver: Any = None
 
         def on_iteration(it: int, residual: float) -> None:
             now = time.perf_counter()
             if now - last[0] > 0.5:  # throttled: one progress line per half second
                 last[0] = now
                 self.progress(min(0.95, it / self.max_iterations), f"{label}: CG iteration {it}")
+            if self._fallback_direct and it >= STALL_CHECK_FROM and it % 5 == 0:
+                rate, predicted = predicted_iterations(solver.residuals, self.tolerance)
+                if predicted > STALL_PREDICTED_ITERATIONS:
+                    raise _Stalled(
+                        it, rate, min(int(predicted), 10**9) if math.isfinite(predicted) else 10**9
+                    )
 
         if self._pre_matrix is not None:  # pyamg or two-level: built on exactly the free DOFs
             pre = self._pre_matrix
@@ -171,8 +242,12 @@ class LinearSolver:
         )
         correction = gf.vec.CreateVector()
         correction[:] = 0.0
-        with parallel(self.fes.ndof):
-            solver.Solve(rhs=rhs, sol=correction, initialize=True)
+        try:
+            with parallel(self.unknowns):
+                solver.Solve(rhs=rhs, sol=correction, initialize=True)
+        except _Stalled as stall:
+            self._finish_directly(rhs, gf, stall)
+            return
         gf.vec.data += correction
         self.report.iterations.append(int(solver.iterations))
         if solver.iterations >= self.max_iterations:
@@ -182,6 +257,26 @@ class LinearSolver:
                 f"tolerance {self.tolerance:g}; results may be inaccurate.",
                 level="warning",
             )
+
+    def _finish_directly(self, rhs: ng.BaseVector, gf: ng.GridFunction, stall: _Stalled) -> None:
+        """The factorisation after a stalled CG run; later right-hand sides reuse the factor."""
+        if stall.rate < 1:
+            pace = (
+                f"the residual fell {100 * (1 - stall.rate):.2f} % per iteration over the last {STALL_WINDOW}, "
+                f"so it would take about {stall.predicted} iterations"
+            )
+        else:
+            pace = f"the residual did not fall over the last {STALL_WINDOW} iterations"
+        self.report.fallback = (
+            f"CG stalled after {stall.iterations} iterations ({pace}); solved directly by sparse Cholesky"
+        )
+        protocol.log(self.report.fallback + ".", level="info")
+        self.progress(0.5, "CG is converging slowly: factorizing instead")
+        self._factor()
+        with parallel(self.unknowns):
+            gf.vec.data += self._inverse * rhs
+        self.report.iterations.append(stall.iterations)
+        self.report.method = "direct (sparse Cholesky) after preconditioned CG stalled"
 
 
 def _preconditioner_for(method: str, kind: str, fes: ng.FESpace) -> tuple[str, dict[str, Any]]:

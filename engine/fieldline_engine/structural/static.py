@@ -3,6 +3,11 @@
 The operator and the loads are core/elasticity's. Reactions come from the residual of the unconstrained system,
 r = K u − f, weighted by the function that is 1 on a support's constrained component: exact for the discrete
 solution, so the reactions balance the applied loads to the solver's accuracy.
+
+The two-level CG with its vertex problem factored runs on K in 3 × 3 node blocks (core/elasticity/node_blocked.py);
+direct solves, BDDC (registered with a VectorH1 form before assembly), first order's pyamg and the AMG coarse space
+of large models keep VectorH1's scalar K. Loads, prescribed values, reactions and the
+results stay on VectorH1 either way.
 """
 
 from dataclasses import dataclass, field
@@ -12,12 +17,18 @@ import numpy as np
 
 from fieldline_engine.core import amg
 from fieldline_engine.core.elasticity.loads import applied_load, component_dirichlet, support_region
+from fieldline_engine.core.elasticity.node_blocked import NodeBlockedStiffness
 from fieldline_engine.core.elasticity.operator import Elasticity
 from fieldline_engine.core.elasticity.rigid_modes import rigid_modes_at_vertex_dofs
 from fieldline_engine.core.elasticity.setup import ElasticSetup
-from fieldline_engine.core.elasticity.vertex_coarse import two_level_preconditioner, vertex_dofs
+from fieldline_engine.core.elasticity.vertex_coarse import two_level_preconditioner
 from fieldline_engine.core.h1_scalar import SolverOptions
-from fieldline_engine.core.linear_solve import LinearSolver, SolveReport
+from fieldline_engine.core.linear_solve import (
+    TWO_LEVEL_DIRECT_MAX_DOFS,
+    LinearSolver,
+    SolveReport,
+    resolve_choice,
+)
 from fieldline_engine.core.materials import MaterialTable
 from fieldline_engine.limits import parallel
 from fieldline_engine.protocol import SILENT, ProgressSpan
@@ -50,6 +61,8 @@ def solve_static(
     progress: ProgressSpan = SILENT,
 ) -> StaticSolution:
     elasticity = Elasticity(mesh, materials, order, component_dirichlet(setup))
+    if _node_blocked(elasticity, options.choice):
+        return _solve_node_blocked(elasticity, setup, options, progress)
     fes = elasticity.fes
     u, v = fes.TnT()
     # Half storage at order ≥ 2 (direct, BDDC or two-level; order 1 may go to pyamg, which needs the whole matrix).
@@ -64,7 +77,8 @@ def solve_static(
         kind="elasticity",
         progress=lambda frac, msg: progress(0.3 + 0.6 * frac, msg),
         near_null=near_null,
-        two_level=(lambda free: _two_level(elasticity, a.mat, free)) if order >= 2 else None,
+        two_level=(lambda free: _amg_two_level(elasticity, a.mat, free)) if order >= 2 else None,
+        fallback_direct=True,
     )
     f, total = applied_load(mesh, setup, elasticity, v)
     progress(0.0, f"Assembling the elasticity system ({fes.ndof} DOFs)")
@@ -97,15 +111,80 @@ def solve_static(
     )
 
 
-def _two_level(elasticity: Elasticity, mat: ng.BaseMatrix, free: ng.BitArray) -> tuple[ng.BaseMatrix, str]:
-    """Jacobi plus the vertex (P1) coarse correction: factored directly while the vertex problem is small (or
-    pyamg is missing), else by AMG (core/elasticity/vertex_coarse.py)."""
-    coarse = vertex_dofs(elasticity.fes, elasticity.mesh.nv, 3, free)
-    if coarse.NumSet() <= VERTEX_CHOLESKY_MAX_DOFS or not amg.available():
-        vertex_inverse = mat.Inverse(coarse, inverse="sparsecholesky")
-        return mat.CreateSmoother(
-            free
-        ) + vertex_inverse, "Jacobi + vertex (P1) coarse space by sparse Cholesky"
+def _node_blocked(elasticity: Elasticity, choice: str) -> bool:
+    """Whether the solve runs on node blocks: the two-level CG while its vertex problem is factored (up to
+    VERTEX_CHOLESKY_MAX_DOFS free vertex unknowns, or at any size without pyamg). Direct solves factor VectorH1's
+    scalar K, as before (node_blocked.py: why not the blocked one)."""
+    fes = elasticity.fes
+    if elasticity.order < 2 or resolve_choice(choice, fes.ndof, TWO_LEVEL_DIRECT_MAX_DOFS) != "cg-amg":
+        return False
+    free = np.array(fes.FreeDofs(), dtype=bool).reshape(3, -1)[:, : elasticity.mesh.nv]
+    return int(free.sum()) <= VERTEX_CHOLESKY_MAX_DOFS or not amg.available()
+
+
+def _solve_node_blocked(
+    elasticity: Elasticity, setup: ElasticSetup, options: SolverOptions, progress: ProgressSpan
+) -> StaticSolution:
+    mesh, fes = elasticity.mesh, elasticity.fes
+    k = NodeBlockedStiffness(elasticity)
+    solver = LinearSolver(
+        k.form,
+        k.fes,
+        options.choice,
+        options.tolerance,
+        options.max_iterations,
+        kind="elasticity",
+        progress=lambda frac, msg: progress(0.3 + 0.6 * frac, msg),
+        two_level=lambda _free: _vertex_patch_two_level(k, mesh.nv),
+        unknowns=k.unknowns,
+        fallback_direct=True,
+        factor=lambda _free: k.scalar_inverse(),
+    )
+    f, total = applied_load(mesh, setup, elasticity, fes.TestFunction())
+    progress(0.0, f"Assembling the elasticity system ({k.unknowns} DOFs)")
+    with parallel(k.unknowns):
+        f.Assemble()
+    k.assemble(fes.FreeDofs())
+    progress(0.25, "Factorizing" if solver.method == "direct" else "Preconditioner ready")
+    solver.prepare(k.fes.FreeDofs())
+
+    gfu = ng.GridFunction(fes)
+    _set_prescribed(gfu, setup, mesh)
+    prescribed = k.to_blocked(gfu.vec.FV().NumPy())
+    load = k.to_blocked(f.vec.FV().NumPy())
+    # The correction to the prescribed values: zero on every prescribed component.
+    rhs = load - k.product(prescribed)
+    rhs[k.fixed.ravel()] = 0.0
+    correction = ng.GridFunction(k.fes)
+    solver.solve(k.vector(rhs), correction, "Solving the elasticity system")
+    u = prescribed + correction.vec.FV().NumPy()
+    ku = k.product(u)
+    gfu.vec.FV().NumPy()[:] = k.to_component_major(u)
+    return StaticSolution(
+        elasticity=elasticity,
+        displacement=gfu,
+        report=solver.report,
+        non_zeros=9 * int(k.mat.nze),  # stored entries of the 3 × 3 blocks
+        reactions=_reactions(gfu, setup, mesh, k.to_component_major(ku - load)),
+        applied=total,
+        strain_energy=0.5 * float(u @ ku),
+    )
+
+
+def _vertex_patch_two_level(k: NodeBlockedStiffness, nv: int) -> tuple[ng.BaseMatrix, str]:
+    """Block Jacobi on vertex patches (NodeBlockedStiffness.smoothing_blocks) plus the vertex (P1) coarse
+    correction, K's vertex block factored by sparse Cholesky. The hierarchical basis starts with the vertex
+    functions, so the vertex nodes are the first nv."""
+    smoother = k.mat.CreateBlockSmoother(k.smoothing_blocks())
+    vertex_inverse, factor = k.vertex_inverse(nv)
+    return smoother + vertex_inverse, f"block Jacobi on vertex patches + vertex (P1) coarse space by {factor}"
+
+
+def _amg_two_level(
+    elasticity: Elasticity, mat: ng.BaseMatrix, free: ng.BitArray
+) -> tuple[ng.BaseMatrix, str]:
+    """Jacobi plus the vertex (P1) coarse correction by AMG (core/elasticity/vertex_coarse.py), for vertex
+    problems too large to factor."""
     return (
         two_level_preconditioner(elasticity, mat, free),
         "Jacobi + vertex (P1) coarse space by smoothed aggregation AMG (pyamg)",
