@@ -4,7 +4,7 @@
  * address space. Usage: npx tsx bench/estimate/compare.ts
  */
 import { readFileSync } from 'node:fs';
-import { AnalysisConfig, estimateResources } from '@fieldline/contracts';
+import { AnalysisConfigFields, estimateResources } from '@fieldline/contracts';
 import { boxMesh } from '../../server/test/support/box-mesh.ts';
 
 interface Run {
@@ -37,7 +37,7 @@ console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 let worst = 1;
 for (const run of runs) {
   const mesh = boxMesh([1, 0.2, 0.1], run.cells);
-  const estimate = estimateResources(mesh, AnalysisConfig.parse(CONFIGS[run.kind]));
+  const estimate = estimateResources(mesh, AnalysisConfigFields.parse(CONFIGS[run.kind]));
   const ratio = estimate.memoryBytes / 1e6 / run.address_space_mb;
   worst = Math.max(worst, ratio, 1 / ratio);
   console.log(

@@ -86,7 +86,12 @@ describe('the material library', () => {
       headers: { cookie },
       payload: {
         mesh_data: boxMesh([1, 1, 1], [1, 1, 1]),
-        config: { analysisType: 'structural', bodyMaterials: [{ region: 0, material: 'coper' }] },
+        config: {
+          analysisType: 'structural',
+          fixedSupports: [{ faces: [1] }],
+          gravity: [0, 0, -9.81],
+          bodyMaterials: [{ region: 0, material: 'coper' }],
+        },
       },
     });
     expect(res.statusCode).toBe(400);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { commonKeys } from './common.ts';
 import { emKeys } from './em.ts';
-import { structuralKeys } from './structural.ts';
+import { structuralConfigIssues, structuralKeys } from './structural.ts';
 import { thermalConfigIssues, thermalKeys } from './thermal.ts';
 import { vibrationConfigIssues, vibrationKeys } from './vibration.ts';
 
@@ -25,6 +25,7 @@ export const AnalysisConfigFields = z
 export const AnalysisConfig = AnalysisConfigFields.superRefine((config, ctx) => {
   for (const issue of thermalConfigIssues(config)) ctx.addIssue({ code: 'custom', ...issue });
   for (const issue of vibrationConfigIssues(config)) ctx.addIssue({ code: 'custom', ...issue });
+  for (const issue of structuralConfigIssues(config)) ctx.addIssue({ code: 'custom', ...issue });
 });
 export type AnalysisConfig = z.infer<typeof AnalysisConfig>;
 export type AnalysisConfigInput = z.input<typeof AnalysisConfig>;

@@ -70,3 +70,38 @@ export const structuralKeys = {
   pressureLoads: z.array(PressureLoad).default([]),
   gravity: vector.default([0, 0, 0]),
 };
+
+/** The engine's sentences for a static model it cannot solve (engine core/elasticity/setup.py). */
+export const STRUCTURAL_NO_SUPPORTS =
+  'The model has no supports: add a fixed support or a displacement condition on some faces, edges ' +
+  'or points, or it can move freely as a rigid body.';
+export const STRUCTURAL_NO_LOADS =
+  'The model has no loads: add a force, a pressure, gravity or a non-zero displacement condition.';
+
+interface StructuralChecked {
+  analysisType?: string;
+  fixedSupports?: unknown[];
+  displacementConditions?: { displacement: (number | null)[] }[];
+  forceLoads?: unknown[];
+  pressureLoads?: unknown[];
+  gravity?: number[];
+}
+
+/**
+ * A static run the engine would refuse (no supports: a rigid-body motion; nothing loads it) is a 400 at
+ * submit rather than a queued job that fails. Modal runs may be free–free; other families: nothing.
+ */
+export function structuralConfigIssues(config: StructuralChecked): { path: string[]; message: string }[] {
+  if (config.analysisType !== 'structural') return [];
+  const displacements = config.displacementConditions ?? [];
+  const issues: { path: string[]; message: string }[] = [];
+  if ((config.fixedSupports?.length ?? 0) + displacements.length === 0)
+    issues.push({ path: ['fixedSupports'], message: STRUCTURAL_NO_SUPPORTS });
+  const moves = displacements.some((d) => d.displacement.some((v) => v !== null && v !== 0));
+  const loaded =
+    (config.forceLoads?.length ?? 0) + (config.pressureLoads?.length ?? 0) > 0 ||
+    (config.gravity ?? []).some((g) => g !== 0) ||
+    moves;
+  if (!loaded) issues.push({ path: ['forceLoads'], message: STRUCTURAL_NO_LOADS });
+  return issues;
+}
