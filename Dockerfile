@@ -42,7 +42,7 @@ WORKDIR /app
 COPY engine engine
 RUN python3 -m venv .venv \
  && .venv/bin/pip install --no-cache-dir --quiet --upgrade pip \
- && .venv/bin/pip install --no-cache-dir --quiet ./engine \
+ && .venv/bin/pip install --no-cache-dir --quiet --only-binary mpi4py,mpich ./engine \
  && .venv/bin/python -c "import ngsolve, gmsh"
 
 # ---- runtime base: engine + node + the compiled server (plain node, no TypeScript loader) ----

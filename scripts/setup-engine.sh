@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Creates the engine's virtual environment .venv (pinned NGSolve/Netgen, gmsh, numpy, scipy) when missing
+# Creates the engine's virtual environment .venv (pinned NGSolve/Netgen, gmsh, numpy, scipy, MPI) when missing
 # or out of date. Idempotent: a stamp file records the pyproject.toml it was built from.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +25,7 @@ if [ ! -x .venv/bin/python ]; then
   }
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e 'engine[dev]'
+.venv/bin/python -m pip install --quiet --only-binary mpi4py,mpich -e 'engine[dev]'
 
 # gmsh's wheel loads X/OpenGL libraries at import even headless (notes: pygmsh#584).
 if ! .venv/bin/python -c 'import gmsh' 2>/tmp/fieldline-gmsh-import.log; then
@@ -40,6 +40,7 @@ if ! .venv/bin/python -c 'import gmsh' 2>/tmp/fieldline-gmsh-import.log; then
     exit 1
   fi
 fi
-.venv/bin/python -c 'import ngsolve, netgen, gmsh, numpy, scipy' || exit 1
+.venv/bin/python -c 'import ngsolve, netgen, gmsh, numpy, scipy, mpi4py' || exit 1
+[ -x .venv/bin/mpiexec ] || { echo "setup-engine: the mpich wheel installed no .venv/bin/mpiexec" >&2; exit 1; }
 echo "$want" > "$stamp"
 echo "setup-engine: engine ready"

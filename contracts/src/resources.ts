@@ -57,7 +57,7 @@ export function countUnknowns(topo: MeshTopology, space: DiscreteSpace, order: n
 }
 
 /** The engine's choice of solver path for an `em` job (engine/fieldline_engine/em/routing.py). */
-function emIsFullWave(config: AnalysisConfig): boolean {
+export function emIsFullWave(config: AnalysisConfig): boolean {
   const mode = String((config as { mode?: string }).mode ?? '').toLowerCase();
   if (['fullwave', 'full-wave', 'full_wave', 'rf'].includes(mode)) return true;
   const ports = Boolean(config.useWavePorts) && (config.wavePorts?.length ?? 0) > 0;

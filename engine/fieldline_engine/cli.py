@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from fieldline_engine import protocol
+from fieldline_engine.core import ranks
 from fieldline_engine.errors import EngineError
 from fieldline_engine.limits import apply_memory_limit_from_env, limit_blas_threads, watch_parent_from_env
 
@@ -71,8 +72,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--job", type=Path, default=None, help="job directory holding job.json")
     args = parser.parse_args(argv)
     protocol.redirect_library_output()
+    code = _run(args)
+    if code != 0:
+        ranks.abort_after_failure(code)
+    return code
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         apply_memory_limit_from_env()
+        if not ranks.is_root():
+            protocol.silence()  # under mpiexec only rank 0 speaks the protocol (docs/distributed.md)
         watch_parent_from_env()
         _run_plugin(args.command, args.job)
         result = COMMANDS[args.command](args.job)

@@ -67,6 +67,11 @@ def watch_parent_from_env() -> None:
     if not raw.strip().isdigit():
         return
     expected = int(raw)
+    from fieldline_engine.core import ranks
+
+    if ranks.launched_size() > 1:
+        _watch_server_process(expected)
+        return
     if os.getppid() != expected:
         os._exit(137)
 
@@ -80,3 +85,35 @@ def watch_parent_from_env() -> None:
                 os._exit(137)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _watch_server_process(pid: int) -> None:
+    """Under mpiexec a rank's parent is the launcher's proxy, not the server: ranks on the server's machine
+    (FIELDLINE_PARENT_HOST) watch that the server process still exists, and the launcher ends the other
+    ranks when one exits. Ranks on other machines are ended by mpiexec itself."""
+    import socket
+    import threading
+    import time
+
+    if os.environ.get("FIELDLINE_PARENT_HOST") != socket.gethostname():
+        return
+
+    def alive() -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+
+    if not alive():
+        os._exit(137)
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if not alive():
+                os._exit(137)
+
+    threading.Thread(target=watch, name="server-watch", daemon=True).start()

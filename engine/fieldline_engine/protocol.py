@@ -64,6 +64,14 @@ def error(code: str, message: str) -> None:
     _emit({"event": "error", "code": code, "message": message})
 
 
+def silence() -> None:
+    """No protocol lines from this process (an MPI rank other than 0: rank 0 reports for the job)."""
+    import os
+
+    global _out
+    _out = open(os.devnull, "w")  # noqa: SIM115 - kept open for the process's life
+
+
 def redirect_library_output() -> None:
     """Point fd 1 at stderr for C/C++ libraries, keeping a private handle for protocol lines."""
     import os

@@ -61,6 +61,7 @@ export function createCompute(
     jobs,
     engine,
     limits: { timeoutSeconds: config.jobTimeoutSeconds, memoryLimitMb: config.jobMemoryLimitMb },
+    mpi: { slots: config.mpiSlots, hostfile: config.mpiHostfile },
     leaseSeconds: c.leaseSeconds,
     heartbeatMs: Math.min(HEARTBEAT_MS, (c.leaseSeconds * 1000) / 3),
     log,

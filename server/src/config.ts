@@ -23,6 +23,10 @@ export interface AppConfig {
   jobSlots: number;
   jobTimeoutSeconds: number;
   jobMemoryLimitMb: number;
+  /** MPI_SLOTS: ranks this worker may start for one full-wave job (1: no MPI; docs/distributed.md). */
+  mpiSlots: number;
+  /** MPI_HOSTFILE: mpiexec's hostfile for ranks on several machines; unset: all ranks on this one. */
+  mpiHostfile: string | null;
   /** The server's cap on any upload (MB); plans and the guest limit apply below it (geometry/upload-limits.ts). */
   maxUploadMb: number;
   /** Limits of the engine process that parses an upload (convert-step). */
@@ -174,6 +178,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     jobSlots: int(env, 'JOB_SLOTS', Math.max(1, availableParallelism())),
     jobTimeoutSeconds: int(env, 'JOB_TIMEOUT_SECONDS', 3600),
     jobMemoryLimitMb: int(env, 'JOB_MEMORY_LIMIT_MB', 8192),
+    mpiSlots: Math.max(1, int(env, 'MPI_SLOTS', 1)),
+    mpiHostfile: env.MPI_HOSTFILE ? path(env.MPI_HOSTFILE) : null,
     maxUploadMb: int(env, 'MAX_UPLOAD_MB', 1024),
     convertTimeoutSeconds: int(env, 'CONVERT_TIMEOUT_SECONDS', 120),
     convertMemoryLimitMb: int(env, 'CONVERT_MEMORY_LIMIT_MB', 4096),

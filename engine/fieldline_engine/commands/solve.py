@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from fieldline_engine import analyses, protocol  # noqa: F401 — analyses registers the families
+from fieldline_engine.core import ranks
 from fieldline_engine.core.registry import analysis_for
 from fieldline_engine.core.results import results_from_solution
 from fieldline_engine.io.job_files import read_job, write_results
@@ -24,12 +25,16 @@ def run_solve(job_dir: Path) -> dict[str, Any]:
     if config.get("verbose"):
         protocol.start_journal()
     analysis = analysis_for(config)
+    if not ranks.is_root() and not distributable(analysis.analysis_type, config):
+        return {}  # an MPI rank with nothing to share: rank 0 runs the analysis alone
     warnings = analysis.check(config)
     for w in warnings:
         protocol.log(w, level="warning")
     protocol.progress(2, "Reading model")
     model = model_from_mesh_data(job.get("mesh_data") or {})
     solution = analysis.solve(model, config, ProgressSpan(5, 90))
+    if not ranks.is_root():
+        return {}  # its solves went to rank 0, which writes the results
     solution.warnings.extend(warnings)
     results = results_from_solution(model, solution)
     results["computation_time"] = time.perf_counter() - started
@@ -45,6 +50,16 @@ def run_solve(job_dir: Path) -> dict[str, Any]:
     write_results_binary(job_dir, results, results["length_unit"])
     write_network_exports(job_dir, results)
     return {"analysis": analysis.analysis_type, "computation_time": results["computation_time"]}
+
+
+def distributable(analysis_type: str, config: dict[str, Any]) -> bool:
+    """Whether the ranks of an MPI job share this analysis: a full-wave run's uniform sweep does; the adaptive
+    sweep also enters it (its ranks stop once the sweep type is known); anything else runs on rank 0."""
+    if analysis_type != "em":
+        return False
+    from fieldline_engine.em.routing import em_solver_for
+
+    return em_solver_for(config) == "fullwave"
 
 
 def recorded_config(config: dict[str, Any]) -> dict[str, Any]:

@@ -68,7 +68,7 @@ export class Metering {
   async chargeJob(
     trx: Kysely<Database>,
     job: Pick<JobsTable, 'id' | 'owner_user_id' | 'kind' | 'plan_id' | 'analysis_type'>,
-    final: { status: JobsTable['status']; errorCode: string | null; seconds: number },
+    final: { status: JobsTable['status']; errorCode: string | null; seconds: number; cores?: number },
     /** Another ledger source for a further charge on the same job (e.g. 'batch-sync'); default 'job'. */
     entry: { source: string; description?: string } = { source: 'job' },
   ): Promise<Charge> {
@@ -78,21 +78,26 @@ export class Metering {
     // Price on the plan the job was submitted under when it still exists; the period is the current one.
     const { id: planId, plan } = this.catalog.resolve(job.plan_id ?? effective.id);
     const used = await this.ledger.balance(job.owner_user_id, effective.periodStart, trx);
-    const charge = priceRun(plan, final.seconds, used.hoursUsed, this.tokensPerHour);
-    const minutes = (final.seconds / 60).toFixed(2);
+    // Core-hours: wall time × the cores the run held (MPI ranks × threads per rank; docs/billing.md).
+    const cores = Math.max(1, Math.floor(final.cores ?? 1));
+    const coreSeconds = final.seconds * cores;
+    const charge = priceRun(plan, coreSeconds, used.hoursUsed, this.tokensPerHour);
+    const minutes = (coreSeconds / 60).toFixed(2);
+    const onCores = cores > 1 ? ` (${(final.seconds / 60).toFixed(2)} min × ${cores} cores)` : '';
     const inserted = await this.ledger.append(
       {
         user_id: job.owner_user_id,
         entry_type: 'job_charge',
         tokens: -charge.tokens,
         hours: charge.hours,
-        compute_seconds: final.seconds,
+        compute_seconds: coreSeconds,
         job_id: job.id,
         plan_id: planId,
         source: entry.source,
         source_id: job.id,
         description:
-          entry.description ?? `${job.analysis_type} job ${final.status}: ${minutes} compute-minutes`,
+          entry.description ??
+          `${job.analysis_type} job ${final.status}: ${minutes} compute-minutes${onCores}`,
       },
       trx,
     );

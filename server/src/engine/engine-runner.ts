@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
+import { hostname } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { createInterface } from 'node:readline';
 import { networkIsolationPrefix } from './network-isolation.ts';
@@ -25,6 +26,11 @@ export interface EngineRunOptions {
   signal?: AbortSignal;
   /** Extra environment for the engine (e.g. FIELDLINE_ENGINE_PLUGIN, set only in tests). */
   env?: Record<string, string>;
+  /**
+   * MPI ranks (docs/distributed.md): above 1 the engine runs under its launcher, `python -m
+   * fieldline_engine.mpirun -np N`, each rank with `memoryLimitMb` and `threadsPerRank` threads.
+   */
+  mpi?: { ranks: number; threadsPerRank: number; hostfile?: string | null };
 }
 
 export interface EngineLocation {
@@ -46,7 +52,17 @@ const OUT_OF_MEMORY =
 export function runEngine(engine: EngineLocation, opts: EngineRunOptions): Promise<EngineOutcome> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
-  const args = ['-m', 'fieldline_engine', opts.command, ...(opts.jobDir ? ['--job', opts.jobDir] : [])];
+  const ranks = opts.mpi && opts.mpi.ranks > 1 ? opts.mpi : null;
+  const launcher = ranks
+    ? [
+        '-m',
+        'fieldline_engine.mpirun',
+        '-np',
+        String(ranks.ranks),
+        ...(ranks.hostfile ? ['--hostfile', ranks.hostfile] : []),
+      ]
+    : ['-m', 'fieldline_engine'];
+  const args = [...launcher, opts.command, ...(opts.jobDir ? ['--job', opts.jobDir] : [])];
   if (opts.extraArgs) args.push(...opts.extraArgs);
 
   return new Promise((resolvePromise) => {
@@ -55,7 +71,8 @@ export function runEngine(engine: EngineLocation, opts: EngineRunOptions): Promi
     let stderrTail = '';
     let killedFor: 'timeout' | 'cancel' | null = null;
 
-    const prefix = engine.isolateNetwork ? networkIsolationPrefix() : [];
+    // Ranks on other machines (a hostfile) talk over the network; on one machine they need none.
+    const prefix = engine.isolateNetwork && !ranks?.hostfile ? networkIsolationPrefix() : [];
     if (prefix.length > 0 && isAbsolute(engine.python)) {
       // Behind `unshare` a missing interpreter is an exit code, not a spawn error: check it first.
       try {
@@ -84,9 +101,12 @@ export function runEngine(engine: EngineLocation, opts: EngineRunOptions): Promi
         FIELDLINE_MEMORY_LIMIT_MB: String(opts.memoryLimitMb),
         OMP_NUM_THREADS: process.env.OMP_NUM_THREADS ?? '1',
         OPENBLAS_NUM_THREADS: process.env.OPENBLAS_NUM_THREADS ?? '1',
-        FIELDLINE_THREADS: process.env.FIELDLINE_THREADS ?? '',
-        // The engine exits by itself if this process dies (SIGKILL leaves no chance to kill the group).
+        // Ranks never take every core each: they share the machine's cores (docs/distributed.md).
+        FIELDLINE_THREADS: ranks ? String(ranks.threadsPerRank) : (process.env.FIELDLINE_THREADS ?? ''),
+        // The engine exits by itself if this process dies (SIGKILL leaves no chance to kill the group);
+        // under mpiexec the ranks on this host watch the pid instead of their parent.
         FIELDLINE_PARENT_PID: String(process.pid),
+        FIELDLINE_PARENT_HOST: hostname(),
         ...opts.env,
       },
     });

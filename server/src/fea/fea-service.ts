@@ -26,6 +26,7 @@ import type { JobQueue } from '../jobs/job-queue.ts';
 import type { JobRow, JobService } from '../jobs/job-service.ts';
 import { type CachedSnapshot, type JobSnapshot, ownsJob } from '../jobs/job-status-cache.ts';
 import type { StoredFile } from '../jobs/job-storage.ts';
+import { RANKS_FILE, rankRequest } from '../jobs/mpi-ranks.ts';
 import type { MaterialLibrary } from '../materials/material-library.ts';
 import { refuseOverMemory } from './resource-check.ts';
 import { type CompletedReplies, type CompressedReply, etagOf, type StatusReply } from './status-replies.ts';
@@ -133,13 +134,27 @@ export class FeaService {
         ? await this.meshSource(mesh.source_upload_id, mesh.units, owner)
         : null;
     if (!source) validateMesh(mesh, meshing);
-    if (!meshing) refuseOverMemory(mesh, config, this.deps.limits.jobMemoryLimitMb);
+    const resources = meshing ? null : refuseOverMemory(mesh, config, this.deps.limits.jobMemoryLimitMb);
     const jobBytes = modelBytes + (source?.bytes ?? 0);
     const estimate = estimateSeconds(mesh, config, this.deps.limits.minEstimateSeconds);
     const { accounts } = this.deps;
     const input: Record<string, unknown> = { mesh_data: mesh, config, ...(source?.job ?? {}) };
     if (testHooks) input.test_hooks = testHooks;
-    const create = (planId: string | null, queue: string) =>
+    // How many MPI ranks the job could use (the worker's MPI_SLOTS decide how many it gets).
+    const ranksFile = (planMaxRanks: number) =>
+      resources
+        ? [
+            {
+              name: RANKS_FILE,
+              body: Buffer.from(
+                JSON.stringify(
+                  rankRequest(config, resources.memoryBytes, this.deps.limits.jobMemoryLimitMb, planMaxRanks),
+                ),
+              ),
+            },
+          ]
+        : [];
+    const create = (planId: string | null, queue: string, planMaxRanks = 1) =>
       this.deps.jobs.create({
         owner,
         kind,
@@ -149,7 +164,7 @@ export class FeaService {
         planId,
         estimateSeconds: kind === 'analysis' ? estimate : null,
         modelBytes: jobBytes,
-        inputFiles: source ? [source.file] : undefined,
+        inputFiles: [...(source ? [source.file] : []), ...ranksFile(planMaxRanks)],
       });
     let job: JobRow;
     if (owner.userId) {
@@ -161,7 +176,8 @@ export class FeaService {
           estimateSeconds: estimate,
           modelBytes: jobBytes,
         });
-        return create(admission.planId, admission.queue);
+        // A plan's concurrent_simulations also caps one job's ranks (docs/billing.md).
+        return create(admission.planId, admission.queue, admission.plan.features.concurrent_simulations);
       });
     } else if (kind === 'analysis') {
       throw new HttpError(401, 'unauthenticated', ANALYSIS_NEEDS_ACCOUNT, { status: 'error' });

@@ -16,6 +16,7 @@ export interface JobMetering {
   chargeJob(
     trx: Kysely<Database>,
     job: Pick<JobsTable, 'id' | 'owner_user_id' | 'kind' | 'plan_id' | 'analysis_type'>,
-    final: { status: JobsTable['status']; errorCode: string | null; seconds: number },
+    /** `seconds` of wall time on `cores` cores (MPI ranks × threads; default 1): charged per core-hour. */
+    final: { status: JobsTable['status']; errorCode: string | null; seconds: number; cores?: number },
   ): Promise<JobCharge>;
 }

@@ -1,9 +1,20 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { type EngineLocation, type EngineOutcome, runEngine } from '../engine/engine-runner.ts';
 import type { JobRow, JobService, RunOutcome } from './job-service.ts';
+import {
+  chooseRanks,
+  coresCharged,
+  parseRankRequest,
+  RANKS_FILE,
+  type RankRequest,
+  threadsPerRank,
+} from './mpi-ranks.ts';
 
 export interface RunnerLimits {
   timeoutSeconds: number;
+  /** One job's memory: shared by its MPI ranks (each gets an equal part). */
   memoryLimitMb: number;
 }
 
@@ -11,6 +22,8 @@ export interface RunnerDeps {
   jobs: JobService;
   engine: EngineLocation;
   limits: RunnerLimits;
+  /** MPI_SLOTS and MPI_HOSTFILE (docs/distributed.md); absent: one engine process per job. */
+  mpi?: { slots: number; hostfile: string | null };
   leaseSeconds: number;
   /** How often a running job renews its lease and looks for a cancel request. */
   heartbeatMs: number;
@@ -71,9 +84,17 @@ export async function runClaimedJob(
 
   let dir: string | null = null;
   let outcome: RunOutcome;
+  let cores = 1;
   try {
     if (control.shutdown.aborted) stop('shutdown');
     dir = await jobs.files.stageIn(job.id, job.attempts);
+    const ranks =
+      job.kind === 'analysis' && deps.mpi && deps.mpi.slots > 1
+        ? chooseRanks(await readRankRequest(dir), deps.mpi.slots)
+        : 1;
+    const threads = threadsPerRank();
+    cores = coresCharged(ranks, threads);
+    if (ranks > 1) jobLog.info({ ranks, threadsPerRank: threads }, 'job runs on MPI ranks');
     let lastWrite = 0;
     const engineOutcome: EngineOutcome = stopReason
       ? { ok: false, code: 'cancelled', message: 'stopped before start', seconds: 0 }
@@ -81,7 +102,8 @@ export async function runClaimedJob(
           command: job.kind === 'meshing' ? 'mesh' : 'solve',
           jobDir: dir,
           timeoutSeconds: deps.limits.timeoutSeconds,
-          memoryLimitMb: deps.limits.memoryLimitMb,
+          memoryLimitMb: Math.floor(deps.limits.memoryLimitMb / ranks),
+          mpi: ranks > 1 ? { ranks, threadsPerRank: threads, hostfile: deps.mpi?.hostfile } : undefined,
           signal: engineStop.signal,
           env: deps.engineTestHooks
             ? { FIELDLINE_ENGINE_PLUGIN: 'fieldline_engine.testing.hooks' }
@@ -127,7 +149,7 @@ export async function runClaimedJob(
   }
 
   const finishedAt = Date.now();
-  const recorded = await jobs.finish(job, workerId, outcome, { startedAt, finishedAt });
+  const recorded = await jobs.finish(job, workerId, outcome, { startedAt, finishedAt, cores });
   const seconds = (finishedAt - startedAt) / 1000;
   if (!recorded) {
     jobLog.warn({ seconds }, 'job outcome discarded: the attempt no longer holds the job');
@@ -144,4 +166,13 @@ export async function runClaimedJob(
     jobLog.warn({ seconds, code: outcome.code, reason: outcome.message }, 'job failed');
   else jobLog.info({ seconds, status: outcome.status }, `job ${outcome.status}`);
   return 'finished';
+}
+
+/** The submit's rank request staged beside job.json, or null (older jobs, non-analysis jobs). */
+async function readRankRequest(dir: string): Promise<RankRequest | null> {
+  try {
+    return parseRankRequest(await readFile(join(dir, RANKS_FILE), 'utf8'));
+  } catch {
+    return null;
+  }
 }

@@ -294,7 +294,8 @@ export class JobService {
     job: JobRow,
     workerId: string,
     outcome: RunOutcome,
-    timing: { startedAt: number; finishedAt: number },
+    /** `cores`: MPI ranks × threads per rank the run used (charged per core-hour; default 1). */
+    timing: { startedAt: number; finishedAt: number; cores?: number },
   ): Promise<boolean> {
     const seconds = Math.max(0, (timing.finishedAt - timing.startedAt) / 1000);
     const errorCode =
@@ -327,7 +328,12 @@ export class JobService {
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) return false;
       await this.closeRun(trx, job, { finished_at: finishedAt, outcome: outcome.status, seconds });
-      const charge = await this.metering.chargeJob(trx, job, { status: outcome.status, errorCode, seconds });
+      const charge = await this.metering.chargeJob(trx, job, {
+        status: outcome.status,
+        errorCode,
+        seconds,
+        cores: timing.cores,
+      });
       await trx
         .updateTable('jobs')
         .set({ cost_tokens: charge.tokens, cost_hours: charge.hours })

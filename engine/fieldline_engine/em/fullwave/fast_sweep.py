@@ -18,6 +18,7 @@ import ngsolve as ng
 import numpy as np
 
 from fieldline_engine import protocol
+from fieldline_engine.core import ranks
 from fieldline_engine.em.constants import C0
 from fieldline_engine.em.fullwave.affine import affine_terms
 from fieldline_engine.em.fullwave.reduced_model import ReducedModel
@@ -54,8 +55,9 @@ def run_frequency_sweep(
     sweep_type: str = "uniform",
     tolerance: float = DEFAULT_TOLERANCE,
     max_solves: int = DEFAULT_MAX_SOLVES,
-) -> tuple[dict[str, Any], FrequencySolution, dict[str, Any]]:
-    """The S-parameter section, the field frequency's full solution and the sweep's report."""
+) -> tuple[dict[str, Any], FrequencySolution, dict[str, Any]] | None:
+    """The S-parameter section, the field frequency's full solution and the sweep's report (None on an MPI
+    rank other than 0: rank 0 gathers the sweep and writes the results)."""
     if sweep_type not in SWEEP_TYPES:
         raise InvalidInput(f"sParamSweepType must be one of {', '.join(SWEEP_TYPES)}.")
     if sweep_type == "adaptive":
@@ -72,12 +74,22 @@ def run_frequency_sweep(
             return _uniform(
                 solver, freqs, field_freq, method, z_ref, f"adaptive sweep needs at least {MIN_POINTS} points"
             )
-        return _adaptive(solver, terms, freqs, field_freq, method, z_ref, tolerance, max_solves)
+        if not ranks.is_root():
+            return None  # the greedy loop is sequential: rank 0 runs it alone (docs/distributed.md)
+        out, field_solution, info = _adaptive(
+            solver, terms, freqs, field_freq, method, z_ref, tolerance, max_solves
+        )
+        if ranks.size() > 1:
+            info["mpi_note"] = f"adaptive sweep ran on rank 0 alone; {ranks.size() - 1} rank(s) idle"
+        return out, field_solution, info
     return _uniform(solver, freqs, field_freq, method, z_ref, None)
 
 
 def _uniform(solver, freqs, field_freq, method, z_ref, warning):
-    out, field_solution = run_sweep(solver, freqs, field_freq, method, z_ref)
+    swept = run_sweep(solver, freqs, field_freq, method, z_ref)
+    if swept is None:
+        return None  # an MPI rank other than 0
+    out, field_solution = swept
     info: dict[str, Any] = {"type": "uniform", "full_solves": len(set(freqs) | {field_freq})}
     if warning:
         info["requested"] = "adaptive"

@@ -63,7 +63,7 @@ def port_filling(
     return eps.pop(), complex(mu.pop())
 
 
-def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> Solution:
+def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> Solution | None:
     bnd = resolve_boundaries(model, config)
     labels, pec = fullwave_labels(model, bnd)
     order = int(config.get("meshOrder", 1))
@@ -126,7 +126,7 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> Solution:
     protocol.progress(
         15, f"Solving {len(freqs)} frequency point(s), {solver.ndof} unknowns ({method} solver)"
     )
-    sweep, field_solution, sweep_info = run_frequency_sweep(
+    swept = run_frequency_sweep(
         solver,
         freqs,
         field_freq,
@@ -135,6 +135,9 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> Solution:
         sweep_type=str(config.get("sParamSweepType") or "uniform") if len(freqs) > 1 else "uniform",
         tolerance=float(config.get("sParamAdaptiveTolerance") or DEFAULT_TOLERANCE),
     )
+    if swept is None:
+        return None  # an MPI rank other than 0: rank 0 gathered its solves and writes the results
+    sweep, field_solution, sweep_info = swept
 
     protocol.progress(85, "Sampling fields at vertices")
     e_gf = solver.combined_field(field_solution) if ports else None
@@ -171,6 +174,8 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> Solution:
         "ports": [{**p.describe(k0), **field_solution.port_props[i]} for i, p in enumerate(ports)],
         "units": {"length": "model", "E": "V/m", "H": "A/m", "frequency": "Hz"},
     }
+    if "mpi" in sweep:  # the ranks that shared the sweep (distributed.py)
+        results["solver_info"]["mpi"] = sweep.pop("mpi")
     if "warning" in sweep_info:  # a fallback to the uniform sweep, or an unconverged adaptive one
         results["solver_info"]["warnings"] = [sweep_info["warning"]]
     if walls:

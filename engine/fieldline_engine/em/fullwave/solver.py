@@ -10,7 +10,7 @@ frequency re-assembles and refactorizes in place (same sparsity, symbolic analys
 """
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import ngsolve as ng
@@ -50,6 +50,16 @@ class FrequencySolution:
     port_props: list[dict[str, object]] = field(default_factory=list)
     # Iterative path: S from the plain port overlaps, before the adjoint-residual correction that gives `s`.
     s_uncorrected: np.ndarray | None = None
+
+
+@dataclass
+class PortSolve:
+    """One port's solve at one frequency: the solution on every unknown and, on the iterative path, the
+    residual b − A x on the free unknowns (the adjoint correction needs both)."""
+
+    port: int
+    x: np.ndarray
+    residual: np.ndarray | None = None
 
 
 class _ComplexParameter:
@@ -225,40 +235,62 @@ class FullwaveSolver:
         return col
 
     def solve(self, frequency: float, keep_fields: bool = True) -> FrequencySolution:
+        pieces = self.solve_ports(frequency, range(len(self.ports)), keep_fields)
+        return self.combine(frequency, pieces, keep_fields)
+
+    def solve_ports(
+        self, frequency: float, ports: Iterable[int], keep_fields: bool = True
+    ) -> list[PortSolve]:
+        """Assembles at `frequency` and solves with each of `ports` driven (1 W incident). An MPI rank may
+        hold only some of a frequency's ports (distributed.py); `combine` joins the pieces into S."""
         props = self.solve_setup(frequency)
         k0 = 2 * math.pi * frequency / C0
-        n = len(self.ports)
-        overlaps_x = np.zeros((n, n), dtype=complex)  # [q, p] = g_q · x_p
-        fields: list[ng.GridFunction] = []
-        solutions, residuals = [], []
         # Without fields only S is wanted, and the corrected S below needs far less of each solve.
         tolerance = (
             None if keep_fields or self.iterative is None else s_only_tolerance(self.iterative.tolerance)
         )
         rhs = self.a.mat.CreateColVector()
-        for p in range(n):
+        pieces = []
+        for p in ports:
             rhs.FV().NumPy()[:] = self.rhs_coefficient(p, k0, props) * self.overlaps[p]
-            gf = ng.GridFunction(self.fes)
-            gf.vec.data = self.apply_inverse(rhs, p, tolerance)
-            x = gf.vec.FV().NumPy()
-            overlaps_x[:, p] = [np.dot(g, x) for g in self.overlaps]
+            x = self.apply_inverse(rhs, p, tolerance)
+            residual = None
             if self.iterative is not None:
-                solutions.append(x.copy())
-                residuals.append(self.iterative.last_residual.FV().NumPy().copy())
-            if keep_fields:
+                residual = self.iterative.last_residual.FV().NumPy().copy()
+            pieces.append(PortSolve(p, x.FV().NumPy().copy(), residual))
+        return pieces
+
+    def combine(
+        self, frequency: float, pieces: list[PortSolve], keep_fields: bool = True
+    ) -> FrequencySolution:
+        """S (adjoint-corrected on the iterative path) and, with `keep_fields`, the port fields from every
+        port's solve at `frequency`."""
+        k0 = 2 * math.pi * frequency / C0
+        props = [p.propagation(k0) for p in self.ports]
+        n = len(self.ports)
+        by_port = {piece.port: piece for piece in pieces}
+        xs = [by_port[p].x for p in range(n)]
+        overlaps_x = np.array([[np.dot(g, x) for x in xs] for g in self.overlaps])  # [q, p] = g_q · x_p
+        fields: list[ng.GridFunction] = []
+        if keep_fields:
+            for x in xs:
+                gf = ng.GridFunction(self.fes)
+                gf.vec.FV().NumPy()[:] = x
                 fields.append(gf)
         s = np.column_stack([self.s_column(overlaps_x[:, p], p, props) for p in range(n)])
-        if self.iterative is None:
+        residuals = [by_port[p].residual for p in range(n)]
+        if any(r is None for r in residuals):
             return FrequencySolution(frequency, k0, s, fields, port_props_dicts(props))
         # A = Aᵀ (no conjugated terms), so port q's solve is also the adjoint solve of the overlap g_q·x:
         # g_q·x_p + x_q·r_p / c_q (r_p = b_p − A x_p) is exact up to a product of the two solves' errors,
         # where the plain overlap carries the error of one (issue 19: ≈ 4e-10 instead of 4.5e-6 at 1e-6).
         coefficients = [self.rhs_coefficient(q, k0, props) for q in range(n)]
         corrected = overlaps_x + np.array(
-            [[np.dot(solutions[q], residuals[p]) / coefficients[q] for p in range(n)] for q in range(n)]
+            [[np.dot(xs[q], residuals[p]) / coefficients[q] for p in range(n)] for q in range(n)]
         )
         s_corrected = np.column_stack([self.s_column(corrected[:, p], p, props) for p in range(n)])
-        self.iterative.record_s_correction(frequency, float(np.abs(s_corrected - s).max()))
+        if self.iterative is not None:
+            self.iterative.record_s_correction(frequency, float(np.abs(s_corrected - s).max()))
         return FrequencySolution(frequency, k0, s_corrected, fields, port_props_dicts(props), s_uncorrected=s)
 
     def combined_field(self, sol: FrequencySolution) -> ng.GridFunction:

@@ -6,6 +6,7 @@ from typing import Any
 import numpy as np
 
 from fieldline_engine import protocol
+from fieldline_engine.core import ranks
 from fieldline_engine.em.fullwave.solver import FrequencySolution, FullwaveSolver
 from fieldline_engine.em.fullwave.sparameters import (
     RENORMALISING_METHODS,
@@ -85,12 +86,23 @@ def _parallel_points(solver: FullwaveSolver, freqs: list[float], renorm: bool, w
 
 def run_sweep(
     solver: FullwaveSolver, freqs: list[float], field_freq: float, method: str, z_ref: float
-) -> tuple[dict[str, Any], FrequencySolution]:
+) -> tuple[dict[str, Any], FrequencySolution] | None:
     """Every port driven at every point. One factorization per point; the symbolic analysis is kept
-    (UMFPACK Update); with FIELDLINE_SWEEP_WORKERS > 1 the points are shared by forked processes."""
+    (UMFPACK Update); with FIELDLINE_SWEEP_WORKERS > 1 the points are shared by forked processes, and
+    under mpiexec the solves are shared by the ranks (distributed.py; None on ranks other than 0)."""
     if method not in S_PARAM_METHODS:
         raise InvalidInput(f"sParamMethod must be one of {', '.join(S_PARAM_METHODS)}.")
     renorm = method in RENORMALISING_METHODS
+    if ranks.size() > 1:
+        from fieldline_engine.em.fullwave.distributed import run_distributed_sweep
+
+        shared = run_distributed_sweep(solver, freqs, field_freq, renorm, _point)
+        if shared is None:
+            return None  # a rank other than 0: its share went to rank 0, which writes the results
+        done, field_solution, mpi_info = shared
+        out = sweep_output(solver, freqs, done, method, z_ref, workers=mpi_info["ranks"])
+        out["mpi"] = mpi_info
+        return out, field_solution
     # The field frequency first (its factorization's symbolic analysis then serves every worker).
     field_solution, field_lines = _point(solver, field_freq, renorm, keep=True)
     done: dict[float, tuple[np.ndarray, list, list]] = {
