@@ -95,7 +95,8 @@ def report(out: Path) -> dict:
     row = {
         **meta,
         "fieldline_dofs": res["solver_info"]["matrix_size"],
-        "fieldline_method": res["solver_info"].get("method")
+        "fieldline_method": res["solver_info"].get("linear_solver")
+        or res["solver_info"].get("method")
         or res["solver_info"].get("solver"),
         "fieldline_sigma_yy_MPa": ours / 1e6,
         "fieldline_error": ours / le10.TARGET_PA - 1,
