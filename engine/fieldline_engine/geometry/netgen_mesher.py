@@ -17,7 +17,7 @@ MESHER = "netgen"
 
 
 # Netgen's parallel meshing spins extra threads; on a shared 2-core host it cost 1.15-2.2x the CPU and
-# 1.2-2.6x the wall time of serial meshing for the same tetrahedra (3.6k-41k tets, one and eight bodies,
+# 1.2-2.6x the wall time of serial meshing for the same tetrahedra (3.6k-41k tets, one body and sixteen,
 # measured under load, res21g note). Not measured with free cores, so larger hosts keep netgen's default.
 SERIAL_MESHING_MAX_THREADS = 2
 
