@@ -67,7 +67,7 @@ def estimate_gb(unknowns: int, method: str) -> float:
     """contracts/src/resources.ts MEMORY_MODEL for a lossless em-eigen job."""
     if method == "direct":
         return (1.0e9 + 220 * unknowns ** (4 / 3)) / 1e9
-    return (1.0e9 + 4500 * unknowns) / 1e9
+    return (1.0e9 + 7000 * unknowns) / 1e9
 
 
 def run(maxh: float, method: str, threads: int) -> dict:

@@ -175,8 +175,9 @@ export const MEMORY_MODEL = {
   fullWaveIterativeBytesPerUnknown: 4700,
   // LOBPCG for cavity modes (engine em/fullwave/eigen_iterative.py): curl-curl + τ·mass and the mass (half
   // stored), BDDC on it, the H1 Laplacian of the gradient projection with its BDDC, and about ten n × block work
-  // arrays (block 10 for 6 modes). Calibrated in bench/scale/eigen.py (see bench/scale/README.md).
-  eigenIterativeBytesPerUnknown: 4500,
+  // arrays (block 10 for 6 modes). bench/scale/eigen.py (one thread): VmPeak 1.24 GB at 16 k unknowns, 1.51 GB
+  // at 73 k (estimates 1.11 and 1.51 GB); set from the 73 k run, where the per-unknown part dominates.
+  eigenIterativeBytesPerUnknown: 7000,
   // Structural CG at order ≥ 2 (engine structural/static.py, not cg-bddc): the half-stored
   // stiffness, its diagonal and an AMG hierarchy of the first-order problem. bench/structural LE10 peak
   // resident: 1.43 GB at 1.0 M unknowns, 2.64 GB at 2.0 M (≈ 1.2 kB per unknown above the libraries). Below
