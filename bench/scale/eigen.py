@@ -66,7 +66,7 @@ def closed_form(n: int) -> list[float]:
 def estimate_gb(unknowns: int, method: str) -> float:
     """contracts/src/resources.ts MEMORY_MODEL for a lossless em-eigen job."""
     if method == "direct":
-        return (1.0e9 + 220 * unknowns ** (4 / 3)) / 1e9
+        return (1.0e9 + 450 * unknowns ** (4 / 3)) / 1e9
     return (1.0e9 + 7000 * unknowns) / 1e9
 
 

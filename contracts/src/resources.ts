@@ -173,6 +173,10 @@ export const MEMORY_MODEL = {
   // Krylov basis of 60 vectors. bench/scale, WR-90 order 2, VmPeak: 2.22 GB at 367 k unknowns, 4.17 GB at
   // 975 k, 7.83 GB at 2.06 M (estimates 2.73, 5.58, 10.68 GB: 1.23–1.36×; `npx tsx bench/scale/estimate.ts`).
   fullWaveIterativeBytesPerUnknown: 4700,
+  // em-eigen's direct path (UMFPACK's LU of K − σM, shift-and-invert Arnoldi), bytes per n^(4/3) per real
+  // entry: bench/scale/eigen.py measured 2.04 GB VmPeak at 73 k unknowns (341 B above the base) and a failed
+  // factorization under a 12 GB limit at 367 k (≥ 418 B).
+  eigenDirect: 450,
   // LOBPCG for cavity modes (engine em/fullwave/eigen_iterative.py): curl-curl + τ·mass and the mass (half
   // stored), BDDC on it, the H1 Laplacian of the gradient projection with its BDDC, and about ten n × block work
   // arrays (block 10 for 6 modes). bench/scale/eigen.py (one thread): VmPeak 1.24 GB at 16 k unknowns, 1.51 GB
@@ -187,9 +191,15 @@ export const MEMORY_MODEL = {
   structuralIterativeBytesPerUnknown: 1500,
 } as const;
 
-function directBytes(space: DiscreteSpace, complex: boolean, unknowns: number, fullWave = false): number {
+function directBytes(
+  space: DiscreteSpace,
+  complex: boolean,
+  unknowns: number,
+  fullWave = false,
+  cavityEigen = false,
+): number {
   const m = MEMORY_MODEL;
-  const perEntry = fullWave ? m.fullWaveDirect : m.direct[space];
+  const perEntry = fullWave ? m.fullWaveDirect : cavityEigen ? m.eigenDirect : m.direct[space];
   return perEntry * (complex ? 2 : 1) * unknowns ** m.direct.exponent;
 }
 
@@ -205,7 +215,7 @@ function usesDirect(
   if (path.cavityEigen) {
     const fits =
       limitBytes === undefined ||
-      MEMORY_MODEL.baseBytes + directBytes('hcurl', false, unknowns) <= limitBytes;
+      MEMORY_MODEL.baseBytes + directBytes('hcurl', false, unknowns, false, true) <= limitBytes;
     return unknowns <= EIGEN_DIRECT_MAX_DOFS && fits;
   }
   if (path.modal) {
@@ -261,7 +271,7 @@ export function estimateForUnknowns(
   const direct = usesDirect(path, config, unknowns, memoryLimitBytes);
   const m = MEMORY_MODEL;
   const solverBytes = direct
-    ? directBytes(space, complex, unknowns, path.fullWave)
+    ? directBytes(space, complex, unknowns, path.fullWave, path.cavityEigen)
     : iterativeBytesPerUnknown(path, config) * unknowns;
   return {
     unknowns,

@@ -27,9 +27,10 @@ from fieldline_engine.protocol import SILENT, ProgressSpan
 # `linearSolver: auto` factorizes the shifted system up to this many unknowns when the factor fits the job's
 # memory limit, and runs LOBPCG (eigen_iterative.py) beyond. contracts/src/resources.ts mirrors this choice.
 EIGEN_DIRECT_MAX_DOFS = 100_000
-# Peak memory of the direct path (contracts/src/resources.ts MEMORY_MODEL, Nédélec; complex doubles it).
+# Peak memory of the direct path (contracts/src/resources.ts MEMORY_MODEL.eigenDirect; complex doubles it):
+# 2.04 GB at 73 k unknowns, more than 12 GB at 367 k (bench/scale/eigen.py).
 _DIRECT_BASE_BYTES = 1.0e9
-_DIRECT_BYTES_PER_N43 = 220
+_DIRECT_BYTES_PER_N43 = 450
 
 
 @dataclass
