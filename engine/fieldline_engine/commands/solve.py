@@ -25,7 +25,7 @@ def run_solve(job_dir: Path) -> dict[str, Any]:
     if config.get("verbose"):
         protocol.start_journal()
     analysis = analysis_for(config)
-    if not ranks.is_root() and not distributable(analysis.analysis_type, config):
+    if not ranks.is_root() and not distributable(analysis, config):
         return {}  # an MPI rank with nothing to share: rank 0 runs the analysis alone
     warnings = analysis.check(config)
     for w in warnings:
@@ -52,14 +52,11 @@ def run_solve(job_dir: Path) -> dict[str, Any]:
     return {"analysis": analysis.analysis_type, "computation_time": results["computation_time"]}
 
 
-def distributable(analysis_type: str, config: dict[str, Any]) -> bool:
-    """Whether the ranks of an MPI job share this analysis: a full-wave run's uniform sweep does; the adaptive
-    sweep also enters it (its ranks stop once the sweep type is known); anything else runs on rank 0."""
-    if analysis_type != "em":
-        return False
-    from fieldline_engine.em.routing import em_solver_for
-
-    return em_solver_for(config) == "fullwave"
+def distributable(analysis: Any, config: dict[str, Any]) -> bool:
+    """Whether the ranks of an MPI job share this analysis: the family says so through an optional
+    `distributable(config)` (em: a full-wave run's sweep); any other runs on rank 0 alone."""
+    decide = getattr(analysis, "distributable", None)
+    return bool(decide(config)) if decide else False
 
 
 def recorded_config(config: dict[str, Any]) -> dict[str, Any]:

@@ -24,6 +24,8 @@ class Analysis(Protocol):
 
     def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution: ...
 
+    # Optional: `distributable(config) -> bool`, whether an MPI job's ranks share the run (commands/solve.py).
+
 
 _REGISTRY: dict[str, Analysis] = {}
 _LAZY: dict[str, str] = {}  # analysis type → "module:Class", imported on first use

@@ -18,6 +18,11 @@ class EmAnalysis:
     def check(self, config: dict[str, Any]) -> list[str]:
         return check_options(config, em_solver_for(config))
 
+    def distributable(self, config: dict[str, Any]) -> bool:
+        """MPI ranks share a full-wave run's independent (frequency, port) solves (docs/distributed.md); the
+        adaptive sweep's ranks enter too and stop once the sweep type is known."""
+        return em_solver_for(config) == "fullwave"
+
     def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
         if em_solver_for(config) == "fullwave":
             from fieldline_engine.em.fullwave.job import solve_fullwave_job

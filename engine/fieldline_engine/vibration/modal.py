@@ -18,6 +18,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 
+from fieldline_engine.core.eigen.free_block import FreeBlock
+from fieldline_engine.core.eigen.lobpcg import lobpcg
 from fieldline_engine.core.elasticity.loads import component_dirichlet
 from fieldline_engine.core.elasticity.operator import Elasticity
 from fieldline_engine.core.elasticity.setup import ElasticSetup
@@ -28,7 +30,6 @@ from fieldline_engine.errors import EngineError, InvalidInput
 from fieldline_engine.limits import address_space_limit_mb, parallel
 from fieldline_engine.protocol import SILENT, ProgressSpan
 from fieldline_engine.vibration import node_blocks
-from fieldline_engine.vibration.lobpcg import lobpcg
 
 MAX_MODES = 50
 MAX_DOFS = 1_500_000
@@ -99,39 +100,6 @@ def _scipy(mat: ng.BaseMatrix, n: int) -> sp.csr_matrix:
     out = sp.csr_matrix((np.asarray(vals), (np.asarray(rows), np.asarray(cols))), shape=(n, n))
     out.sum_duplicates()
     return out
-
-
-class FreeBlock:
-    """An NGSolve operator on the free DOFs applied to the columns of an (n_free, k) array: each column is
-    scattered into a full vector (zero on the constrained DOFs), multiplied and gathered."""
-
-    def __init__(self, op: ng.BaseMatrix, like: ng.BaseMatrix, free: np.ndarray, ndof: int):
-        self.op, self.free, self.ndof = op, free, ndof
-        self.x, self.y = like.CreateColVector(), like.CreateColVector()
-        self.x[:] = 0.0
-        self.xn, self.yn = self.x.FV().NumPy(), self.y.FV().NumPy()
-
-    def __call__(self, block: np.ndarray) -> np.ndarray:
-        squeeze = block.ndim == 1
-        block = block.reshape(len(self.free), -1)
-        out = np.empty_like(block)
-        with parallel(self.ndof):
-            for j in range(block.shape[1]):
-                self.xn[self.free] = block[:, j]
-                self.y.data = self.op * self.x
-                out[:, j] = self.yn[self.free]
-        return out[:, 0] if squeeze else out
-
-    def full(self, block: np.ndarray) -> np.ndarray:
-        """The operator on full-length columns (every DOF, e.g. the rigid translations)."""
-        out = np.empty_like(block)
-        with parallel(self.ndof):
-            for j in range(block.shape[1]):
-                self.xn[:] = block[:, j]
-                self.y.data = self.op * self.x
-                out[:, j] = self.yn
-        self.xn[:] = 0.0
-        return out
 
 
 def translations(fes: ng.FESpace) -> np.ndarray:

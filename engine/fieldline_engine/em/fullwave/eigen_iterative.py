@@ -23,14 +23,14 @@ from dataclasses import dataclass, field
 import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.core.eigen.free_block import FreeBlock
+from fieldline_engine.core.eigen.lobpcg import lobpcg
 from fieldline_engine.core.heap import reuse_freed_blocks
 from fieldline_engine.em.constants import C0
 from fieldline_engine.em.fullwave.media import Media
 from fieldline_engine.errors import EngineError
 from fieldline_engine.limits import parallel
 from fieldline_engine.protocol import SILENT, ProgressSpan
-from fieldline_engine.vibration.lobpcg import lobpcg
-from fieldline_engine.vibration.modal import FreeBlock
 
 # ‖Kx − λMx‖ / (‖Mx‖ · max λ) per mode: the eigenvalue error is about its square (≈ 1e-14), far below the
 # discretisation error; frequencies agree with the direct path to ≈ 1e-9 (tests/fullwave/test_cavity_eigen.py).
