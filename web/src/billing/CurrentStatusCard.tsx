@@ -1,5 +1,5 @@
 import type { SubscriptionInfo } from '@fieldline/contracts';
-import { formatDate, formatTokens, planLabel } from './usage-rules.ts';
+import { formatDate, formatTokenBalance, planLabel } from './usage-rules.ts';
 
 /** Spec 000 §2 Current Status: plan, status and available tokens, each 'N/A' when missing. */
 export function CurrentStatusCard(props: {
@@ -11,7 +11,10 @@ export function CurrentStatusCard(props: {
   const rows: [string, string][] = [
     ['Plan', s?.plan ? planLabel(s.plan) : 'N/A'],
     ['Status', s?.status ? planLabel(s.status) : 'N/A'],
-    ['Available Tokens', typeof s?.tokens_available === 'number' ? formatTokens(s.tokens_available) : 'N/A'],
+    [
+      'Available Tokens',
+      typeof s?.tokens_available === 'number' ? formatTokenBalance(s.tokens_available) : 'N/A',
+    ],
   ];
   return (
     <section className="panel-card bill-status" aria-labelledby="bill-status-title">

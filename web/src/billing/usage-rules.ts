@@ -129,13 +129,27 @@ export function formatTokens(tokens: number): string {
   return t > 0 && t < 0.01 ? String(Number(t.toPrecision(2))) : trim(t, 2);
 }
 
+/**
+ * A balance (available or remaining tokens) rounds down, never up: 1.9992 left shows "1.99", not "2" —
+ * a user who reads 2 would expect a 2-token run to be accepted. Same digits as formatTokens.
+ */
+export function formatTokenBalance(tokens: number): string {
+  const t = Math.max(0, tokens);
+  if (t === 0) return '0';
+  // two decimals, or two significant digits below 0.01; rounding the quotient to 6 decimals first keeps
+  // 12 (1199.9999999999998 hundredths in binary) at 12
+  const step = t < 0.01 ? 10 ** (Math.floor(Math.log10(t)) - 1) : 0.01;
+  const down = Math.floor(Number((t / step).toFixed(6))) * step;
+  return t < 0.01 ? String(Number(down.toPrecision(2))) : trim(down, 2);
+}
+
 /** What the counts line and the remaining text say for the plan. */
 export function usageCounts(usage: UsageInfo): { label: string; counts: string; remaining: string } {
   if (isTokenPlan(usage)) {
     return {
       label: 'Tokens Used',
       counts: `${formatTokens(usage.tokens_used)} / ${formatTokens(usage.tokens_purchased)} tokens`,
-      remaining: `${formatTokens(usage.tokens_remaining)} tokens remaining`,
+      remaining: `${formatTokenBalance(usage.tokens_remaining)} tokens remaining`,
     };
   }
   return {
@@ -149,7 +163,7 @@ export function usageCounts(usage: UsageInfo): { label: string; counts: string; 
 export function usageTiles(usage: UsageInfo): { label: string; value: string }[] {
   if (isTokenPlan(usage)) {
     return [
-      { label: 'Available', value: `${formatTokens(usage.tokens_remaining)} tokens` },
+      { label: 'Available', value: `${formatTokenBalance(usage.tokens_remaining)} tokens` },
       { label: 'Used This Period', value: `${formatTokens(usage.tokens_used)} tokens` },
       { label: 'Plan Limit', value: `${formatTokens(usage.tokens_purchased)} tokens` },
     ];

@@ -3,6 +3,7 @@ import {
   deriveUsage,
   formatHours,
   formatPercent,
+  formatTokenBalance,
   formatTokens,
   quickActions,
   usageCounts,
@@ -118,6 +119,15 @@ describe('durations and counts', () => {
     expect(formatTokens(1.987)).toBe('1.99');
     expect(formatTokens(0.000458)).toBe('0.00046');
     expect(formatTokens(0)).toBe('0');
+    // A balance rounds down: 1.9992 left is not "2" (a 2-token run would be refused).
+    expect(formatTokenBalance(1.999236)).toBe('1.99');
+    expect(formatTokenBalance(1.99)).toBe('1.99');
+    expect(formatTokenBalance(12)).toBe('12');
+    expect(formatTokenBalance(1_000_000)).toBe('1000000');
+    expect(formatTokenBalance(2 + 10)).toBe('12');
+    expect(formatTokenBalance(0.004599)).toBe('0.0045');
+    expect(formatTokenBalance(0)).toBe('0');
+    expect(formatTokenBalance(-1)).toBe('0');
     expect(formatTokens(-1)).toBe('0');
   });
 

@@ -1,6 +1,6 @@
 import { TOKEN_PLAN_ID } from '@fieldline/contracts';
 import { useNavigate } from 'react-router';
-import { formatHours, formatTokens } from '../../billing/usage-rules.ts';
+import { formatHours, formatTokenBalance } from '../../billing/usage-rules.ts';
 
 /** What the dashboard keeps of the usage, updated by each usage refresh (spec 000 §4). */
 export interface StoredUsage {
@@ -30,7 +30,7 @@ export function DashboardCards({ plan, usage }: { plan: string; usage: StoredUsa
         <section className="panel-card dash-card">
           <h3>Buy Tokens</h3>
           <p className="muted">
-            {usage ? `${formatTokens(usage.tokensAvailable)} tokens available. ` : ''}One token buys one
+            {usage ? `${formatTokenBalance(usage.tokensAvailable)} tokens available. ` : ''}One token buys one
             compute-hour.
           </p>
           <div className="button-row">
