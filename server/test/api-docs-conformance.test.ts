@@ -128,6 +128,19 @@ describe('methods', () => {
       expect(res.headers.allow).toBe(allow);
       expect(res.json().error).toBe('method_not_allowed');
     }
+    // QUERY (RFC 10008) without a body: Fastify refused it with 400 "must provide a Content-Type"
+    // before routing (schemathesis); no route here takes QUERY, so it is a 405 like any other method.
+    const query = await t.app.inject({ method: 'QUERY' as 'GET', url: '/api/plans' });
+    expect(query.statusCode).toBe(405);
+    expect(query.headers.allow).toBe('GET, HEAD');
+    const queryWithBody = await t.app.inject({
+      method: 'QUERY' as 'GET',
+      url: '/api/fea/submit',
+      headers: { cookie: user.cookie, 'content-type': 'text/plain' },
+      payload: 'x',
+    });
+    expect(queryWithBody.statusCode).toBe(405);
+    expect(queryWithBody.headers.allow).toBe('POST');
     const unknown = await t.app.inject({ method: 'POST', url: '/api/fea/nothing-here' });
     expect(unknown.statusCode).toBe(404);
   });

@@ -63,6 +63,14 @@ export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerO
     const code = err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'unsupported_media_type' : 'bad_request';
     return reply.status(status).send({ error: code, message: err.message });
   });
+  // A wrong method is refused before its body is parsed: Fastify would otherwise answer a body-less
+  // `QUERY` with 400 "must provide a Content-Type" (RFC 10008) although no route takes QUERY there.
+  const { allowedMethods } = options;
+  if (allowedMethods) {
+    app.addHook('onRequest', (request, reply, done) => {
+      if (!request.is404 || !refuseMethod(request, reply, allowedMethods)) done();
+    });
+  }
   app.setNotFoundHandler((request, reply) => {
     const { pageNotFound, isApiPath } = options;
     if (
@@ -72,18 +80,27 @@ export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerO
     ) {
       return pageNotFound(request, reply);
     }
-    const allowed = options.allowedMethods?.(request.url) ?? [];
-    if (allowed.length > 0) {
-      return reply
-        .status(405)
-        .header('allow', allowed.join(', '))
-        .send({
-          error: 'method_not_allowed',
-          message: `${request.method} is not allowed here; use ${allowed.join(' or ')}`,
-        });
-    }
+    if (refuseMethod(request, reply, options.allowedMethods)) return;
     reply.status(404).send({ error: 'not_found', message: `No route for ${request.method} ${request.url}` });
   });
+}
+
+/** Answers 405 with `Allow` when the request's path has routes for other methods; false when it has none. */
+function refuseMethod(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  allowedMethods: ((url: string) => string[]) | undefined,
+): boolean {
+  const allowed = allowedMethods?.(request.url) ?? [];
+  if (allowed.length === 0) return false;
+  reply
+    .status(405)
+    .header('allow', allowed.join(', '))
+    .send({
+      error: 'method_not_allowed',
+      message: `${request.method} is not allowed here; use ${allowed.join(' or ')}`,
+    });
+  return true;
 }
 
 /** Connection-level failures (refused, cut, the database shutting down): the backend is away, not broken. */
