@@ -55,6 +55,8 @@ def test_resistor_bar_resistance_current_and_magnetic_field(engine, tmp_path):
     info = results["solver_info"]
     assert info["analysis"] == "steady conduction" and info["frequency"] == 0
     assert info["magnetic_dofs"] > 0 and q["magnetic_energy_J"] > 0
+    # no insulator, so no electric energy was computed: not reported as a misleading "0 J"
+    assert "stored_energy_J" not in q
     j = np.array(results["field_magnitudes"]["j_magnitudes"]["data"])
     assert j == pytest.approx(np.full_like(j, 1e-3 / r_exact / (W * H)), rel=1e-6)
     h = np.array(results["field_magnitudes"]["h_magnitudes"]["data"])
@@ -282,6 +284,9 @@ def test_dc_conductors_insulators_and_a_floating_conductor(engine, tmp_path):
     print(f"[validation] DC conductors + floating conductor: max potential error {err:.1e} V")
     assert err < 1e-5
     assert results["quantities"]["floating_conductors"] == [2]
+    # ½ε0E²·volume of the two air gaps: E = 0.5 V/m over 1 m³ each
+    w = results["quantities"]["stored_energy_J"]
+    assert w == pytest.approx(2 * 0.5 * EPS0 * 0.5**2, rel=1e-6)
     assert results["solver_info"]["analysis"] == "steady conduction"
     assert [s["name"] for s in results["solver_info"]["systems"]][:2] == [
         "conduction",

@@ -167,8 +167,11 @@ def solve_steady_conduction(
             g.name: currents[g.label].real for g in bnd.dirichlet if g.label in on_conductor
         },
         "dissipated_power_W": power,
-        "stored_energy_J": energy,
     }
+    if insulating:
+        # the electric energy is computed in the insulators only; without any, a "0 J" would read as
+        # a result (the conductors' own ½∫εE² is not what a DC user asks for)
+        quantities["stored_energy_J"] = energy
     two = two_terminal_voltages(bnd)
     if two and not conduction.has_sources and not bnd.impedance and power > 0:
         quantities["resistance_ohm"] = (two[1] - two[0]) ** 2 / power
