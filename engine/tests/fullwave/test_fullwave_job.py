@@ -135,6 +135,25 @@ def test_bad_port_config_is_refused(engine, tmp_path):
     assert not (tmp_path / "results.json").exists()
 
 
+@pytest.mark.parametrize(
+    ("ports", "expected"),
+    [(True, "Wave port 1 lies on a metal body"), (False, "Every body of the model is metal")],
+)
+def test_a_metal_filled_model_is_refused_with_the_reason(engine, tmp_path, ports, expected):
+    """A copper-filled guide (the form's library fill left on copper) has no field region: metal is
+    PEC on this path. It failed with a bare "UmfpackInverse: Numeric factorization failed"."""
+    wr90_job(tmp_path)
+    job = json.loads((tmp_path / "job.json").read_text())
+    job["config"].update(defaultConductivity=5.8e7, meshOrder=1, calculateSParameters=False)
+    if not ports:
+        job["config"].update(useWavePorts=False, wavePorts=[], mode="fullwave")
+    (tmp_path / "job.json").write_text(json.dumps(job))
+    final = engine("solve", tmp_path)[-1]
+    assert final["event"] == "error" and expected in final["message"], final
+    assert "air or a dielectric" in final["message"]
+    assert not (tmp_path / "results.json").exists()
+
+
 def test_uploaded_coax_one_port_renormalised_to_100_ohm(engine, tmp_path):
     """RG-401 as uploaded tetrahedra (curved on request), a TEM port at z=0 and a matched load
     (impedance wall Z = η0/√εr) at z=L; voltage_current renormalised to 100 Ω: |S11| = −9.54 dB."""

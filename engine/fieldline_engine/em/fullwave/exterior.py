@@ -10,6 +10,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from fieldline_engine.em.materials import BodyMaterial
+from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.tet_model import TetModel
 
 # Bodies at least this conductive are treated as perfect conductors on the full-wave path: their skin
@@ -20,6 +21,29 @@ METAL_CONDUCTIVITY = 1e5
 
 def metal_bodies(bodies: list[BodyMaterial]) -> list[int]:
     return [i for i, b in enumerate(bodies) if min(b.conductivity) >= METAL_CONDUCTIVITY]
+
+
+def refuse_metal_field_region(
+    model: TetModel,
+    labels: np.ndarray,
+    ports: list[tuple[str, dict]],
+    metal: list[int],
+    n_bodies: int,
+    pml: bool,
+) -> None:
+    """A wave port on a metal body, or (without the PML's added air) a model that is metal throughout,
+    leaves no field to solve for: the factorization would fail with a bare solver error. Say why."""
+    hint = (
+        "Metal bodies (conductivity ≥ 1e5 S/m) are perfect conductors on the full-wave path and are "
+        "left out of the solve: model the waveguide or cavity interior as its own body and give it air "
+        "or a dielectric (set the default conductivity to 0, or use bodyMaterials)."
+    )
+    for n, (label, spec) in enumerate(ports, start=1):
+        regions = {int(r) for r in np.unique(model.face_inner_region[labels == label])}
+        if regions and regions <= set(metal):
+            raise InvalidInput(f"Wave port {spec.get('portID', n)} lies on a metal body. {hint}")
+    if not pml and n_bodies and len(metal) == n_bodies:
+        raise InvalidInput(f"Every body of the model is metal, so no field region is left. {hint}")
 
 
 def _surface_components(tris: np.ndarray) -> np.ndarray:

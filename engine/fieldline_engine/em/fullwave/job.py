@@ -11,7 +11,7 @@ from fieldline_engine.em.boundary_conditions import ResolvedBoundaries, resolve_
 from fieldline_engine.em.constants import EPS0, MU0
 from fieldline_engine.em.field_catalogue import em_solution
 from fieldline_engine.em.fullwave.air_shell import FARFIELD_LABEL
-from fieldline_engine.em.fullwave.exterior import metal_bodies
+from fieldline_engine.em.fullwave.exterior import metal_bodies, refuse_metal_field_region
 from fieldline_engine.em.fullwave.fast_sweep import DEFAULT_TOLERANCE, run_frequency_sweep
 from fieldline_engine.em.fullwave.fields_output import harmonic_fields
 from fieldline_engine.em.fullwave.impedance import walls_from_config
@@ -71,6 +71,8 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> Solution | No
         raise InvalidInput("meshOrder (element order) must be 1, 2 or 3.")
     bodies = body_materials(model, config)
     metal = metal_bodies(bodies)
+    # (the radial PML path wraps a bare metal model in air itself)
+    refuse_metal_field_region(model, labels, bnd.ports, metal, len(bodies), bool(config.get("useRadialPML")))
     freqs, field_freq = sweep_frequencies(config)
     solve_model, pml_setup = model, None
     if config.get("useRadialPML"):
