@@ -131,4 +131,48 @@ describe('named fields from a results file', () => {
     await expect.poll(async () => (await shown(frame, far)).position?.[2]).toBeCloseTo(0, 6);
     await page.context().close();
   });
+
+  it('a structural results file: every quantity, its unit and the location fit in the results panel', async () => {
+    // Found by qa29: "Max von Mises location 4.247, 6.177, 4.502 mm" did not wrap, so the whole column
+    // was pushed past the panel's edge and read "10.45" (no MPa), "2" (safety factor 23.93).
+    const page: Page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
+    await openEnvironment(page, server.origin);
+    const mesh = boxMesh([L, 0.01, 0.01], [5, 1, 1]);
+    const results = {
+      solver_info: {
+        elements: mesh.tetrahedra.length,
+        matrix_size: 3066,
+        non_zeros: 99741,
+        analysis: 'structural',
+      },
+      vertices: mesh.vertices.map(([x, y, z]) => [x! * 1000, y! * 1000, z! * 1000]),
+      faces: mesh.faces,
+      tetrahedra: mesh.tetrahedra,
+      length_unit: 'mm',
+      quantities: {
+        max_von_mises_Pa: 10.45e6,
+        max_von_mises_location: [4.247123, 6.177456, 4.502789],
+        safety_factor: 23.93,
+        max_displacement_m: 4.984e-6,
+        max_displacement_location: [100, 10, 0],
+        strain_energy_J: 2.491e-3,
+      },
+    };
+    const path = join(server.dataDir, 'structural-results.json');
+    writeFileSync(path, JSON.stringify(results));
+    await page.setInputFiles('[data-testid=file-input]', path);
+    await expect.poll(() => page.textContent('[data-testid=status-chip]')).toBe('FEA: completed');
+    await page.waitForSelector('[data-testid=quantity-max_von_mises_location]');
+    const cells = await page.$$eval('[data-testid=quantities] td', (tds) => {
+      // the panel's visible content edge: inside its scrollbar and padding
+      const body = tds[0]!.closest('.panel-body') as HTMLElement;
+      const padding = Number.parseFloat(getComputedStyle(body).paddingRight);
+      const edge = body.getBoundingClientRect().left + body.clientWidth - padding;
+      return tds.map((td) => ({ text: td.textContent, right: td.getBoundingClientRect().right, edge }));
+    });
+    console.log(cells.map((c) => `${c.text}: ${(c.edge - c.right).toFixed(0)} px inside`).join('; '));
+    expect(cells.map((c) => c.text)).toContain('10.45 MPa');
+    for (const c of cells) expect(c.right, c.text ?? '').toBeLessThanOrEqual(c.edge);
+    await page.context().close();
+  });
 });
