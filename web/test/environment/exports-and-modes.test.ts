@@ -135,6 +135,17 @@ describe('S-parameters', () => {
       'Total mass': '0.157 kg',
     });
   });
+  it('shows effective mass fractions as percent (qa29: "0.8075" and "5.593e-14" were printed raw)', () => {
+    const shown = extractQuantities({
+      quantities: { effective_mass_fraction: { x: 0.80753, y: 5.593e-14, z: 0.8039 } },
+    });
+    const fraction = shown.find((q) => q.key === 'effective_mass_fraction')!;
+    expect(fraction.unit).toBe('%');
+    const text = Object.values(fraction.value as Record<string, number>).map((v) =>
+      formatSI(v, fraction.unit),
+    );
+    expect(text).toEqual(['80.8 %', '0.0 %', '80.4 %']);
+  });
 });
 
 describe('problem markers', () => {

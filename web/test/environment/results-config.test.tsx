@@ -13,6 +13,7 @@ import { newThermalRows } from '../../src/environment/config/thermal/thermal-for
 import { toBackendConfig } from '../../src/environment/config/to-backend-config.ts';
 import { FeaResults } from '../../src/environment/results/FeaResults.tsx';
 import { runSettingsSummary } from '../../src/environment/results/run-settings.ts';
+import { VibrationModes } from '../../src/environment/results/VibrationModes.tsx';
 import { createJobControls, EnvironmentContext } from '../../src/environment/state/EnvironmentContext.tsx';
 import { ViewerBridge } from '../../src/environment/viewer-bridge/viewer-bridge.ts';
 import { applyResults } from '../../src/environment/workflows/apply-results.ts';
@@ -625,5 +626,25 @@ describe('Run settings summary', () => {
     );
     expect(screen.getByTestId('fea-results')).toBeTruthy();
     expect(screen.queryByTestId('run-settings')).toBeNull();
+  });
+});
+
+describe('natural frequencies table', () => {
+  it('says its mass columns are cumulative (qa29: mode 1 "0.0 % / 15.9 % / 45.3 %" read as its own share)', () => {
+    const { deps } = makeDeps(new FakeServer());
+    const bridge = new ViewerBridge(window, window.location.origin);
+    const services = { store: deps.store, deps, bridge, jobs: createJobControls() };
+    const modes = [
+      { mode: 1, frequency: 814, rigid_body: false, effective_mass_fraction_cumulative: [0, 0.159, 0.453] },
+      { mode: 2, frequency: 814.1, rigid_body: false, effective_mass_fraction_cumulative: [0, 0.611, 0.611] },
+    ];
+    render(
+      <EnvironmentContext.Provider value={services}>
+        <VibrationModes result={{ modes }} />
+      </EnvironmentContext.Provider>,
+    );
+    const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers).toEqual(['Mode', 'Frequency', 'Cumulative mass x / y / z']);
+    expect(screen.getByTestId('mode-2').textContent).toContain('0.0 % / 61.1 % / 61.1 %');
   });
 });

@@ -27,8 +27,9 @@ export function VibrationModes({ result }: { result: Record<string, unknown> }) 
           <tr>
             <th scope="col">Mode</th>
             <th scope="col">Frequency</th>
-            <th scope="col" title="Cumulative effective mass fraction in x, y, z">
-              Mass x / y / z
+            {/* cumulative: a mode's own share is the step from the row above */}
+            <th scope="col" title="Cumulative effective mass fraction in x, y, z, up to this mode">
+              Cumulative mass x / y / z
             </th>
           </tr>
         </thead>

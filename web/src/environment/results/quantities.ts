@@ -64,6 +64,8 @@ export const isLocation = (key: string) => key.endsWith('_location');
 function unitOf(key: string, lengthUnit: string): string {
   if (isLocation(key)) return lengthUnit;
   for (const [re, unit] of UNIT_SUFFIXES) if (re.test(key)) return unit;
+  // fractions (effective mass): shown as percent, never "5.593e-14"
+  if (/fraction/i.test(key)) return '%';
   if (/capacitance/i.test(key)) return 'F';
   if (/resistance|impedance/i.test(key)) return 'Ω';
   if (/inductance/i.test(key)) return 'H';
@@ -111,9 +113,10 @@ const PREFIXES: [number, string][] = [
   [1e-18, 'a'],
 ];
 
-/** 1.234e-12 F → "1.234 pF"; unitless numbers in plain or exponent form. */
+/** 1.234e-12 F → "1.234 pF"; unitless numbers in plain or exponent form; a fraction (unit '%') as percent. */
 export function formatSI(value: number, unit: string, digits = 4): string {
   if (!Number.isFinite(value)) return `${value} ${unit}`.trim();
+  if (unit === '%') return `${(value * 100).toFixed(1)} %`;
   if (value === 0) return `0 ${unit}`.trim();
   // the kilogram already carries a prefix: 0.157 kg, not "157 mkg"; grams and below from the gram
   if (unit === 'kg') {
