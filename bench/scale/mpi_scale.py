@@ -13,7 +13,6 @@ Writes bench/scale/out/mpi.json and prints one row per rank count.
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -22,6 +21,7 @@ HERE = Path(__file__).resolve().parent
 ENGINE = HERE.parents[1] / "engine"
 sys.path.insert(0, str(HERE))
 from scale import MAXH_FOR_MILLIONS
+from tree_memory import run_sampled
 
 CHILD = r"""
 import cmath, json, math, os, sys, time
@@ -89,11 +89,15 @@ def run(ranks: int, maxh: float, freq: float, tolerance: float) -> dict:
     )
     env = {"OPENBLAS_NUM_THREADS": "1", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
     started = time.perf_counter()
-    proc = subprocess.run(args, capture_output=True, text=True, env=env, check=False)
+    proc, memory = run_sampled(args, env)
     if proc.returncode != 0:
         return {"ranks": ranks, "error": proc.stderr.strip().splitlines()[-3:]}
     row = json.loads(proc.stdout.strip().splitlines()[-1])
     row["launch_wall_s"] = time.perf_counter() - started  # with Python and MPI start-up
+    row.update(memory)
+    # every rank's own peaks added up: the job's memory (ranks share nothing but libraries)
+    row["vm_hwm_gb_sum"] = sum(m["vm_hwm_gb"] for m in row["per_rank"])
+    row["vm_peak_gb_sum"] = sum(m["vm_peak_gb"] for m in row["per_rank"])
     return row
 
 
@@ -114,6 +118,14 @@ def main() -> None:
             json.dumps({k: v for k, v in row.items() if k not in ("s", "per_rank")}),
             flush=True,
         )
+        if "launch_wall_s" in row:
+            print(
+                f"{n} rank(s): whole run {row['launch_wall_s']:.1f} s wall (launch to exit); memory of all "
+                f"ranks together: resident {row['vm_hwm_gb_sum']:.2f} GB (each rank's VmHWM added), "
+                f"{row['tree_pss_peak_gb']:.2f} GB PSS sampled, VmPeak {row['vm_peak_gb_sum']:.2f} GB "
+                "added",
+                flush=True,
+            )
     good = [r for r in rows if "s" in r]
     if len(good) > 1:
         import numpy as np

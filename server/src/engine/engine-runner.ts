@@ -103,6 +103,8 @@ export function runEngine(engine: EngineLocation, opts: EngineRunOptions): Promi
         OPENBLAS_NUM_THREADS: process.env.OPENBLAS_NUM_THREADS ?? '1',
         // Ranks never take every core each: they share the machine's cores (docs/distributed.md).
         FIELDLINE_THREADS: ranks ? String(ranks.threadsPerRank) : (process.env.FIELDLINE_THREADS ?? ''),
+        // '0': an iterative full-wave frequency's ports in one process, not forked ones (docs/fullwave.md).
+        FIELDLINE_PORT_PROCESSES: process.env.FIELDLINE_PORT_PROCESSES ?? '',
         // The engine exits by itself if this process dies (SIGKILL leaves no chance to kill the group);
         // under mpiexec the ranks on this host watch the pid instead of their parent.
         FIELDLINE_PARENT_PID: String(process.pid),

@@ -99,6 +99,8 @@ class IterativeInverse:
         self.last_residual: ng.BaseVector | None = None  # b − A x of the last solve, on the free unknowns
         # Per frequency, how far the adjoint-residual correction moved S: the plain overlaps' error.
         self.s_corrections: list[dict[str, float]] = []
+        # Per frequency whose ports were shared by forked processes: each child's ports, CPU and memory.
+        self.port_processes: list[dict[str, Any]] = []
 
     def _preconditioner(self) -> ng.BaseMatrix:
         pre = self.pre.mat
@@ -173,6 +175,7 @@ class IterativeInverse:
             "iterative_solves": [r.as_info() for r in self.records],
             # S is corrected by the adjoint-weighted residual; the change is the plain overlaps' error.
             "s_corrections": self.s_corrections,
+            **({"port_processes": self.port_processes} if self.port_processes else {}),
         }
 
 

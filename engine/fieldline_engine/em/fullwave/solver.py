@@ -25,6 +25,7 @@ from fieldline_engine.em.fullwave.iterative import (
     s_only_tolerance,
 )
 from fieldline_engine.em.fullwave.media import Media
+from fieldline_engine.em.fullwave.port_processes import port_processes, solve_shared
 from fieldline_engine.em.ports.wave_port import WavePort
 from fieldline_engine.errors import EngineError
 from fieldline_engine.limits import address_space_limit_mb
@@ -249,15 +250,23 @@ class FullwaveSolver:
         tolerance = (
             None if keep_fields or self.iterative is None else s_only_tolerance(self.iterative.tolerance)
         )
-        rhs = self.a.mat.CreateColVector()
-        pieces = []
-        for p in ports:
+
+        def solve_one(p: int) -> PortSolve:
+            rhs = self.a.mat.CreateColVector()
             rhs.FV().NumPy()[:] = self.rhs_coefficient(p, k0, props) * self.overlaps[p]
             x = self.apply_inverse(rhs, p, tolerance)
             residual = None
             if self.iterative is not None:
                 residual = self.iterative.last_residual.FV().NumPy().copy()
-            pieces.append(PortSolve(p, x.FV().NumPy().copy(), residual))
+            return PortSolve(p, x.FV().NumPy().copy(), residual)
+
+        ports = list(ports)
+        processes = port_processes(len(ports), self.ndof) if self.iterative is not None else 1
+        if processes <= 1:
+            return [solve_one(p) for p in ports]
+        # Each process solves its share of the ports on its share of the threads (port_processes.py).
+        pieces, children = solve_shared(ports, processes, solve_one, self.iterative.records)
+        self.iterative.port_processes.append({"frequency": frequency, "children": children})
         return pieces
 
     def combine(
