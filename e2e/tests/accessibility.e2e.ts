@@ -167,6 +167,14 @@ describe('axe: 0 violations', () => {
         times: [0, 1, 2, 3],
         probes: [{ name: 'tip', temperature: [300, 310, 318, 323] }],
       },
+      // The S-parameter table scrolls sideways in the narrow panel: a region a keyboard can reach (qa29).
+      s_parameters: {
+        frequencies: [8.2e9, 10.3e9, 12.4e9],
+        S11: { real: [0.001, 0.002, 0.001], imag: [0, 0, 0] },
+        S21: { real: [-0.84, -0.53, 0.71], imag: [-0.54, 0.85, 0.7] },
+        S12: { real: [-0.84, -0.53, 0.71], imag: [-0.54, 0.85, 0.7] },
+        S22: { real: [0.001, 0.002, 0.001], imag: [0, 0, 0] },
+      },
     };
     const resultsFile = join(server.dataDir, 'a11y-results.json');
     writeFileSync(resultsFile, JSON.stringify(results));
@@ -174,6 +182,10 @@ describe('axe: 0 violations', () => {
     await expect.poll(() => page.textContent('[data-testid=status-chip]')).toBe('FEA: completed');
     await page.waitForSelector('[data-testid=field-mode]');
     await page.waitForSelector('[data-testid=thermal-history] svg');
+    await page.waitForSelector('[data-testid=sparam-table]');
+    // the viewer message log in the Debug group scrolls too
+    await page.getByRole('button', { name: 'Debug' }).click();
+    await page.waitForSelector('.bridge-log');
     await expectNoViolations(page, 'environment (results shown)');
     await expectVisibleFocus(page, 'environment (results shown)', 60);
     await page.close();

@@ -1,3 +1,4 @@
+import { ScrollRegion } from '../../components/ScrollRegion.tsx';
 import { formatSI } from './quantities.ts';
 import type { Resonances } from './resonances.ts';
 
@@ -18,7 +19,7 @@ export function ResonanceTable({ data }: { data: Resonances }) {
           ? `Corrected for the time step: ${data.rule ?? data.correction}.`
           : `Not corrected for the time step (no closed form for the ${data.scheme || 'time'} scheme): frequencies as recorded.`}
       </p>
-      <div className="table-scroll">
+      <ScrollRegion label={'Resonances'}>
         <table className="grid">
           <thead>
             <tr>
@@ -51,7 +52,7 @@ export function ResonanceTable({ data }: { data: Resonances }) {
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { ScrollRegion } from '../../components/ScrollRegion.tsx';
 import { formatHz } from './quantities.ts';
 import { magnitudeDb, phaseDeg, type SParameterSet } from './s-parameters.ts';
 
@@ -15,7 +16,7 @@ export function SParameterTable({ data }: { data: SParameterSet }) {
   const stride = Math.max(1, Math.ceil(n / MAX_ROWS));
   const rows = data.frequencies.map((f, i) => ({ f, i })).filter(({ i }) => i % stride === 0 || i === n - 1);
   return (
-    <div className="table-scroll">
+    <ScrollRegion label="S-parameter table">
       <table className="grid" data-testid="sparam-table">
         <thead>
           <tr>
@@ -27,7 +28,7 @@ export function SParameterTable({ data }: { data: SParameterSet }) {
             ))}
           </tr>
           <tr className="sub">
-            <th />
+            <td />
             {data.series.map((s) => [<th key={`${s.name}-db`}>dB</th>, <th key={`${s.name}-deg`}>°</th>])}
           </tr>
         </thead>
@@ -48,6 +49,6 @@ export function SParameterTable({ data }: { data: SParameterSet }) {
           Every {stride}th point shown; the downloads hold all {n}.
         </p>
       )}
-    </div>
+    </ScrollRegion>
   );
 }

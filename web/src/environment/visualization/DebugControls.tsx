@@ -37,7 +37,9 @@ export function DebugControls() {
           Refresh log
         </button>
       </div>
-      <ol className="bridge-log mono">
+      {/* focusable: the log scrolls, and a keyboard user must be able to scroll it */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: see above */}
+      <ol className="bridge-log mono" aria-label="Viewer message log" tabIndex={0}>
         {recent.map((e) => (
           <li key={`${e.at}-${e.type}-${e.direction}`} className={e.direction}>
             {e.direction === 'in' ? '←' : e.direction === 'out' ? '→' : '✕'} {e.type}

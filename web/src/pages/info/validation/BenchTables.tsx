@@ -1,4 +1,5 @@
 import type { BenchSummary } from '@fieldline/contracts';
+import { ScrollRegion } from '../../../components/ScrollRegion.tsx';
 
 function verdict(ratio: number, better: 'lower' | 'higher'): string {
   const ahead = better === 'lower' ? ratio < 1 : ratio > 1;
@@ -16,7 +17,7 @@ export function BenchTables({ benches }: { benches: BenchSummary[] }) {
             Against {bench.peer}. Measured {bench.date} on the {bench.machine}. Ratio: {bench.ratio_meaning}.
             Method and full tables: <code>{bench.readme}</code>.
           </p>
-          <div className="table-scroll">
+          <ScrollRegion label={`${bench.title}: ratios`}>
             <table className="validation-table">
               <thead>
                 <tr>
@@ -41,7 +42,7 @@ export function BenchTables({ benches }: { benches: BenchSummary[] }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         </section>
       ))}
     </>

@@ -7,6 +7,7 @@ import {
 } from '@fieldline/contracts';
 import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
+import { ScrollRegion } from '../../../components/ScrollRegion.tsx';
 import { BenchTables } from './BenchTables.tsx';
 import { ConvergencePlot } from './ConvergencePlot.tsx';
 import { BENCH_SUMMARIES, VALIDATION_REPORT } from './data.ts';
@@ -72,7 +73,7 @@ function FamilyTable({ family, rows }: { family: ValidationFamily; rows: Validat
           ({passed} of {rows.length} within tolerance)
         </span>
       </h2>
-      <div className="table-scroll">
+      <ScrollRegion label={`${VALIDATION_FAMILY_LABELS[family]} validation cases`}>
         <table className="validation-table">
           <thead>
             <tr>
@@ -93,7 +94,7 @@ function FamilyTable({ family, rows }: { family: ValidationFamily; rows: Validat
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </section>
   );
 }
