@@ -7,6 +7,9 @@ rank 0 gathers the solution vectors and forms S. Both runs use 1 thread per rank
 2 cores where "1 process" uses 1; CPU seconds are quoted because the machine is shared.
 
 Usage: .venv/bin/python bench/scale/mpi_scale.py [--rung 0.35] [--ranks 1,2] [--tolerance 1e-6]
+       [--mesh saved|generate]
+Each row gives the whole run's wall time (launch to exit, Python and MPI start-up included) and the memory
+of all ranks together (each rank's VmHWM added, and the tree's sampled PSS; tree_memory.py).
 Writes bench/scale/out/mpi.json and prints one row per rank count.
 """
 
@@ -20,7 +23,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ENGINE = HERE.parents[1] / "engine"
 sys.path.insert(0, str(HERE))
-from scale import MAXH_FOR_MILLIONS
+from scale import MAXH_FOR_MILLIONS, mesh_file
 from tree_memory import run_sampled
 
 CHILD = r"""
@@ -38,7 +41,7 @@ ng.SetNumThreads(1)
 comm = ranks.world()
 rank, size = ranks.rank(), ranks.size()
 t0 = time.perf_counter(); c0 = time.process_time()
-mesh = waveguide_mesh(0.1, maxh=maxh)
+mesh = ng.Mesh(sys.argv[5]) if sys.argv[5] else waveguide_mesh(0.1, maxh=maxh)  # saved: as a solve job
 ports = [build_wave_port(mesh, f"port_{k}", str(k + 1), "TE10", order=2) for k in range(2)]
 solver = FullwaveSolver(mesh, uniform_media(), 2, "default", ports, linear_solver="gmres-bddc",
                         tolerance=tolerance, max_iterations=1000)
@@ -71,7 +74,7 @@ if rank == 0:
 """
 
 
-def run(ranks: int, maxh: float, freq: float, tolerance: float) -> dict:
+def run(ranks: int, maxh: float, freq: float, tolerance: float, mesh: str = "") -> dict:
     child = [
         sys.executable,
         "-c",
@@ -80,6 +83,7 @@ def run(ranks: int, maxh: float, freq: float, tolerance: float) -> dict:
         str(maxh),
         str(freq),
         str(tolerance),
+        mesh,
     ]
     mpiexec = Path(sys.executable).parent / "mpiexec"
     args = (
@@ -107,11 +111,18 @@ def main() -> None:
     ap.add_argument("--ranks", default="1,2")
     ap.add_argument("--freq", type=float, default=10e9)
     ap.add_argument("--tolerance", type=float, default=1e-6)
+    ap.add_argument(
+        "--mesh",
+        choices=("saved", "generate"),
+        default="saved",
+        help="saved: every rank loads the rung's mesh made once (scale.py's); generate: each rank meshes",
+    )
     args = ap.parse_args()
     maxh = MAXH_FOR_MILLIONS[args.rung]
+    mesh = mesh_file(maxh)[0] if args.mesh == "saved" else ""
     rows = []
     for n in (int(r) for r in args.ranks.split(",")):
-        row = run(n, maxh, args.freq, args.tolerance)
+        row = run(n, maxh, args.freq, args.tolerance, mesh)
         row["rung_m"], row["maxh"] = args.rung, maxh
         rows.append(row)
         print(
