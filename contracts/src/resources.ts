@@ -73,8 +73,9 @@ export const DIRECT_SOLVER_MAX_DOFS = 60_000;
 export const TWO_LEVEL_DIRECT_MAX_DOFS = 30_000;
 // ...and for full-wave, GMRES + BDDC (engine em/fullwave/iterative.py), or earlier if the factor would not fit.
 export const FULLWAVE_DIRECT_MAX_DOFS = 100_000;
-// ...and for em-eigen (lossless cavities), LOBPCG with BDDC and a gradient projection (engine
-// em/fullwave/eigen_iterative.py), or earlier if the factor of the shifted system would not fit.
+// ...and for em-eigen, LOBPCG with BDDC and a gradient projection for lossless cavities (engine
+// em/fullwave/eigen_iterative.py) or shift-and-invert Arnoldi with GMRES + BDDC inner solves for lossy ones
+// (eigen_shift_invert.py), or earlier if the factor of the shifted system would not fit.
 export const EIGEN_DIRECT_MAX_DOFS = 100_000;
 // ...and for modal (and harmonic by modes), LOBPCG with the two-level preconditioner (engine
 // vibration/modal.py), or earlier if the factor of K − σM would not fit.
@@ -87,12 +88,13 @@ interface SolverPath {
   fullWave?: boolean;
   /** Modal eigen solve: direct (shift-and-invert Lanczos) or LOBPCG, chosen by size and memory. */
   modal?: boolean;
-  /** Cavity eigen solve: direct (shift-and-invert Arnoldi) or, lossless, LOBPCG + BDDC. */
+  /** Cavity eigen solve: direct (shift-and-invert Arnoldi) or iterative (LOBPCG + BDDC; lossy: Arnoldi with
+   * GMRES + BDDC inner solves). */
   cavityEigen?: boolean;
   structural?: boolean;
 }
 
-/** Conductivity, a loss tangent or an impedance wall: a complex cavity problem (Q factors), direct only. */
+/** Conductivity, a loss tangent or an impedance wall: a complex cavity problem (Q factors). */
 function emLossy(config: AnalysisConfig): boolean {
   const c = config as {
     bodyMaterials?: { conductivity?: number; lossTangent?: number }[];
@@ -137,7 +139,7 @@ function spaceOf(config: AnalysisConfig): SolverPath {
       return { space: 'hcurl', complex: false, alwaysDirect: true };
     case 'em-eigen': {
       const lossy = emLossy(config);
-      return { space: 'hcurl', complex: lossy, alwaysDirect: lossy, cavityEigen: true };
+      return { space: 'hcurl', complex: lossy, alwaysDirect: false, cavityEigen: true };
     }
     default:
       return emIsFullWave(config)
@@ -182,6 +184,10 @@ export const MEMORY_MODEL = {
   // arrays (block 10 for 6 modes). bench/scale/eigen.py (one thread): VmPeak 1.24 GB at 16 k unknowns, 1.51 GB
   // at 73 k (estimates 1.11 and 1.51 GB); set from the 73 k run, where the per-unknown part dominates.
   eigenIterativeBytesPerUnknown: 7000,
+  // Lossy cavities (engine em/fullwave/eigen_shift_invert.py): shift-and-invert Arnoldi whose inner solves are
+  // GMRES + BDDC on the complex K − σM (half stored), the complex H1 Laplacian of the projection with its BDDC,
+  // GMRES's Krylov basis (80 vectors) and ARPACK's 20. MEASURED_LOSSY_PLACEHOLDER
+  eigenLossyIterativeBytesPerUnknown: 7000,
   // Structural CG at order ≥ 2 (engine structural/static.py, not cg-bddc): the half-stored
   // stiffness, its diagonal and an AMG hierarchy of the first-order problem. bench/structural LE10 peak
   // resident: 1.43 GB at 1.0 M unknowns, 2.64 GB at 2.0 M (≈ 1.2 kB per unknown above the libraries). Below
@@ -215,7 +221,7 @@ function usesDirect(
   if (path.cavityEigen) {
     const fits =
       limitBytes === undefined ||
-      MEMORY_MODEL.baseBytes + directBytes('hcurl', false, unknowns, false, true) <= limitBytes;
+      MEMORY_MODEL.baseBytes + directBytes('hcurl', path.complex, unknowns, false, true) <= limitBytes;
     return unknowns <= EIGEN_DIRECT_MAX_DOFS && fits;
   }
   if (path.modal) {
@@ -241,7 +247,9 @@ function usesTwoLevel(path: SolverPath, config: AnalysisConfig): boolean {
 function iterativeBytesPerUnknown(path: SolverPath, config: AnalysisConfig): number {
   const m = MEMORY_MODEL;
   if (path.fullWave) return m.fullWaveIterativeBytesPerUnknown;
-  if (path.cavityEigen) return m.eigenIterativeBytesPerUnknown;
+  if (path.cavityEigen) {
+    return path.complex ? m.eigenLossyIterativeBytesPerUnknown : m.eigenIterativeBytesPerUnknown;
+  }
   if (path.modal) return m.modalIterativeBytesPerUnknown;
   return usesTwoLevel(path, config) ? m.structuralIterativeBytesPerUnknown : m.iterativeBytesPerUnknown;
 }

@@ -103,7 +103,7 @@ describe('resource estimate', () => {
     expect(limited.memoryBytes).toBeLessThan(1536 * 1024 * 1024);
   });
 
-  it('routes an em-eigen job as the engine does: direct up to 100 k unknowns, LOBPCG above, lossy always direct', () => {
+  it('routes an em-eigen job as the engine does: direct up to 100 k unknowns while the factor fits, iterative above, lossy too', () => {
     const sized = (vertices: number, cells: number, boundaryFaces: number) => ({
       vertices: new Array(vertices),
       faces: new Array(boundaryFaces),
@@ -130,7 +130,23 @@ describe('resource estimate', () => {
       limit,
     );
     const complex = estimateResources(large, lossy, limit);
-    for (const [name, e] of Object.entries({ a, b, forced, direct, complex })) {
+    const smallLossy = estimateResources(small, lossy, limit);
+    const smallLossyTight = estimateResources(small, lossy, 3000 * 1024 * 1024);
+    const largeLossyDirect = estimateResources(
+      large,
+      AnalysisConfig.parse({ ...lossy, linearSolver: 'direct' }),
+      limit,
+    );
+    for (const [name, e] of Object.entries({
+      a,
+      b,
+      forced,
+      direct,
+      complex,
+      smallLossy,
+      smallLossyTight,
+      largeLossyDirect,
+    })) {
       console.log(
         `em-eigen ${name}: ${e.unknowns} unknowns, ${e.solver}, ${(e.memoryBytes / 1e9).toFixed(2)} GB`,
       );
@@ -142,9 +158,15 @@ describe('resource estimate', () => {
     expect(b.memoryBytes).toBeLessThan(limit);
     expect(forced.solver).toBe('iterative');
     expect(direct.memoryBytes).toBeGreaterThan(b.memoryBytes);
-    // conductivity or a loss tangent: complex, Q factors, only the direct solver
-    expect(complex).toMatchObject({ solver: 'direct', complex: true });
-    expect(complex.memoryBytes).toBeGreaterThan(direct.memoryBytes);
+    // conductivity or a loss tangent: complex (Q factors); shift-and-invert Arnoldi with GMRES + BDDC inner
+    // solves above 100 k, or when the complex factor (twice the real one) would not fit
+    expect(complex).toMatchObject({ solver: 'iterative', complex: true });
+    expect(complex.memoryBytes).toBeLessThan(limit);
+    expect(smallLossy).toMatchObject({ solver: 'direct', complex: true });
+    expect(smallLossy.memoryBytes).toBeGreaterThan(a.memoryBytes);
+    expect(smallLossyTight).toMatchObject({ solver: 'iterative', complex: true });
+    expect(a.memoryBytes).toBeLessThan(3000 * 1024 * 1024); // the lossless factor fits where the lossy one does not
+    expect(largeLossyDirect.memoryBytes).toBeGreaterThan(direct.memoryBytes);
   });
 
   it('routes a modal job as the engine does: direct while the factor fits, LOBPCG above (1 M unknowns in 8 GB)', () => {

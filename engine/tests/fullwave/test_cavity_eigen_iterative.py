@@ -1,8 +1,8 @@
 """The iterative cavity-eigen path (LOBPCG + BDDC + gradient projection) against the direct one and closed form.
 
 Forced with linearSolver "gmres-bddc" on the small meshes of test_cavity_eigen.py: the frequencies must match the
-direct path's to 1e-6 (measured ≈ 1e-14), the cube must show no spurious (zero or extra) modes, and a lossy
-cavity is refused with a message naming the direct solver.
+direct path's to 1e-6 (measured ≈ 1e-14) and the cube must show no spurious (zero or extra) modes. Lossy
+cavities take shift-and-invert Arnoldi with iterative inner solves (test_cavity_eigen_lossy_iterative.py).
 """
 
 import math
@@ -13,7 +13,7 @@ import pytest
 
 from fieldline_engine.em.fullwave.eigen import cavity_eigen, eigen_method
 from fieldline_engine.em.fullwave.media import uniform_media
-from fieldline_engine.errors import EngineError, InvalidInput
+from fieldline_engine.errors import EngineError
 from fieldline_engine.testing.rf_meshes import cavity_mesh
 
 WR90_CAVITY = (22.86e-3, 10.16e-3, 50e-3)
@@ -72,11 +72,8 @@ def test_a_stalled_solve_fails_naming_the_modes():
         eigen_iterative.lobpcg_cavity_modes(fes, fes_media, 3, 1e3, max_iterations=2)
 
 
-def test_routing_and_refusals():
+def test_routing():
     assert eigen_method("auto", 50_000, lossy=False) == "direct"
     assert eigen_method("auto", 150_000, lossy=False) == "iterative"
     assert eigen_method("auto", 50_000, lossy=False, memory_limit_mb=500) == "iterative"  # factor won't fit
-    assert eigen_method("auto", 150_000, lossy=True) == "direct"  # complex, Q: direct only
     assert eigen_method("direct", 150_000, lossy=False) == "direct"
-    with pytest.raises(InvalidInput, match="lossless cavities .* Use linearSolver 'direct'"):
-        eigen_method("gmres-bddc", 1_000, lossy=True)

@@ -125,6 +125,41 @@ def test_em_eigen_job_on_uploaded_box(engine, tmp_path, solver):
     assert err < 0.03 and "warnings" not in res["solver_info"]
 
 
+@pytest.mark.parametrize(
+    "solver", ["auto", "gmres-bddc"]
+)  # direct and Arnoldi + GMRES (eigen_shift_invert.py)
+def test_lossy_em_eigen_job_gives_q(engine, tmp_path, solver):
+    """A box filled with a tanδ = 1e-3 dielectric through the engine CLI: Q = 1/tanδ on both paths (exactly
+    Re s / (2 Im s), s = (1 − j·tanδ)^(−1/2)), f = TE101 · Re s up to the coarse mesh's error."""
+    mesh = box_mesh((22.86, 10.16, 50.0), (4, 2, 8))
+    mesh["units"] = "mm"
+    config = {
+        "analysisType": "em-eigen",
+        "linearSolver": solver,
+        "meshOrder": 2,
+        "eigenNumModes": 1,
+        "bodyMaterials": [{"region": 0, "relativePermittivity": 1.0, "lossTangent": 1e-3}],
+    }
+    (tmp_path / "job.json").write_text(json.dumps({"mesh_data": mesh, "config": config}))
+    events = engine("solve", tmp_path)
+    assert events[-1]["event"] == "done", events[-1]
+    res = json.loads((tmp_path / "results.json").read_text())
+    mode = res["eigenmodes"][0]
+    s = (1 - 1e-3j) ** -0.5
+    q_exact = s.real / (2 * s.imag)
+    f_err = mode["frequency_hz"] / (7.209968e9 * s.real) - 1
+    q_err = mode["q_factor"] / q_exact - 1
+    info = res["solver_info"]
+    print(
+        f"lossy eigen job ({solver}, {info['linear_solver']}): TE101 {mode['frequency_hz'] / 1e9:.5f} GHz "
+        f"({f_err:+.3%}), Q {mode['q_factor']:.4f} (exact {q_exact:.4f}, {q_err:+.1e})"
+    )
+    assert info["linear_solver"] == ("direct" if solver == "auto" else "iterative")
+    if solver != "auto":
+        assert info["inner_solves"] > 0 and max(info["eigen_residuals"]) < 1e-6
+    assert abs(f_err) < 0.01 and abs(q_err) < 1e-6
+
+
 def test_bad_port_config_is_refused(engine, tmp_path):
     wr90_job(tmp_path)
     job = json.loads((tmp_path / "job.json").read_text())

@@ -22,11 +22,9 @@ export function refuseOverMemory(mesh: MeshData, config: AnalysisConfig, limitMb
   // engine's failure names JOB_MEMORY_LIMIT_MB for the operator, which a refusal of every model would not.
   if (limitBytes < MEMORY_MODEL.baseBytes) return estimate;
   const order = config.meshOrder ?? 1;
-  // A lossy cavity (complex, Q factors) has only the direct eigen solver; a lossless one has LOBPCG.
+  // em-eigen has an iterative path for lossless cavities (LOBPCG) and lossy ones (Arnoldi, GMRES inner solves).
   const iterativeHelps =
-    estimate.solver === 'direct' &&
-    !['modal', 'harmonic', 'em-time'].includes(config.analysisType) &&
-    !(config.analysisType === 'em-eigen' && estimate.complex);
+    estimate.solver === 'direct' && !['modal', 'harmonic', 'em-time'].includes(config.analysisType);
   const iterativeNames = estimate.space === 'hcurl' ? 'gmres-bddc' : 'cg-amg or cg-bddc';
   const advice = [
     iterativeHelps ? `choose an iterative linear solver (${iterativeNames})` : null,

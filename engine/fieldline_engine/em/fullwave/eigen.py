@@ -7,9 +7,13 @@ With impedance walls the projection is skipped (see below) and the shift must be
 Loss (σ, tanδ) and impedance walls make the problem complex; their frequency dependence is frozen at
 the shift frequency (exact for tanδ, first order for σ and Leontovich walls: fine for high-Q modes).
 Q = Re ω / (2 Im ω) for e^{+jωt}.
+Too large to factor: a lossless cavity goes to LOBPCG (eigen_iterative.py); a lossy one runs this same Arnoldi
+iteration on the same pencil and shift with each (K − σM)⁻¹ a GMRES + BDDC solve (eigen_shift_invert.py) and
+the projection's Laplacian solved by CG + BDDC, so both paths return the same modes.
 """
 
 import math
+import time
 from dataclasses import dataclass, field
 
 import ngsolve as ng
@@ -17,11 +21,13 @@ import numpy as np
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigs
 
 from fieldline_engine.em.constants import C0, ETA0
-from fieldline_engine.em.fullwave.eigen_iterative import lobpcg_cavity_modes
+from fieldline_engine.em.fullwave.eigen_iterative import Gradient, GradientProjector, lobpcg_cavity_modes
+from fieldline_engine.em.fullwave.eigen_shift_invert import RESIDUAL_LIMIT, ShiftedSolve
 from fieldline_engine.em.fullwave.iterative import ITERATIVE_CHOICES
 from fieldline_engine.em.fullwave.media import Media
 from fieldline_engine.em.fullwave.solver import MAX_DIRECT_DOFS, ImpedanceWall
 from fieldline_engine.errors import EngineError, InvalidInput
+from fieldline_engine.limits import parallel
 from fieldline_engine.protocol import SILENT, ProgressSpan
 
 # `linearSolver: auto` factorizes the shifted system up to this many unknowns when the factor fits the job's
@@ -54,23 +60,14 @@ def direct_memory_bytes(ndof: int, lossy: bool) -> float:
 
 
 def eigen_method(choice: str, ndof: int, lossy: bool, memory_limit_mb: int | None = None) -> str:
-    """'direct' (shift-and-invert Arnoldi on a sparse LU) or 'iterative' (LOBPCG + BDDC, lossless only).
-    `auto` factorizes a small model whose factor fits the memory limit, and a lossy one (complex, Q factors)
-    always."""
+    """'direct' (shift-and-invert Arnoldi on a sparse LU) or 'iterative' (LOBPCG + BDDC for a lossless cavity,
+    shift-and-invert Arnoldi with GMRES + BDDC inner solves for a lossy one). `auto` factorizes a small model
+    whose factor (complex, twice the size, when lossy) fits the memory limit."""
     if choice == "direct":
         return "direct"
     if choice in ITERATIVE_CHOICES:
-        if lossy:
-            raise InvalidInput(
-                "The iterative cavity-eigen solver (linearSolver "
-                f"'{choice}') takes lossless cavities with PEC or PMC walls only: conductivity, a loss "
-                "tangent or an impedance wall makes the problem complex (Q factors). Use linearSolver "
-                "'direct' or 'auto'."
-            )
         return "iterative"
-    if lossy:
-        return "direct"
-    fits = memory_limit_mb is None or direct_memory_bytes(ndof, False) <= memory_limit_mb * 1024 * 1024
+    fits = memory_limit_mb is None or direct_memory_bytes(ndof, lossy) <= memory_limit_mb * 1024 * 1024
     return "direct" if ndof <= EIGEN_DIRECT_MAX_DOFS and fits else "iterative"
 
 
@@ -111,13 +108,13 @@ def cavity_eigen(
         else ng.HCurl(mesh, order=order, complex=lossy)
     )
     method = eigen_method(linear_solver, fes.ndof, lossy, memory_limit_mb)
-    if method == "iterative":
+    if method == "iterative" and not lossy:
         return _iterative_modes(mesh, media, fes, n_modes, shift_frequency, progress)
-    if fes.ndof > MAX_DIRECT_DOFS:
+    if method == "direct" and fes.ndof > MAX_DIRECT_DOFS:
         raise EngineError(
             "too_large",
             f"The eigenproblem has {fes.ndof} unknowns (limit {MAX_DIRECT_DOFS} for the direct solver). "
-            + ("Use a coarser mesh or a lower element order." if lossy else "Use linearSolver 'auto'."),
+            "Use linearSolver 'auto'.",
         )
     if shift_frequency is None or shift_frequency <= 0:
         # Without the gradient projection (impedance walls) the shift itself must keep the gradient
@@ -125,23 +122,17 @@ def cavity_eigen(
         shift_frequency = _lowest_box_resonance(mesh, media) * (1.0 if walls else 0.5)
     k_shift = 2 * math.pi * shift_frequency / C0
     sigma_shift = k_shift**2
+    iterative = method == "iterative"  # lossy here: shift-and-invert with GMRES + BDDC inner solves
 
     E, W = fes.TnT()
-    k = ng.BilinearForm(fes)
-    k += (media.inv_mu_r * ng.curl(E)) * ng.curl(W) * ng.dx
-    for wall in walls:
-        k += (
-            (1j * k_shift * ETA0 / complex(wall.impedance(shift_frequency)))
-            * E.Trace()
-            * W.Trace()
-            * ng.ds(wall.label)
-        )
-    m = ng.BilinearForm(fes)
     eps = media.eps_r
     if media.lossy:  # εc = εr − jσ/(ωε0) frozen at the shift: −k²εc = −k²εr + j k η0 σ
         eps = eps - 1j * ETA0 / k_shift * media.sigma
+    # complex symmetric (Aᵀ = A): the iterative path stores half, the factorization wants the whole matrix
+    storage = {"symmetric": True, "symmetric_storage": True} if iterative else {}
+    m = ng.BilinearForm(fes, **storage)
     m += (eps * E) * W * ng.dx
-    shifted = ng.BilinearForm(fes)
+    shifted = ng.BilinearForm(fes, **storage)
     shifted += (media.inv_mu_r * ng.curl(E)) * ng.curl(W) * ng.dx - sigma_shift * (eps * E) * W * ng.dx
     for wall in walls:
         shifted += (
@@ -150,21 +141,35 @@ def cavity_eigen(
             * W.Trace()
             * ng.ds(wall.label)
         )
+    bddc = ng.Preconditioner(shifted, "bddc") if iterative else None  # registered before assembly
+    progress(0.05, f"Assembling the shifted system ({fes.ndof} unknowns)")
     with ng.TaskManager():
-        k.Assemble()
         m.Assemble()
         shifted.Assemble()
     free = fes.FreeDofs()
-    inv = shifted.mat.Inverse(free, inverse=inverse)
+    if iterative:
+        solve = ShiftedSolve(shifted, bddc)
+    else:
+        inv = shifted.mat.Inverse(free, inverse=inverse)
+
+        def solve(rhs: ng.BaseVector, sol: ng.BaseVector) -> None:
+            sol.data = inv * rhs
+
     # Impedance walls make gradients non-orthogonal to the physical modes (boundary term), so the
     # projection would cut into them; there the shift alone keeps the near-zero cluster out of reach.
-    project = _gradient_projector(fes, m.mat, eps, lossy) if not walls else (lambda _x: None)
+    if walls:
+        project = lambda _x: None  # noqa: E731
+    elif iterative:
+        project = GradientProjector(fes, m.mat, eps)
+    else:
+        project = _gradient_projector(fes, m.mat, eps, lossy)
 
     free_idx = np.nonzero(np.array(free, dtype=bool))[0]
     n = len(free_idx)
     dtype = complex if lossy else float
     x_vec = m.mat.CreateColVector()
     y_vec = m.mat.CreateColVector()
+    applied = [0]
 
     def apply(x: np.ndarray) -> np.ndarray:
         full = np.zeros(fes.ndof, dtype=dtype)
@@ -172,12 +177,16 @@ def cavity_eigen(
         x_vec.FV().NumPy()[:] = full
         project(x_vec)
         y_vec.data = m.mat * x_vec
-        x_vec.data = inv * y_vec
+        solve(y_vec, x_vec)
         project(x_vec)
+        applied[0] += 1
+        if iterative:
+            progress(0.1 + 0.8 * min(1.0, applied[0] / 60), f"Shift-and-invert Arnoldi: {applied[0]} solves")
         return x_vec.FV().NumPy()[free_idx].copy()
 
     op = LinearOperator((n, n), matvec=apply, dtype=complex if lossy else float)
     want = min(n_modes + 2, n - 2)
+    started = time.perf_counter()
     try:
         nu, vecs = eigs(op, k=want, which="LM", tol=1e-10, ncv=min(n - 1, max(2 * want + 1, 20)))
     except ArpackNoConvergence as exc:
@@ -196,8 +205,54 @@ def cavity_eigen(
         f = float(C0 * omega_over_c.real / (2 * math.pi))
         q = float(omega_over_c.real / (2 * omega_over_c.imag)) if lossy and omega_over_c.imag > 0 else None
         modes.append(CavityMode(complex(lam[i]), f, q, gf, int(shifted.mat.nze)))
-    info = {"eigen_solver": "shift-invert Arnoldi (ARPACK) with gradient projection"}
-    return CavitySolution(modes[:n_modes], "direct", info)
+    modes = modes[:n_modes]
+    if not iterative:
+        info = {"eigen_solver": "shift-invert Arnoldi (ARPACK) with gradient projection"}
+        return CavitySolution(modes, "direct", info)
+    residuals = [_relative_residual(shifted.mat, m.mat, mode, sigma_shift) for mode in modes]
+    info = {
+        "eigen_solver": "shift-invert Arnoldi (ARPACK), inner GMRES + BDDC"
+        + ("" if walls else ", gradient projection by CG + BDDC"),
+        "eigen_shift_k_squared": sigma_shift,
+        "eigen_operator_applications": applied[0],
+        "eigen_residuals": [float(f"{r:.3e}") for r in residuals],
+        "eigen_seconds": round(time.perf_counter() - started, 3),
+        "non_zeros": int(shifted.mat.nze),  # symmetric storage: the lower triangle
+        **solve.describe(),
+    }
+    if isinstance(project, GradientProjector):
+        info.update(
+            projection_solves=project.solves,
+            projection_cg_iterations=project.cg_iterations,
+            projection_worst_leak=float(f"{project.worst_residual:.3e}"),
+        )
+    bad = [(md, r) for md, r in zip(modes, residuals, strict=True) if not r <= RESIDUAL_LIMIT]
+    if bad or not modes:
+        found = ", ".join(
+            f"{md.frequency:.6g} Hz (residual {r:.1e})" for md, r in zip(modes, residuals, strict=True)
+        )
+        raise EngineError(
+            "eigen_no_convergence",
+            f"Shift-and-invert Arnoldi with iterative inner solves returned {len(modes) - len(bad)} of "
+            f"{len(modes)} cavity modes within a residual of {RESIDUAL_LIMIT:g}"
+            f"{': ' + found if found else ''}. Refine the mesh, move the target frequency or use linearSolver "
+            "'direct'.",
+        )
+    return CavitySolution(modes, "iterative", info)
+
+
+def _relative_residual(shifted: ng.BaseMatrix, mass: ng.BaseMatrix, mode: CavityMode, sigma: float) -> float:
+    """‖K x − λ M x‖ / (|λ| ‖M x‖) on the free DOFs, with K = (K − σM) + σM (walls included)."""
+    x = mode.field.vec
+    mx = x.CreateVector()
+    r = x.CreateVector()
+    free = ng.Projector(mode.field.space.FreeDofs(), True)
+    with parallel(len(x)):
+        mx.data = mass * x
+        r.data = shifted * x + (sigma - mode.k_squared) * mx
+        r.data = free * r
+        mx.data = free * mx
+    return ng.Norm(r) / (abs(mode.k_squared) * ng.Norm(mx))
 
 
 def _iterative_modes(
@@ -238,7 +293,8 @@ def _iterative_modes(
 
 def _gradient_projector(fes: ng.FESpace, m_mat, eps: ng.CoefficientFunction, lossy: bool):
     """x ← x − G (GᵀMG)⁻¹ GᵀM x on the free DOFs (removes the discrete gradient part)."""
-    grad, h1 = fes.CreateGradient()
+    grad = Gradient(fes)
+    h1 = grad.h1
     u, v = h1.TnT()
     lap = ng.BilinearForm(h1)
     lap += (eps * ng.grad(u)) * ng.grad(v) * ng.dx
@@ -255,9 +311,9 @@ def _gradient_projector(fes: ng.FESpace, m_mat, eps: ng.CoefficientFunction, los
 
     def project(x) -> None:
         mx.data = m_mat * x
-        gt.data = grad.T * mx
+        grad.apply_transpose(mx, gt)
         corr.data = lap_inv * gt
-        gx.data = grad * corr
+        grad.apply(corr, gx)
         x.data -= gx
 
     return project

@@ -50,11 +50,58 @@ class IterativeEigenResult:
     info: dict = field(default_factory=dict)
 
 
+class Gradient:
+    """The discrete gradient G: H1 → HCurl (fes.CreateGradient()) and its transpose, on real or complex vectors.
+
+    G is a real sparse matrix, and NGSolve's product of a real matrix with a complex vector reads the complex
+    entries as pairs of reals (wrong, silently: the lossy direct path returned spurious modes near k² ≈ σ/4),
+    so complex vectors go through it as their real and imaginary parts."""
+
+    def __init__(self, fes: ng.FESpace):
+        self.mat, self.h1 = fes.CreateGradient()
+        self.complex = fes.is_complex
+        if self.complex:
+            self.h1_real = self.mat.CreateRowVector()  # real work vectors, one per side
+            self.hcurl_real = self.mat.CreateColVector()
+            self.h1_out = self.mat.CreateRowVector()
+            self.hcurl_out = self.mat.CreateColVector()
+
+    def apply(self, u: ng.BaseVector, out: ng.BaseVector) -> None:
+        """out = G u (H1 → HCurl)."""
+        if not self.complex:
+            out.data = self.mat * u
+            return
+        self._split(self.mat, u, out, self.h1_real, self.hcurl_out)
+
+    def apply_transpose(self, x: ng.BaseVector, out: ng.BaseVector) -> None:
+        """out = Gᵀ x (HCurl → H1)."""
+        if not self.complex:
+            out.data = self.mat.T * x
+            return
+        self._split(self.mat.T, x, out, self.hcurl_real, self.h1_out)
+
+    @staticmethod
+    def _split(
+        op, x: ng.BaseVector, out: ng.BaseVector, real_in: ng.BaseVector, real_out: ng.BaseVector
+    ) -> None:
+        xs, os = x.FV().NumPy(), out.FV().NumPy()
+        real_in.FV().NumPy()[:] = xs.real
+        real_out.data = op * real_in
+        os[:] = real_out.FV().NumPy()
+        real_in.FV().NumPy()[:] = xs.imag
+        real_out.data = op * real_in
+        os.imag = real_out.FV().NumPy()
+
+
 class GradientProjector:
-    """x ← x − G (GᵀMG)⁻¹ GᵀM x with the Laplacian solved by CG + BDDC; counts the CG iterations."""
+    """x ← x − G (GᵀMG)⁻¹ GᵀM x with the Laplacian solved by CG + BDDC; counts the CG iterations.
+
+    With loss (ε complex, M complex symmetric, not Hermitian) the Laplacian is complex symmetric: CG then runs
+    without conjugation (COCG), which converges for these as CG does for SPD ones, and ‖x‖_M reads |xᴴMx|."""
 
     def __init__(self, fes: ng.FESpace, m_mat: ng.BaseMatrix, eps: ng.CoefficientFunction):
-        self.grad, h1 = fes.CreateGradient()
+        self.grad = Gradient(fes)
+        h1 = self.grad.h1
         u, v = h1.TnT()
         lap = ng.BilinearForm(h1, symmetric=True, symmetric_storage=True)
         lap += (eps * ng.grad(u)) * ng.grad(v) * ng.dx
@@ -81,19 +128,21 @@ class GradientProjector:
         self.mx = m_mat.CreateColVector()
         self.gt = lap.mat.CreateColVector()
         self.corr = lap.mat.CreateColVector()
+        self.gcorr = m_mat.CreateColVector()
         self.solves = 0
-        self.cg_iterations = 0
+        self.cg_iterations = 0  # CGSolver's default conjugate=False: COCG on a complex Laplacian
         self.worst_residual = 0.0
 
     def __call__(self, x: ng.BaseVector) -> None:
         with parallel(self.h1_ndof):
             self.mx.data = self.m_mat * x
-            norm_m = math.sqrt(max(ng.InnerProduct(x, self.mx), 0.0))
-            self.gt.data = self.grad.T * self.mx
+            norm_m = math.sqrt(abs(ng.InnerProduct(x, self.mx, conjugate=True)))
+            self.grad.apply_transpose(self.mx, self.gt)
             self.corr[:] = 0.0
             self.solver.atol = PROJECTION_LEAK * norm_m
             self.solver.Solve(rhs=self.gt, sol=self.corr, initialize=True)
-            x.data -= self.grad * self.corr
+            self.grad.apply(self.corr, self.gcorr)
+            x.data -= self.gcorr
         self.solves += 1
         self.cg_iterations += self.solver.iterations
         last = self.solver.residuals[-1] if self.solver.residuals else 0.0
