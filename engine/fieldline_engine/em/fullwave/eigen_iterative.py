@@ -13,7 +13,8 @@ itself, so this saves only ≈ 6 % of the CG iterations of a relative 1e-10; the
 LOBPCG works on the shifted pencil (K + τM, M) with τ ≈ the lowest mode's k², so the operator is SPD and BDDC
 (built on it, its wirebasket the lowest-order Nédélec edges) preconditions it well; k² = μ − τ. The memory is
 linear in the unknowns: the matrices, BDDC's local matrices and coarse factors, the H1 Laplacian and about
-ten n × block work arrays. Only lossless cavities with PEC/PMC walls (real symmetric) take this path.
+ten n × block work arrays. Only lossless cavities with PEC/PMC walls (real symmetric) take this path; lossy ones
+go to shift-and-invert Arnoldi with GMRES inner solves (eigen.py, eigen_shift_invert.py).
 """
 
 import math
