@@ -47,6 +47,12 @@ def fullwave_labels(model: TetModel, bnd: ResolvedBoundaries) -> tuple[np.ndarra
     return labels, "|".join(pec)
 
 
+def pmc_labels(labels: np.ndarray) -> str | None:
+    """The Neumann (PMC, symmetry-plane) face labels as "a|b", or None: a wave port whose edge runs
+    along one gets its mode with the wall's condition (em/ports/eigenmode.py)."""
+    return "|".join(str(x) for x in np.unique(labels) if str(x).startswith("neumann_")) or None
+
+
 def port_filling(
     model: TetModel, labels: np.ndarray, label: str, bodies: list[BodyMaterial]
 ) -> tuple[complex, complex]:
@@ -89,6 +95,7 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> Solution | No
 
     protocol.progress(10, "Computing port modes")
     ports: list[WavePort] = []
+    pmc = pmc_labels(labels)
     for label, spec in bnd.ports:
         eps_r, mu_r = port_filling(solve_model, labels, label, bodies)
         ports.append(
@@ -103,6 +110,7 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> Solution | No
                 phase_deg=float(spec.get("phase") or 0.0),
                 order=order,
                 pec=pec,
+                pmc=pmc,
             )
         )
     walls = walls_from_config(bnd, config)

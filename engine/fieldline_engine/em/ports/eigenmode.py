@@ -7,11 +7,14 @@ splits into scalar ones on the face, solved with a surface H1 space on the 3D me
 - TM: −∇²φ = k_c² φ, φ = 0 on the conductors (φ ~ E_z), E_t = −∇φ;
 - TEM (two or more conductor loops): ∇²φ = 0, φ = 1 on the inner loop(s), 0 on the outer, E_t = −∇φ.
 β and the wave impedance follow from k_c as for the analytic modes.
+A port cut by symmetry planes (PMC faces, `pmc`): the perimeter edges on those faces are not conductors.
+There E_t·t is free, so φ (TEM, TM) is natural and ψ (TE, ~H_z, tangential to the wall) is 0; the
+conductors are the runs of perimeter edges between them (a coax wedge: the inner and the outer arc).
 """
 
 import ngsolve as ng
 import numpy as np
-import scipy.linalg as sla
+import scipy.sparse as sp
 
 from fieldline_engine.em.ports.modes import ModeShape
 from fieldline_engine.em.ports.port_face import PortFace, _boundary_loops
@@ -29,18 +32,18 @@ def numeric_mode(
     mu_r: complex = 1.0,
     order: int = 2,
     pec: str | None = None,
+    pmc: str | None = None,
 ) -> ModeShape:
+    """`pmc`: labels ("a|b") of symmetry-plane (PMC) faces that may cut the port's perimeter."""
     family, index = _SELECT[mode]
     label = face.label
     fes = ng.H1(mesh, order=order + 1, definedon=mesh.Boundaries(label))
-    loops = _perimeter_loops(mesh, label)
+    walls = wall_edges(mesh, pmc) if pmc else set()
+    loops, open_walls = _conductor_runs(_perimeter_loops(mesh, label), walls)
     u, v = fes.TnT()
     stiff = ng.BilinearForm(fes)
     stiff += ng.grad(u).Trace() * ng.grad(v).Trace() * ng.ds(label)
-    mass = ng.BilinearForm(fes)
-    mass += u * v * ng.ds(label)
     stiff.Assemble()
-    mass.Assemble()
     gf = ng.GridFunction(fes)
     n = ng.specialcf.normal(3)
 
@@ -49,25 +52,34 @@ def numeric_mode(
             raise InvalidInput(
                 f"Wave port {label}: a TEM mode needs two conductors; this port face has a single boundary."
             )
-        outer = max(range(len(loops)), key=lambda i: _extent(mesh, loops[i]))
-        fixed, values = _loop_dofs(mesh, fes, loops, value_of=lambda i: 0.0 if i == outer else 1.0)
+        outer = max(range(len(loops)), key=lambda i: _extent(mesh, loops[i][0]))
+        fixed, values = _loop_dofs(mesh, fes, loops, lambda i: 0.0 if i == outer else 1.0, label)
         free = np.setdiff1d(_used_dofs(fes), fixed)
-        a = _dense(stiff.mat)
+        a = _sparse(stiff.mat)
         x = np.zeros(fes.ndof)
         x[fixed] = values
-        x[free] = np.linalg.solve(a[np.ix_(free, free)], -a[np.ix_(free, fixed)] @ values)
+        rhs = -(a[free][:, fixed] @ values)
+        x[free] = np.linalg.solve(a[free][:, free].toarray(), rhs)
         gf.vec.FV().NumPy()[:] = x
         shape_cf = -ng.grad(gf).Trace()
         kc = 0.0
     else:
         used = _used_dofs(fes)
         if family == "TM":
-            fixed, _ = _loop_dofs(mesh, fes, loops, value_of=lambda _i: 0.0)
+            fixed, _ = _loop_dofs(mesh, fes, loops, lambda _i: 0.0, label)
+            free = np.setdiff1d(used, fixed)
+        elif open_walls:  # TE: H_z is tangential to a PMC wall, so ψ = 0 there
+            fixed, _ = _loop_dofs(mesh, fes, open_walls, lambda _i: 0.0, label)
             free = np.setdiff1d(used, fixed)
         else:
             free = used
-        a = _dense(stiff.mat)[np.ix_(free, free)]
-        b = _dense(mass.mat)[np.ix_(free, free)]
+        mass = ng.BilinearForm(fes)  # TE/TM only: the TEM potential needs no mass matrix
+        mass += u * v * ng.ds(label)
+        mass.Assemble()
+        a = _sparse(stiff.mat)[free][:, free].toarray()
+        b = _sparse(mass.mat)[free][:, free].toarray()
+        import scipy.linalg as sla  # here only: importing it costs ~0.1–0.3 CPU s, TEM does not need it
+
         lam, vecs = sla.eigh(a, b)
         keep = np.nonzero(lam > 1e-8 * max(1.0, float(np.max(np.abs(lam)))))[0]
         if index >= len(keep):
@@ -94,12 +106,11 @@ def numeric_mode(
     )
 
 
-def _dense(mat) -> np.ndarray:
+def _sparse(mat) -> sp.csr_matrix:
+    """The assembled matrix as CSR (the face's DOFs are few; the space numbers the whole mesh)."""
     rows, cols, vals = mat.COO()
     n = mat.height
-    out = np.zeros((n, n))
-    np.add.at(out, (np.asarray(rows), np.asarray(cols)), np.asarray(vals))
-    return out
+    return sp.csr_matrix((np.asarray(vals), (np.asarray(rows), np.asarray(cols))), shape=(n, n))
 
 
 def _used_dofs(fes: ng.FESpace) -> np.ndarray:
@@ -115,25 +126,71 @@ def _perimeter_loops(mesh: ng.Mesh, label: str) -> list[np.ndarray]:
     return _boundary_loops(tris)
 
 
+def wall_edges(mesh: ng.Mesh, labels: str) -> set[tuple[int, int]]:
+    """Edges (sorted vertex-number pairs) of the boundary faces named in `labels` ("a|b")."""
+    names = set(labels.split("|"))
+    out: set[tuple[int, int]] = set()
+    for el in mesh.Elements(ng.BND):
+        if el.mat in names:
+            vs = [v.nr for v in el.vertices]
+            out.update(tuple(sorted((vs[i], vs[i - 1]))) for i in range(len(vs)))
+    return out
+
+
+Run = tuple[np.ndarray, bool]  # perimeter vertices in order; closed (the last joins the first) or open
+
+
+def _conductor_runs(loops: list[np.ndarray], walls: set[tuple[int, int]]) -> tuple[list[Run], list[Run]]:
+    """Splits the perimeter loops at the edges on PMC walls: (conductor runs, wall runs). Without walls
+    every loop is one closed conductor run (the port's whole perimeter is metal)."""
+    conductors: list[Run] = []
+    on_walls: list[Run] = []
+    for loop in loops:
+        n = len(loop)
+        is_wall = [tuple(sorted((int(loop[k]), int(loop[(k + 1) % n])))) in walls for k in range(n)]
+        if not any(is_wall):
+            conductors.append((loop, True))
+            continue
+        if all(is_wall):
+            on_walls.append((loop, True))
+            continue
+        start = next(k for k in range(n) if is_wall[k - 1] != is_wall[k])
+        k = start
+        while True:
+            kind, run = is_wall[k], [int(loop[k])]
+            while True:
+                run.append(int(loop[(k + 1) % n]))
+                k = (k + 1) % n
+                if k == start or is_wall[k] != kind:
+                    break
+            (on_walls if kind else conductors).append((np.asarray(run), False))
+            if k == start:
+                break
+    return conductors, on_walls
+
+
 def _extent(mesh: ng.Mesh, loop: np.ndarray) -> float:
     pts = np.array([mesh.vertices[int(i)].point for i in loop])
     return float(np.ptp(pts, axis=0).max())
 
 
 def _loop_dofs(
-    mesh: ng.Mesh, fes: ng.FESpace, loops: list[np.ndarray], value_of
+    mesh: ng.Mesh, fes: ng.FESpace, loops: list[Run], value_of, label: str
 ) -> tuple[np.ndarray, np.ndarray]:
-    """DOFs on the perimeter loops (their vertices and edges) with a value per loop."""
-    edge_of = {}
-    for e in mesh.edges:
-        vs = tuple(sorted(v.nr for v in e.vertices))
-        edge_of[vs] = e.nr
+    """DOFs on the perimeter runs (their vertices and edges) with a value per run."""
+    edge_of = {}  # the port face's edges only (all of the mesh's would be slow on a big model)
+    for el in mesh.Elements(ng.BND):
+        if el.mat == label:
+            for e in el.edges:
+                edge_of[tuple(sorted(v.nr for v in mesh[e].vertices))] = e.nr
     dofs: dict[int, float] = {}
-    for i, loop in enumerate(loops):
+    for i, (loop, closed) in enumerate(loops):
         val = value_of(i)
         for k, vnr in enumerate(loop):
             for d in fes.GetDofNrs(ng.NodeId(ng.VERTEX, int(vnr))):
                 dofs[d] = val
+            if not closed and k == len(loop) - 1:
+                break
             key = tuple(sorted((int(vnr), int(loop[(k + 1) % len(loop)]))))
             if key in edge_of:
                 for d in fes.GetDofNrs(ng.NodeId(ng.EDGE, edge_of[key])):

@@ -107,6 +107,14 @@ def boundary_triangles(mesh: ng.Mesh, label: str) -> tuple[np.ndarray, np.ndarra
     return verts, np.asarray(tris, dtype=np.int64)
 
 
+def _touches_walls(tris: np.ndarray, pmc: str, mesh: ng.Mesh) -> bool:
+    """Whether a perimeter edge of the port's triangles lies on a PMC face."""
+    from fieldline_engine.em.ports.eigenmode import wall_edges
+
+    walls = wall_edges(mesh, pmc)
+    return any(tuple(sorted((int(t[i]), int(t[i - 1])))) in walls for t in tris for i in range(3))
+
+
 def outward_normal(mesh: ng.Mesh, label: str) -> np.ndarray:
     n = np.array(
         ng.Integrate(ng.specialcf.normal(3), mesh, ng.BND, definedon=mesh.Boundaries(label)), dtype=np.float64
@@ -125,16 +133,20 @@ def build_wave_port(
     phase_deg: float = 0.0,
     order: int = 2,
     pec: str | None = None,
+    pmc: str | None = None,
 ) -> WavePort:
-    """Analyses the port face and picks its mode: analytic when the cross-section is one, else numeric."""
+    """Analyses the port face and picks its mode: analytic when the cross-section is one, else numeric.
+    `pmc`: symmetry-plane (PMC) face labels ("a|b"); a port whose perimeter runs along one is solved
+    numerically with the wall's condition (the analytic modes assume metal all round)."""
     if mode not in WAVE_PORT_MODES:
         raise InvalidInput(f"Wave port {port_id}: mode '{mode}' is not one of {', '.join(WAVE_PORT_MODES)}.")
     verts, tris = boundary_triangles(mesh, label)
     n_out = outward_normal(mesh, label)
     face = analyse_port_face(label, verts, tris, f"Wave port {port_id}", outward=n_out)
-    shape = analytic_mode(face, mode)
+    cut = bool(pmc) and _touches_walls(tris, pmc, mesh)
+    shape = None if cut else analytic_mode(face, mode)
     if shape is None:
         from fieldline_engine.em.ports.eigenmode import numeric_mode
 
-        shape = numeric_mode(mesh, face, mode, eps_r, mu_r, order=order, pec=pec)
+        shape = numeric_mode(mesh, face, mode, eps_r, mu_r, order=order, pec=pec, pmc=pmc if cut else None)
     return WavePort(port_id, label, face, shape, complex(eps_r), complex(mu_r), amplitude, phase_deg, mode)

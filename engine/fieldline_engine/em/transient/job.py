@@ -13,7 +13,7 @@ from fieldline_engine import protocol
 from fieldline_engine.core.solution import Solution
 from fieldline_engine.em.boundary_conditions import ResolvedBoundaries, resolve_boundaries
 from fieldline_engine.em.field_catalogue import em_solution
-from fieldline_engine.em.fullwave.job import fullwave_labels, port_filling
+from fieldline_engine.em.fullwave.job import fullwave_labels, pmc_labels, port_filling
 from fieldline_engine.em.materials import body_materials
 from fieldline_engine.em.ports.wave_port import build_wave_port
 from fieldline_engine.em.transient.config import probe_points, time_grid, volume_currents
@@ -85,6 +85,7 @@ def solve_transient_job(model: TetModel, config: dict[str, Any]) -> Solution:
 
     protocol.progress(8, "Port modes and sources")
     ports = []
+    pmc = pmc_labels(labels)
     for label, spec in bnd.ports:
         eps_r, mu_r = port_filling(model, labels, label, bodies)
         if abs(complex(eps_r).imag) > 0:
@@ -102,6 +103,7 @@ def solve_transient_job(model: TetModel, config: dict[str, Any]) -> Solution:
                 phase_deg=float(spec.get("phase", 0.0) or 0.0),
                 order=order,
                 pec=pec,
+                pmc=pmc,
             )
         )
     resistance = float(config.get("portImpedance") or 50.0)

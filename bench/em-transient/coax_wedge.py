@@ -1,0 +1,111 @@
+"""Fieldline on the bench's coax by its rotational symmetry: one rung in a fresh process, timed by phase.
+
+The TEM wave has E radial and H azimuthal, so a wedge of the line whose two radial side faces carry the
+E-formulation's natural condition (PMC, n×H = 0: faces left without a PEC condition, a `neumannConditions`
+face in a job) carries it exactly; the conductors' arcs and the short stay PEC. openEMS runs the same
+line in cylindrical coordinates as a 2D (r, z) grid, i.e. with the same symmetry.
+
+Same problem as bench.py's full-coax rungs (RG-401 radii, L = 40 mm to a short, Gaussian pulse τ = 39.8 ps,
+same run length); the TEM port's mode on the wedge face comes from the engine's 2D solve with the PMC
+edges natural (em/ports/eigenmode.py). The echo is read from the port's modal amplitude (the wedge face
+has no port-voltage path; the TEM voltage is proportional to it, so the delay is the same).
+
+Timed like openems_coax.py: from before meshing to the end of stepping, in a fresh interpreter, imports
+excluded (bench.py measures those as start-up), so first-use costs inside NGSolve and the engine count.
+Run: `.venv/bin/python bench/em-transient/coax_wedge.py ORDER ANGLE_DEG MAXH_MM CURVATURE_SAFETY DT_PS`
+(one JSON line on stdout).
+"""
+
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(
+    0, str(Path(__file__).resolve().parents[2] / "engine")
+)  # this checkout's engine
+
+from fieldline_engine.em.constants import C0
+from fieldline_engine.em.fullwave.media import uniform_media
+from fieldline_engine.em.ports.wave_port import build_wave_port
+from fieldline_engine.em.transient.solver import TransientSolver
+from fieldline_engine.em.transient.spectrum import echo_delay
+from fieldline_engine.em.transient.waveforms import Waveform
+from fieldline_engine.testing.rf_meshes import coax_wedge_mesh
+
+L = 0.04
+TAU = 3 / (2 * math.pi * 12e9)
+EXACT = 2 * L / C0
+WALL = "sym"  # the two radial side faces: no PEC condition, so PMC
+
+
+def run(
+    order: int, angle_deg: float, maxh_mm: float, safety: float, dt_ps: float
+) -> dict:
+    dt = dt_ps * 1e-12
+    clocks = [(time.perf_counter(), time.process_time())]
+    mesh = coax_wedge_mesh(
+        L,
+        angle_deg,
+        maxh_mm * 1e-3,
+        curve_order=order if order > 1 else 0,
+        curvature_safety=safety,
+        end_labels=("port_0", "default"),
+        wall_label=WALL,
+        parallel_meshing=False,  # single-threaded
+        grading=0.9,  # let the elements grow along the line (netgen's default 0.3 keeps them short)
+        optsteps3d=0,
+    )
+    clocks.append((time.perf_counter(), time.process_time()))
+    port = build_wave_port(
+        mesh, "port_0", "1", "TEM", 1.0, order=order, pec="default", pmc=WALL
+    )
+    wf = Waveform("gaussian", TAU, 5 * TAU, 0.0)
+    solver = TransientSolver(
+        mesh, uniform_media(1.0), order, "default", wf, ports=[port]
+    )
+    clocks.append((time.perf_counter(), time.process_time()))
+    steps = math.ceil((wf.delay + EXACT + 6 * TAU) / dt)
+    res = solver.run("newmark", dt, steps, energy_stride=steps, record_currents=False)
+    clocks.append((time.perf_counter(), time.process_time()))
+    incident = res.port_incident["1"]
+    echo = echo_delay(res.times, incident, res.port_modal["1"] - incident)
+    names = ("mesh", "setup", "stepping")
+    return {
+        "solver": "Fieldline (FEM wedge, Newmark)",
+        "rung": f"wedge {angle_deg:g}°, p={order}, h={maxh_mm:g} mm, curv. {safety:g}, Δt={dt_ps:g} ps",
+        "tets": int(mesh.ne),
+        "unknowns": solver.ndof,
+        "steps": steps,
+        "seconds": clocks[-1][0] - clocks[0][0],
+        "cpu_seconds": clocks[-1][1] - clocks[0][1],
+        "phases_wall_s": {
+            n: clocks[i + 1][0] - clocks[i][0] for i, n in enumerate(names)
+        },
+        "phases_cpu_s": {
+            n: clocks[i + 1][1] - clocks[i][1] for i, n in enumerate(names)
+        },
+        "seconds_stepping": res.seconds_stepping,
+        "steps_per_s": steps / res.seconds_stepping,
+        "dof_steps_per_s": steps * solver.ndof / res.seconds_stepping,
+        "factor": res.factor,
+        "port_mode": port.mode.source,
+        "delay_error": (echo.delay - EXACT) / EXACT,
+        "echo_gain": echo.gain,
+    }
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    print(
+        json.dumps(
+            run(
+                int(args[0]),
+                float(args[1]),
+                float(args[2]),
+                float(args[3]),
+                float(args[4]),
+            )
+        )
+    )
