@@ -10,7 +10,7 @@ factor's solve speed is the stepping speed. Two exact direct solvers (they agree
   thin), 1.8× at ~75k. It also substitutes a block of right-hand sides at once: two columns cost
   ~1.2–1.4× one. The choice for runs long enough to repay its factorization and when several
   excitations step together (the port-by-port S-matrix), and for runs of ≥ 100 steps on ≤ 10k free
-  DOFs, where it factorizes in milliseconds; without cholespy those fall back to NGSolve's
+  DOFs, where it factorizes in milliseconds, and for any run on ≤ 5k free DOFs; without cholespy those fall back to NGSolve's
   factor, one column at a time.
 Measured in bench/em-transient/README.md.
 """
@@ -34,6 +34,25 @@ CHOLMOD_MIN_STEPS = 250
 # 1.7k–3.7k unknowns, 140 steps: stepping 0.13 vs 0.19 CPU s with the factorization included).
 CHOLMOD_SMALL_DOFS = 10_000
 CHOLMOD_SMALL_MIN_STEPS = 100
+# Below ~5k free DOFs it factorizes no slower than NGSolve's factor and substitutes ~3× faster, so it
+# is the choice for a run of any length (coax wedge bench, 1.6k free DOFs, 89 steps: factorization
+# 5–8 vs 9–33 ms, 89 substitutions 4 vs 12–15 ms; 3.8k free DOFs: 29–34 vs 30–37 ms, 14–20 vs 29–47 ms).
+CHOLMOD_ANY_STEPS_DOFS = 5_000
+
+
+def csr_of(mat: ng.BaseMatrix) -> sp.csr_matrix:
+    """An assembled NGSolve sparse matrix as scipy CSR: its own CSR arrays copied (rows already sorted,
+    no duplicates: the same matrix the COO route builds, in a tenth of the time); COO otherwise."""
+    if hasattr(mat, "CSR"):
+        vals, cols, ptr = mat.CSR()
+        out = sp.csr_matrix((np.array(vals), np.array(cols), np.array(ptr)), shape=(mat.height, mat.width))
+    else:
+        rows, cols, vals = mat.COO()
+        out = sp.csr_matrix(
+            (np.asarray(vals), (np.asarray(rows), np.asarray(cols))), shape=(mat.height, mat.width)
+        )
+    out.sum_duplicates()
+    return out
 
 
 def use_block_factor(free_dofs: int, columns: int, steps: int | None) -> bool:
@@ -44,8 +63,10 @@ def use_block_factor(free_dofs: int, columns: int, steps: int | None) -> bool:
         return True
     if steps is None:
         return False
-    return steps >= CHOLMOD_MIN_STEPS or (
-        free_dofs <= CHOLMOD_SMALL_DOFS and steps >= CHOLMOD_SMALL_MIN_STEPS
+    return (
+        steps >= CHOLMOD_MIN_STEPS
+        or free_dofs <= CHOLMOD_ANY_STEPS_DOFS
+        or (free_dofs <= CHOLMOD_SMALL_DOFS and steps >= CHOLMOD_SMALL_MIN_STEPS)
     )
 
 
@@ -62,11 +83,7 @@ class StepFactor:
         self._chol = None
         if block and cholespy is not None:
             self.backend = "cholmod"
-            rows, cols, vals = mat.COO()
-            a = sp.csr_matrix(
-                (np.asarray(vals), (np.asarray(rows), np.asarray(cols))), shape=(self.ndof, self.ndof)
-            )
-            a = a[self.free][:, self.free].tocsr()
+            a = csr_of(mat)[self.free][:, self.free].tocsr()
             a.sum_duplicates()
             self._chol = cholespy.CholeskySolverD(
                 len(self.free),

@@ -18,8 +18,13 @@ import ngsolve as ng
 import numpy as np
 import scipy.sparse as sp
 
-from fieldline_engine.em.transient.factor import StepFactor, use_block_factor
+from fieldline_engine.em.transient.factor import StepFactor, csr_of, use_block_factor
 from fieldline_engine.limits import parallel
+
+try:  # scipy's own CSR kernel (what `a @ x` runs), called without scipy's Python dispatch
+    from scipy.sparse._sparsetools import csr_matvec as _csr_matvec
+except ImportError:  # pragma: no cover - a scipy without it: `a @ x`
+    _csr_matvec = None
 
 SCHEMES = ("newmark", "explicit", "implicit")
 SCHEME_DESCRIPTIONS = {
@@ -31,17 +36,20 @@ SCHEME_DESCRIPTIONS = {
 Forcing = Callable[[float, np.ndarray], None]  # writes f(t) into a numpy array (ndof, columns)
 
 
-def _csr(mat: ng.BaseMatrix) -> sp.csr_matrix:
-    rows, cols, vals = mat.COO()
-    n = mat.height
-    out = sp.csr_matrix((np.asarray(vals), (np.asarray(rows), np.asarray(cols))), shape=(n, n))
-    out.sum_duplicates()
-    return out
-
-
 def spmm(a: sp.csr_matrix, x: np.ndarray) -> np.ndarray:
     """a @ x for a block x (n, k), column by column: scipy's multi-vector CSR kernel is several times
-    slower per column than its single-vector one."""
+    slower per column than its single-vector one. One column (every run but the port-by-port S-matrix)
+    goes straight to the kernel: the same operations as `a @ x`, without its dispatch, which at ~1k
+    unknowns costs about as much as the product (coax wedge bench)."""
+    if (
+        _csr_matvec is not None
+        and x.shape[1] == 1
+        and x.dtype == a.dtype == np.float64
+        and x.flags.c_contiguous
+    ):
+        out = np.zeros((a.shape[0], 1))
+        _csr_matvec(a.shape[0], a.shape[1], a.indptr, a.indices, a.data, x.reshape(-1), out.reshape(-1))
+        return out
     out = np.empty((a.shape[0], x.shape[1]))
     for j in range(x.shape[1]):
         out[:, j] = a @ x[:, j]
@@ -60,8 +68,8 @@ class SecondOrderSystem:
         self.C = self._assemble(c_term) if c_term is not None else None
         # The same matrices in CSR: the schemes step numpy blocks (ndof, columns), one column per
         # excitation, so several excitations share each sparse product and each substitution.
-        self.M_csr, self.K_csr = _csr(self.M), _csr(self.K)
-        self.C_csr = _csr(self.C) if self.C is not None else None
+        self.M_csr, self.K_csr = csr_of(self.M), csr_of(self.K)
+        self.C_csr = csr_of(self.C) if self.C is not None else None
         self.freedofs = fes.FreeDofs()
         # Factorizations by (m, c, k, block): a second run with the same Δt (another port driven) reuses them.
         self._inverses: dict[tuple[float, float, float, bool], StepFactor] = {}

@@ -25,7 +25,7 @@ from fieldline_engine.em.materials import BodyMaterial
 from fieldline_engine.em.ports.wave_port import WavePort
 from fieldline_engine.em.transient.gap_source import GapSource
 from fieldline_engine.em.transient.probe_rows import point_rows
-from fieldline_engine.em.transient.schemes import SecondOrderSystem, make_scheme
+from fieldline_engine.em.transient.schemes import SecondOrderSystem, make_scheme, spmm
 from fieldline_engine.em.transient.sources import (
     SourceTerm,
     VolumeCurrent,
@@ -315,7 +315,7 @@ class TransientSolver:
 
         def record(n: int) -> None:
             if functionals is not None:
-                outputs[n] = functionals @ u_all
+                outputs[n] = spmm(functionals, u_all)
             if rows_e is not None:
                 probe_e_all[n] = (rows_e @ u_np).reshape(-1, 3)
                 probe_h_all[n] = (rows_h @ phi_np).reshape(-1, 3)
