@@ -15,6 +15,9 @@ Both single-threaded (OPENBLAS_NUM_THREADS=1, OPENEMS_THREADS=1; the FEM steps i
 factor: NGSolve's sparsecholesky, or CHOLMOD for long runs on large meshes, em/transient/factor.py).
 Also measured: the two-port S-matrix's stepping, the two excitations one after the other against both as
 columns of one time loop (`also_drive`, one block substitution a step).
+The coax also runs as a wedge by its rotational symmetry (coax_wedge.py: the radial side faces PMC, as
+openEMS's cylindrical (r, z) grid uses the same symmetry), each rung in a fresh process; the full 3D
+line's rungs stay as a second row.
 Run: `.venv/bin/python bench/em-transient/bench.py [sphere] [coax]` (both without arguments).
 Results: bench/em-transient/out/results.json and a table on stdout.
 """
@@ -57,6 +60,15 @@ FEM_LADDER = [
     (2, 0.003, 1.5, 2e-12),
 ]
 OPENEMS_LADDER = [0.5, 1.0, 2.0, 4.0]
+# The coax by its symmetry (coax_wedge.py): (order, wedge angle °, maxh mm, netgen curvature safety, Δt ps).
+# 30° and curvature safety 0.3 give netgen's coarsest valid wedge (≈ 90 tets, 1–2 across the gap).
+WEDGE_LADDER = [
+    (2, 30, 20, 0.3, 8),
+    (2, 30, 20, 0.3, 4),
+    (3, 30, 20, 0.3, 8),
+    (3, 30, 20, 0.3, 4),
+    (3, 30, 20, 0.3, 2),
+]
 
 # The 3D case (sphere_case.py): (order, maxh mm, Δt s or None for 0.95 of the explicit limit, scheme,
 # netgen curvature safety or None for its default 2[, netgen optimization passes, default 3]). Fieldline's
@@ -109,6 +121,22 @@ def fem_run(order: int, maxh: float, safety: float, dt: float) -> dict:
         "delay_error": (echo.delay - EXACT) / EXACT,
         "echo_gain": echo.gain,
     }
+
+
+def wedge_run(
+    order: int, angle: float, maxh_mm: float, safety: float, dt_ps: float
+) -> dict:
+    """One wedge rung in a fresh interpreter (first-use costs count, imports do not: as openEMS's rungs)."""
+    proc = subprocess.run(
+        [sys.executable, str(HERE / "coax_wedge.py")]
+        + [str(x) for x in (order, angle, maxh_mm, safety, dt_ps)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
+        timeout=1800,
+        check=True,
+    )
+    return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 def smatrix_stepping(
@@ -348,11 +376,30 @@ def main() -> None:
             json.dumps({"sphere": sphere, "start_up": startup}, indent=1)
         )
         return
+    wedge = [progress(wedge_run(*rung)) for rung in WEDGE_LADDER]
+    oems = [progress(openems_run(c)) for c in OPENEMS_LADDER]
+    print(
+        "\nCoax by its rotational symmetry: Fieldline wedge (PMC side faces) vs openEMS cylindrical (r, z)"
+    )
+    print(
+        f"{'code':32} {'rung':48} {'tets':>5} {'unknowns':>9} {'steps':>6} {'wall s':>7} {'CPU s':>6} "
+        f"{'mesh/setup/stepping CPU s':>26} {'delay error':>12}"
+    )
+    for r in wedge:
+        ph = r["phases_cpu_s"]
+        print(
+            f"{r['solver']:32} {r['rung']:48} {r['tets']:>5} {r['unknowns']:>9} {r['steps']:>6} "
+            f"{r['seconds']:>7.3f} {r['cpu_seconds']:>6.3f} "
+            f"{ph['mesh']:>8.3f} /{ph['setup']:>6.3f} /{ph['stepping']:>6.3f}    {100 * r['delay_error']:>+11.4f}%"
+        )
+    wedge_time_to = [
+        report_time_to("coax wedge (symmetry)", wedge, oems, t, "delay_error", startup)
+        for t in TARGETS
+    ]
     fem = [progress(fem_run(*rung)) for rung in FEM_LADDER]
     block = smatrix_stepping()
-    oems = [progress(openems_run(c)) for c in OPENEMS_LADDER]
     rows = fem + oems
-    print("\nCoax echo delay")
+    print("\nCoax echo delay, full 3D line")
     print(
         f"{'code':28} {'rung':30} {'unknowns':>9} {'steps':>6} {'wall s':>8} {'CPU s':>7} {'delay error':>12}"
     )
@@ -376,7 +423,8 @@ def main() -> None:
         f"(max relative difference {block['max_relative_difference']:.1e})"
     )
     coax_time_to = [
-        report_time_to("coax", fem, oems, t, "delay_error", startup) for t in TARGETS
+        report_time_to("coax full 3D line", fem, oems, t, "delay_error", startup)
+        for t in TARGETS
     ]
     ratios = {}
     for target in TARGETS:
@@ -384,7 +432,7 @@ def main() -> None:
         if a and b:
             ratios[f"{target:g}"] = a["seconds"] / b["seconds"]
             print(
-                f"time to {100 * target:g} % delay error: Fieldline {a['seconds']:.2f} s ({a['rung']}), "
+                f"full 3D line, time to {100 * target:g} % delay error: Fieldline {a['seconds']:.2f} s ({a['rung']}), "
                 f"openEMS {b['seconds']:.2f} s ({b['rung']}) → ratio Fieldline/openEMS {a['seconds'] / b['seconds']:.3g}"
             )
         else:
@@ -395,6 +443,8 @@ def main() -> None:
         json.dumps(
             {
                 "rows": rows,
+                "wedge_rows": wedge,
+                "wedge_time_to": wedge_time_to,
                 "ratios": ratios,
                 "smatrix_stepping": block,
                 "coax_time_to": coax_time_to,
