@@ -35,8 +35,9 @@ CHOLMOD_MIN_STEPS = 250
 CHOLMOD_SMALL_DOFS = 10_000
 CHOLMOD_SMALL_MIN_STEPS = 100
 # Below ~5k free DOFs it factorizes no slower than NGSolve's factor and substitutes ~3× faster, so it
-# is the choice for a run of any length (coax wedge bench, 1.6k free DOFs, 89 steps: factorization
-# 5–8 vs 9–33 ms, 89 substitutions 4 vs 12–15 ms; 3.8k free DOFs: 29–34 vs 30–37 ms, 14–20 vs 29–47 ms).
+# is the choice for a run of any length (coax wedges, Newmark at 8 ps, 89 steps: 1.8k unknowns,
+# factorization 5–8 vs 9–33 ms, 89 substitutions 4 vs 12–15 ms; 4.2k unknowns (order 3): 29–34 vs
+# 30–37 ms, 14–20 vs 29–47 ms).
 CHOLMOD_ANY_STEPS_DOFS = 5_000
 
 
