@@ -3,6 +3,7 @@ import { createHashRouter } from 'react-router';
 import { GuestOnlyRoute, LoadingScreen, ProtectedRoute } from './auth/index.ts';
 import { LandingPage } from './pages/LandingPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
+import { reloadOnceOnFailedChunk } from './stale-chunk.ts';
 
 /**
  * Pages other than the landing page are loaded on first visit (their own chunks), so the landing
@@ -11,8 +12,9 @@ import { NotFoundPage } from './pages/NotFoundPage.tsx';
  */
 function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>) {
   let loading: Promise<{ default: ComponentType<P> }> | null = null;
+  const loadOrReload = reloadOnceOnFailedChunk(load);
   const preload = () => {
-    loading ??= load().then((component) => ({ default: component }));
+    loading ??= loadOrReload().then((component) => ({ default: component }));
     return loading;
   };
   const Page = lazy(preload);
