@@ -1,8 +1,9 @@
 import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
-import { createHashRouter } from 'react-router';
+import { createHashRouter, type RouteObject } from 'react-router';
 import { GuestOnlyRoute, LoadingScreen, ProtectedRoute } from './auth/index.ts';
 import { LandingPage } from './pages/LandingPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
+import { RouteErrorPage } from './pages/RouteErrorPage.tsx';
 import { reloadOnceOnFailedChunk } from './stale-chunk.ts';
 
 /**
@@ -60,7 +61,7 @@ const ManageBillingPage = lazyPage(
 const InfoPage = lazyPage(async () => (await import('./pages/InfoPage.tsx')).InfoPage);
 
 /** Spec 000 §2 route table; hash-based history. Guards: guest-only and protected (web/src/auth). */
-export const router = createHashRouter([
+export const routes: RouteObject[] = [
   { path: '/', element: <LandingPage /> },
   { path: '/environment', element: <EnvironmentPage /> },
   {
@@ -101,4 +102,7 @@ export const router = createHashRouter([
   { path: '/privacy', element: <InfoPage topic="privacy" /> },
   { path: '/terms', element: <InfoPage topic="terms" /> },
   { path: '*', element: <NotFoundPage /> },
-]);
+];
+
+/** Every route shows RouteErrorPage when its page fails to load or render. */
+export const router = createHashRouter(routes.map((r) => ({ ...r, errorElement: <RouteErrorPage /> })));

@@ -1,5 +1,7 @@
 import { WEB_ROUTES, webRouteFor } from '@fieldline/contracts';
-import { describe, expect, it } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
 import { router } from '../src/routes.tsx';
 
 describe('route table', () => {
@@ -39,3 +41,30 @@ describe('webRouteFor', () => {
     expect(webRouteFor('/dashboard/extra')).toBeNull();
   });
 });
+
+describe('a page that fails to load', () => {
+  it("shows a reload page, not React Router's developer screen (qa29)", async () => {
+    const failing = router.routes.find((r) => r.path === '/docs');
+    expect(failing?.errorElement).toBeTruthy();
+    const memory = createMemoryRouter(
+      [
+        {
+          path: '/',
+          element: <Throws />,
+          errorElement: failing?.errorElement,
+        },
+      ],
+      { initialEntries: ['/'] },
+    );
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    render(<RouterProvider router={memory} />);
+    expect(await screen.findByRole('heading', { name: 'This page could not be loaded' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Reload' })).toBeTruthy();
+    expect(screen.queryByText(/Hey developer/)).toBeNull();
+    cleanup();
+  });
+});
+
+function Throws(): never {
+  throw new TypeError('Failed to fetch dynamically imported module: /assets/InfoPage-x.js');
+}
