@@ -28,6 +28,7 @@ import { type CachedSnapshot, type JobSnapshot, ownsJob } from '../jobs/job-stat
 import type { StoredFile } from '../jobs/job-storage.ts';
 import { RANKS_FILE, rankRequest } from '../jobs/mpi-ranks.ts';
 import type { MaterialLibrary } from '../materials/material-library.ts';
+import { refuseFaceIdsOutOfRange } from './face-ids.ts';
 import { refuseOverMemory } from './resource-check.ts';
 import { type CompletedReplies, type CompressedReply, etagOf, type StatusReply } from './status-replies.ts';
 import { firstFlatTetrahedron } from './tet-volumes.ts';
@@ -134,6 +135,7 @@ export class FeaService {
         ? await this.meshSource(mesh.source_upload_id, mesh.units, owner)
         : null;
     if (!source) validateMesh(mesh, meshing);
+    if (!meshing) refuseFaceIdsOutOfRange(mesh, config);
     const resources = meshing ? null : refuseOverMemory(mesh, config, this.deps.limits.jobMemoryLimitMb);
     const jobBytes = modelBytes + (source?.bytes ?? 0);
     const estimate = estimateSeconds(mesh, config, this.deps.limits.minEstimateSeconds);
