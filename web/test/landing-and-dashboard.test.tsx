@@ -79,6 +79,16 @@ describe('landing page', () => {
     await waitFor(() => expect(where(router)).toBe('/billing'));
   });
 
+  it('the footer names all four physics, not only RF (qa29)', async () => {
+    fakeApi(signedOut);
+    renderAt('/', <LandingPage />);
+    expect(await screen.findByText(TAGLINE)).toBeTruthy();
+    const line = screen.getByText(/^Finite element simulation in the browser/).textContent ?? '';
+    for (const physics of ['electromagnetic', 'thermal', 'vibration', 'structural'])
+      expect(line).toContain(physics);
+    expect(line).not.toContain('RF and electrical engineers');
+  });
+
   it('signed in: Dashboard and Billing go there', async () => {
     fakeApi({});
     for (const [label, target] of [

@@ -9,6 +9,10 @@ const SECTIONS = [
 ] as const;
 
 /** Footer of the public pages (spec 000 §2): Quick Links with a Community anchor, Resources, Legal, copyright. */
+/** What the product does, in one line: all four physics, not only EM (it said "for RF and electrical engineers"). */
+export const FOOTER_TAGLINE =
+  'Finite element simulation in the browser: electromagnetic, thermal, vibration and structural.';
+
 export function SiteFooter() {
   const location = useLocation();
   const navigate = useNavigate();
@@ -21,7 +25,7 @@ export function SiteFooter() {
       <div className="footer-grid">
         <div className="footer-brand">
           <Brand />
-          <p className="muted">Finite element simulation in the browser for RF and electrical engineers.</p>
+          <p className="muted">{FOOTER_TAGLINE}</p>
         </div>
         <nav aria-label="Quick Links">
           <h2>Quick Links</h2>
