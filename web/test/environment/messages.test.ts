@@ -6,7 +6,7 @@ import { processResults } from '../../src/environment/results/process-results.ts
 import { hasVolumeMesh } from '../../src/environment/state/environment-state.ts';
 import { statusChip } from '../../src/environment/state/status-chip.ts';
 import { loadFile } from '../../src/environment/workflows/load-file.ts';
-import { resumeAnalysis, runAnalysis } from '../../src/environment/workflows/run-analysis.ts';
+import { openJob, resumeAnalysis, runAnalysis } from '../../src/environment/workflows/run-analysis.ts';
 import { generateVolumeMesh } from '../../src/environment/workflows/run-meshing.ts';
 import { completedResults, FakeServer, json, makeDeps, tinyVolume } from './fakes.ts';
 
@@ -500,5 +500,26 @@ describe('resuming after a reload (generic wait, spec 001 §9)', () => {
     expect(second.store.get().analysis.status).toBe('completed');
     expect(second.store.get().model?.fileName).toBe('v.json');
     expect(await resumeAnalysis(makeDeps(after).deps)).toBe(false);
+  });
+
+  it('a job opened from Recent Activity puts its run settings back into the form (qa29: the form read DC)', async () => {
+    const analysis_config = {
+      analysisType: 'em',
+      frequency: 10e9,
+      meshOrder: 2,
+      useWavePorts: true,
+      wavePorts: [{ portID: 1, faces: [1], mode: 'TE10' }],
+    };
+    const server = new FakeServer().on(
+      '/api/fea/status/j1',
+      json({ status: 'completed', results: { ...completedResults, analysis_config } }),
+    );
+    const { deps, store } = makeDeps(server);
+    await openJob(deps, 'j1');
+    expect(store.get().analysis.status).toBe('completed');
+    expect(store.get().form.frequencyHz).toBe(10e9);
+    expect(store.get().form.meshOrder).toBe(2);
+    expect(store.get().form.wavePorts.map((p) => p.faces)).toEqual(['1']);
+    expect(store.get().formRestore?.fileName).toBe('job j1');
   });
 });

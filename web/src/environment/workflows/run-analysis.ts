@@ -150,7 +150,13 @@ async function watchAnalysis(
       case 'completed': {
         forgetRunningJob();
         const raw = resultsOf(end.body);
-        applyResults(raw, deps, { payload: await binaryPayload(deps, jobId, raw), fromFile: resumed });
+        // a job opened from the dashboard or picked up after a reload: its results bring their mesh, and
+        // the form comes back from the config it ran with (else the form reads "DC" beside 10 GHz results)
+        applyResults(raw, deps, {
+          payload: await binaryPayload(deps, jobId, raw),
+          fromFile: resumed,
+          restoreForm: resumed !== undefined,
+        });
         return;
       }
       case 'failed': {
