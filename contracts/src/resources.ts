@@ -187,8 +187,8 @@ export const MEMORY_MODEL = {
   // Lossy cavities (engine em/fullwave/eigen_shift_invert.py): shift-and-invert Arnoldi whose inner solves are
   // GMRES + BDDC on the complex K − σM (half stored), the complex H1 Laplacian of the projection with its BDDC,
   // GMRES's Krylov basis (80 vectors) and ARPACK's 20. bench/scale/eigen.py --loss-tangent 0.001 (2 threads):
-  // VmPeak 1.48 GB at 16 k unknowns, 1.71 GB at 73 k (estimates 1.11 and 1.51 GB: 0.75×, 0.89×, under); the
-  // slope between them is ≈ 4 kB per unknown, so 7 kB errs safe from ≈ 150 k on (1.48× at 1 M, extrapolated).
+  // VmPeak 1.48 GB at 16 k unknowns, 1.71 GB at 73 k, 1.81 GB at 120 k (estimates 1.11, 1.51, 1.84 GB: 0.75×,
+  // 0.89×, 1.02×); the slope is 2–4 kB per unknown, so 7 kB errs safe beyond (≈ 1.5× at 1 M, extrapolated).
   eigenLossyIterativeBytesPerUnknown: 7000,
   // Structural CG at order ≥ 2 (engine structural/static.py, not cg-bddc): the half-stored
   // stiffness, its diagonal and an AMG hierarchy of the first-order problem. bench/structural LE10 peak
