@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, sql } 
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.ts';
 import type { Database } from './schema.ts';
+import { WalSync } from './wal-sync.ts';
 
 export type Db = Kysely<Database>;
 export type DbDialect = 'sqlite' | 'postgres';
@@ -45,12 +46,21 @@ export function openDatabase(
   // WAL: readers never wait for the writer. One connection is the one writer path; transactions are
   // short (queries only, no storage or engine work inside them). Commits fsync (FULL) except the
   // writes of softWrite below.
-  sqlite.pragma('journal_mode = WAL');
+  const wal = sqlite.pragma('journal_mode = WAL', { simple: true }) === 'wal';
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const walSync = wal ? new WalSync(`${file}-wal`) : null;
+  if (walSync) walSyncs.set(db, walSync);
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => {
+      await db.destroy();
+      await walSync?.close();
+    },
+  };
 }
 
 /**
@@ -71,6 +81,24 @@ export async function softWrite<T>(db: Db, work: (db: Db) => Promise<T>): Promis
       await sql`pragma synchronous = FULL`.execute(conn);
     }
   });
+}
+
+const walSyncs = new WeakMap<Db, WalSync>();
+
+/**
+ * A write the caller must not lose in a power cut (a submitted job's row), made durable without
+ * stalling the event loop: on SQLite in WAL mode `work` commits with `synchronous = NORMAL` (no fsync
+ * on the event loop, where better-sqlite3 runs) and the WAL file is then fsynced on the thread pool
+ * (WalSync) before this resolves: when it resolves the write is as durable as a FULL commit, and
+ * meanwhile the server went on answering. Elsewhere (PostgreSQL, an in-memory or non-WAL SQLite)
+ * `work` runs as is.
+ */
+export async function durableWrite<T>(db: Db, work: (db: Db) => Promise<T>): Promise<T> {
+  const walSync = walSyncs.get(db);
+  if (!walSync) return work(db);
+  const result = await softWrite(db, work);
+  await walSync.sync();
+  return result;
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

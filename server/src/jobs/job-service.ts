@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { type Db, softWrite } from '../db/database.ts';
+import { type Db, durableWrite, softWrite } from '../db/database.ts';
 import type { Database, JobRunsTable, JobsTable } from '../db/schema.ts';
 import type { JobMetering } from './job-metering.ts';
 import type { JobOwner } from './job-owner.ts';
@@ -65,13 +65,18 @@ export class JobService {
 
   async create(job: NewJob): Promise<JobRow> {
     const id = randomUUID();
-    const inputLocation = await this.files.putInput(id, job.input);
-    try {
-      for (const file of job.inputFiles ?? []) await this.files.putInputFile(id, file.name, file.body);
-    } catch (err) {
+    // The input files are written at once (each write is several thread-pool round trips, and a
+    // submit waits for each behind the event loop's other work), before the row a worker claims.
+    const writes = await Promise.allSettled([
+      this.files.putInput(id, job.input),
+      ...(job.inputFiles ?? []).map((file) => this.files.putInputFile(id, file.name, file.body)),
+    ]);
+    const failed = writes.find((w) => w.status === 'rejected');
+    if (failed) {
       await this.files.removeAll(id);
-      throw err;
+      throw failed.reason;
     }
+    const inputLocation = (writes[0] as PromiseFulfilledResult<string>).value;
     const row: JobRow = {
       id,
       owner_user_id: job.owner.userId,
@@ -104,10 +109,15 @@ export class JobService {
       model_bytes: job.modelBytes ?? null,
       result_files: null,
     };
+    let committed = false;
     try {
-      await this.db.insertInto('jobs').values(row).execute();
+      // Durable before the reply (the user is told the job exists), without an fsync on the event loop.
+      await durableWrite(this.db, async (db) => {
+        await db.insertInto('jobs').values(row).execute();
+        committed = true;
+      });
     } catch (err) {
-      await this.files.removeAll(id); // no orphaned input when the row cannot be written
+      if (!committed) await this.files.removeAll(id); // no orphaned input when the row cannot be written
       throw err;
     }
     this.statusCache.putRead(row);
