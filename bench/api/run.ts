@@ -10,9 +10,11 @@
 // Writes bench/api/out/<label>.json and prints a Markdown table.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, get as httpGet, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { boxMesh, facesOnPlane } from '../../server/test/support/box-mesh.ts';
@@ -31,7 +33,11 @@ const PG_CELLS = Number(process.env.BENCH_PG_CELLS ?? 8);
 const GOAL_RATE = Number(process.env.BENCH_RATE ?? 5000);
 /** A completed job is polled once per open environment; 200 environments polling every 2 s is 100/s. */
 const COMPLETED_RATE = Number(process.env.BENCH_COMPLETED_RATE ?? 100);
-const SUBMITS = Number(process.env.BENCH_SUBMITS ?? 40);
+/** A user's submits while 1,000 connections poll: this many, offered at BENCH_SUBMIT_RATE per second. */
+const SUBMITS = Number(process.env.BENCH_SUBMITS ?? 200);
+const SUBMIT_RATE = Number(process.env.BENCH_SUBMIT_RATE ?? 10);
+/** The submits start once every poller is connected, or after this many seconds at most. */
+const SUBMIT_SETTLE_MAX_S = 8;
 const PAUSE_MS = 2_000;
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? '';
 const LABEL = process.env.BENCH_LABEL ?? 'latest';
@@ -54,8 +60,14 @@ async function freePort(): Promise<number> {
 }
 
 // @ts-expect-error plain ESM helper without types
-const { ensureServerBuilt, SERVER_ENTRY, SERVER_NODE_ARGS } = await import('../../scripts/build-server.mjs');
-await ensureServerBuilt();
+const {
+  ensureServerBuilt,
+  SERVER_ENTRY: BUILT_ENTRY,
+  SERVER_NODE_ARGS,
+} = await import('../../scripts/build-server.mjs');
+/** BENCH_SERVER_ENTRY: another build of the server (an A/B of two commits); default this checkout's. */
+const SERVER_ENTRY = process.env.BENCH_SERVER_ENTRY ? resolve(process.env.BENCH_SERVER_ENTRY) : BUILT_ENTRY;
+if (!process.env.BENCH_SERVER_ENTRY) await ensureServerBuilt();
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 interface Server {
@@ -239,7 +251,15 @@ interface Row {
     p50_ms: number;
     p99_ms: number;
     max_ms: number;
+    /** Offered submits per second (Poisson). */
+    rate: number;
+    p90_ms: number;
     statuses: Record<string, number>;
+    /** Poller connections established (server side) when the submits began, and how long that took. */
+    pollers_connected: number;
+    settle_s: number;
+    /** The submitting thread's own event-loop delay (its share of the latencies). */
+    client_delay_ms: { p99: number; max: number };
   };
 }
 
@@ -358,44 +378,150 @@ async function load(t: Target): Promise<void> {
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
-/** A user's submits (small sleeping jobs, cancelled at once) while `t`'s pollers run. */
-async function submitsUnderLoad(t: Target, cookie: string): Promise<void> {
+/** The server-side ESTABLISHED connections on `base`'s port (Linux /proc/net/tcp; NaN elsewhere). */
+function establishedTo(base: string): number {
+  const port = Number(new URL(base).port).toString(16).toUpperCase().padStart(4, '0');
+  try {
+    let n = 0;
+    for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f[1]?.endsWith(`:${port}`) && f[3] === '01') n++;
+    }
+    return n;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Exponential gaps (a Poisson process), seeded like open-loop.ts so a run's schedule repeats. */
+function poissonMoments(count: number, ratePerS: number, seed = 20): number[] {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const moments: number[] = [];
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    at += (-Math.log(1 - next()) / ratePerS) * 1000;
+    moments.push(at);
+  }
+  return moments;
+}
+
+/** One POST on a keep-alive agent (a browser's open connection): status and body text. */
+function post(
+  agent: Agent,
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; text: string }> {
+  return new Promise((ok, fail) => {
+    const req = httpRequest(url, { method: 'POST', agent, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        text += c;
+      });
+      res.on('end', () => ok({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
+/**
+ * Users' submits (small sleeping jobs, cancelled at once) while 1,000 connections poll the running job.
+ * The pollers are autocannon in a worker thread, so the submits' own client (this thread) does not wait
+ * behind a thousand pollers' replies; the submits start once every poller connection is established and
+ * polling (the steady state "while 1,000 pollers run" means), and arrive open loop: Poisson moments at
+ * BENCH_SUBMIT_RATE, each latency counted from its scheduled moment. The submitters take turns (so
+ * none reaches its plan's concurrency limit), each on its own keep-alive connections, opened before
+ * (a user's browser has its connection open already; a second one is opened when a submit overlaps).
+ */
+async function submitsUnderLoad(t: Target, submitters: string[]): Promise<void> {
   if (skip(t.target)) return;
   await sleep(PAUSE_MS);
   const body = JSON.stringify(job(2).payload);
+  const base = t.list[0]?.base ?? '';
+  // Each user's browser: its own keep-alive connections (at most 6, as browsers open per host).
+  const agents = submitters.map(() => new Agent({ keepAlive: true, maxSockets: 6 }));
+  const headers = (cookie: string) => ({
+    ...jsonHeaders(cookie),
+    'content-length': String(Buffer.byteLength(body)),
+    'x-test-sleep-seconds': '3600',
+  });
+  // The connection each user's browser already has open.
+  for (const agent of agents)
+    await new Promise((ok, fail) =>
+      httpGet(`${base}/api/plans`, { agent }, (res) => res.resume().on('end', ok)).on('error', fail),
+    );
+  const moments = poissonMoments(SUBMITS, SUBMIT_RATE);
+  const windowS = (moments.at(-1) ?? 0) / 1000;
   const cpu0 = cpuSeconds(t.list);
-  const pollers = cannon(t);
-  await sleep(1_500); // the pollers are connected and running
-  const spacing = ((DURATION - 3) * 1000) / SUBMITS;
+  const pollers = autocannon({
+    url: t.list.map((s) => `${s.base}${t.path}`),
+    connections: t.connections,
+    duration: Math.ceil(SUBMIT_SETTLE_MAX_S + windowS + 2),
+    headers: t.headers,
+    timeout: 10,
+    workers: 1,
+  });
+  // Steady state: every poller connection established, then a second of polling.
+  const t0 = performance.now();
+  while (establishedTo(base) < t.connections && performance.now() - t0 < SUBMIT_SETTLE_MAX_S * 1000 - 1000)
+    await sleep(50);
+  const connected = establishedTo(base);
+  await sleep(1_000);
+  const settleS = (performance.now() - t0) / 1000;
   const times: number[] = [];
   const statuses: Record<string, number> = {};
-  const base = t.list[0]?.base ?? '';
-  for (let i = 0; i < SUBMITS; i++) {
-    const t0 = performance.now();
-    const res = await fetch(`${base}/api/fea/submit`, {
-      method: 'POST',
-      headers: { ...jsonHeaders(cookie), 'x-test-sleep-seconds': '3600' },
-      body,
-    });
-    times.push(performance.now() - t0);
-    statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-    const id = res.ok ? ((await res.json()) as { job_id: string }).job_id : (await res.text(), null);
-    // Cancelled at once: it waits behind the running job (one slot), so no engine starts.
-    if (id) {
-      await cancel(base, cookie, id);
-      await waitStatus(base, cookie, id, ['cancelled', 'failed'], 100, 30_000); // out of the plan's concurrency count
-    }
-    await sleep(Math.max(0, spacing - (performance.now() - t0)));
-  }
+  const cancels: Promise<unknown>[] = [];
+  const start = performance.now();
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  await Promise.all(
+    moments.map(async (at, i) => {
+      await sleep(Math.max(0, start + at - performance.now()));
+      const cookie = submitters[i % submitters.length] ?? '';
+      const res = await post(
+        agents[i % agents.length] as Agent,
+        `${base}/api/fea/submit`,
+        { ...headers(cookie), 'x-sent-at': String(performance.timeOrigin + performance.now()) },
+        body,
+      );
+      times.push(performance.now() - (start + at));
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      // Cancelled at once: it waits behind the running job (one slot), so no engine starts.
+      if (res.status === 200) {
+        const id = (JSON.parse(res.text) as { job_id: string }).job_id;
+        cancels.push(cancel(base, cookie, id));
+      }
+    }),
+  );
+  delay.disable();
   const r = await pollers;
+  await Promise.all(cancels);
+  for (const agent of agents) agent.destroy();
   const row = rowOf(t, r, cpuSeconds(t.list) - cpu0);
   const sorted = [...times].sort((a, b) => a - b);
   row.submits = {
     count: times.length,
-    p50_ms: Math.round(quantile(sorted, 0.5)),
-    p99_ms: Math.round(quantile(sorted, 0.99)),
-    max_ms: Math.round(sorted.at(-1) ?? Number.NaN),
+    rate: SUBMIT_RATE,
+    p50_ms: Number(quantile(sorted, 0.5).toFixed(1)),
+    p90_ms: Number(quantile(sorted, 0.9).toFixed(1)),
+    p99_ms: Number(quantile(sorted, 0.99).toFixed(1)),
+    max_ms: Number((sorted.at(-1) ?? Number.NaN).toFixed(1)),
     statuses,
+    pollers_connected: connected,
+    settle_s: Number(settleS.toFixed(1)),
+    client_delay_ms: {
+      p99: Number((delay.percentile(99) / 1e6).toFixed(1)),
+      max: Number((delay.max / 1e6).toFixed(1)),
+    },
   };
   console.log(JSON.stringify(row));
   rows.push(row);
@@ -404,7 +530,8 @@ async function submitsUnderLoad(t: Target, cookie: string): Promise<void> {
 interface Prepared {
   big?: { id: string; etag: string; tetrahedra: number; bytes: number; bytesBr: number };
   cookie: string;
-  submitter: string;
+  /** Users who submit during the pollers' row, in turn. */
+  submitters: string[];
   done: string;
   running: string;
   completedEtag: string;
@@ -428,7 +555,10 @@ async function finishedJob(base: string, cookie: string, cells: number) {
 
 async function prepare(base: string, cells: number, bigCells = 0): Promise<Prepared> {
   const cookie = await register(base);
-  const submitter = await register(base);
+  // Eight submitters (the auth limit allows ten registrations an hour from one address): each has a
+  // queued job for only the moment between its submit and its cancel, far below its plan's concurrency.
+  const submitters: string[] = [];
+  for (let i = 0; i < 8; i++) submitters.push(await register(base));
   const completedJob = job(cells);
   const t0 = Date.now();
   const done = await submit(base, cookie, JSON.stringify(completedJob.payload));
@@ -445,7 +575,7 @@ async function prepare(base: string, cells: number, bigCells = 0): Promise<Prepa
   return {
     big,
     cookie,
-    submitter,
+    submitters,
     done,
     running,
     completedEtag: br.headers.get('etag') ?? '',
@@ -536,7 +666,7 @@ try {
         connections: 1000,
         headers: { cookie: p.cookie, 'accept-encoding': 'gzip, deflate, br' },
       },
-      p.submitter,
+      p.submitters,
     );
     await cancel(a.base, p.cookie, p.running);
     a.proc.kill('SIGTERM');
@@ -591,11 +721,11 @@ try {
     );
     if (r.submits)
       console.log(
-        `| ${r.setup} | ↳ ${r.submits.count} submits meanwhile | 1 | – | – | ${r.submits.p50_ms} | ${r.submits.p99_ms} | ${r.submits.max_ms} | – | ${Object.entries(
+        `| ${r.setup} | ↳ ${r.submits.count} submits meanwhile (p90 ${r.submits.p90_ms} ms; pollers connected ${r.submits.pollers_connected} after ${r.submits.settle_s} s) | – | ${r.submits.rate} | – | ${r.submits.p50_ms} | ${r.submits.p99_ms} | ${r.submits.max_ms} | – | ${Object.entries(
           r.submits.statuses,
         )
           .map(([k, v]) => `${k}×${v}`)
-          .join(' ')} | – | – | – | – | – |`,
+          .join(' ')} | – | – | – | – | ${r.submits.client_delay_ms.p99}/${r.submits.client_delay_ms.max} |`,
       );
   }
 } finally {
