@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureServerBuilt, SERVER_ENTRY, SERVER_NODE_ARGS } from './build-server.mjs';
+import { ensureServerBuilt, SERVER_ENTRY, SERVER_ENV, SERVER_NODE_ARGS } from './build-server.mjs';
 import { ensureEngine, ensureNodeModules, ROOT, run } from './ensure-deps.mjs';
 
 function treeHash(dirs) {
@@ -42,4 +42,7 @@ if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== sources) {
 
 await ensureServerBuilt();
 run(process.execPath, ['--enable-source-maps', SERVER_ENTRY, 'migrate']);
-run(process.execPath, [...SERVER_NODE_ARGS, SERVER_ENTRY, 'serve']);
+// An operator's own MALLOC_ARENA_MAX (or other setting) wins over SERVER_ENV.
+run(process.execPath, [...SERVER_NODE_ARGS, SERVER_ENTRY, 'serve'], {
+  env: { ...SERVER_ENV, ...process.env },
+});

@@ -63,6 +63,7 @@ async function freePort(): Promise<number> {
 const {
   ensureServerBuilt,
   SERVER_ENTRY: BUILT_ENTRY,
+  SERVER_ENV,
   SERVER_NODE_ARGS,
 } = await import('../../scripts/build-server.mjs');
 /** BENCH_SERVER_ENTRY: another build of the server (an A/B of two commits); default this checkout's. */
@@ -84,6 +85,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   const proc = spawn(process.execPath, [...SERVER_NODE_ARGS, ...NODE_ARGS, SERVER_ENTRY, 'serve'], {
     cwd: ROOT,
     env: {
+      ...SERVER_ENV,
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -61,10 +61,14 @@ describe('container images', () => {
     }
     // The image runs the server with the node flags `npm start` uses (scripts/build-server.mjs).
     // @ts-expect-error plain ESM helper without types
-    const { SERVER_NODE_ARGS } = (await import('../../scripts/build-server.mjs')) as {
+    const { SERVER_ENV, SERVER_NODE_ARGS } = (await import('../../scripts/build-server.mjs')) as {
+      SERVER_ENV: Record<string, string>;
       SERVER_NODE_ARGS: string[];
     };
     expect(SERVER_NODE_ARGS).toContain('--enable-source-maps');
+    // …and the environment it gives the server (malloc arenas: issue 20's RSS after the fuzz run).
+    for (const [name, value] of Object.entries(SERVER_ENV))
+      expect(all.find((s) => s.name === 'runtime')?.lines, name).toContain(`ENV ${name}=${value}`);
     expect(dockerfile).toContain(
       `ENTRYPOINT ${JSON.stringify(['node', ...SERVER_NODE_ARGS, '/app/server/dist/main.js']).replaceAll(',', ', ')}`,
     );

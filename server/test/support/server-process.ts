@@ -6,6 +6,11 @@ import { join, resolve } from 'node:path';
 
 const SERVER_DIR = resolve(import.meta.dirname, '..', '..');
 const ROOT = resolve(SERVER_DIR, '..');
+// @ts-expect-error plain ESM helper without types
+const { SERVER_ENV, SERVER_NODE_ARGS } = (await import('../../../scripts/build-server.mjs')) as {
+  SERVER_ENV: Record<string, string>;
+  SERVER_NODE_ARGS: string[];
+};
 
 /** What memory-probe.cjs reports, in kB. */
 export interface MemoryReading {
@@ -60,22 +65,28 @@ export class ServerProcess {
     if (!this.port) this.port = await freePort();
     const fd = openSync(this.log, 'a');
     const logFrom = statSync(this.log).size;
-    this.proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', this.command], {
-      cwd: SERVER_DIR,
-      env: {
-        ...process.env,
-        ENGINE_PYTHON: join(ROOT, '.venv', 'bin', 'python'),
-        ENGINE_DIR: join(ROOT, 'engine'),
-        WEB_DIST_DIR: join(this.dataDir, 'no-web'),
-        LOG_LEVEL: 'warn',
-        ...this.env,
-        ...(this.opts.memoryProbe ? this.probeEnv() : {}),
-        DATA_DIR: this.dataDir,
-        PORT: String(this.port),
-        HOST: '127.0.0.1',
+    // With the node flags and environment `npm start` gives the server, so what is measured is what runs.
+    this.proc = spawn(
+      process.execPath,
+      [...SERVER_NODE_ARGS, '--import', 'tsx', 'src/main.ts', this.command],
+      {
+        cwd: SERVER_DIR,
+        env: {
+          ...SERVER_ENV,
+          ...process.env,
+          ENGINE_PYTHON: join(ROOT, '.venv', 'bin', 'python'),
+          ENGINE_DIR: join(ROOT, 'engine'),
+          WEB_DIST_DIR: join(this.dataDir, 'no-web'),
+          LOG_LEVEL: 'warn',
+          ...this.env,
+          ...(this.opts.memoryProbe ? this.probeEnv() : {}),
+          DATA_DIR: this.dataDir,
+          PORT: String(this.port),
+          HOST: '127.0.0.1',
+        },
+        stdio: ['ignore', fd, fd],
       },
-      stdio: ['ignore', fd, fd],
-    });
+    );
     closeSync(fd);
     this.starts++;
     const deadline = Date.now() + 90_000;
