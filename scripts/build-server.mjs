@@ -23,10 +23,12 @@ export const SERVER_NODE_ARGS = [
  * Environment the server process runs with (`npm start`, bench/api, the server test harness; the
  * Dockerfile sets the same ENV). glibc malloc otherwise keeps up to 8 arenas per core, each holding
  * freed memory of its own. Over a pass of 1,000 malformed submit bodies, RSS after a forced GC grew
- * 1.04–1.11× with the default (5 runs) and moved 0.88–1.125× with two arenas (11 runs), with a flat heap
- * (issue 20, fuzz-submit test). The engine's processes get an environment of their own (engine-runner.ts).
+ * 1.04–1.11× with the default (5 runs) and moved 0.88–1.125× with two arenas (11 runs), with a flat heap.
+ * A fixed mmap threshold of 64 kB (which also stops glibc raising it after large frees) puts every large
+ * block in its own mapping, given back when freed: 0.87–1.014× in 7 runs on a quiet machine (issue 20,
+ * fuzz-submit test). The engine's processes get an environment of their own (engine-runner.ts).
  */
-export const SERVER_ENV = { MALLOC_ARENA_MAX: '2' };
+export const SERVER_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '65536' };
 const STAMP = join(ROOT, 'server', 'dist', '.source-hash');
 const SOURCES = ['server/src', 'server/package.json', 'contracts/src', 'scripts/build-server.mjs'];
 

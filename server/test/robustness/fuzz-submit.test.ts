@@ -402,14 +402,13 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
       expect(live(after), 'live heap + external after the second pass').toBeLessThanOrEqual(
         live(before) * 1.1,
       );
-      // The issue asks for "server RSS back within 10 % after the run"; read after the same full GCs, that
-      // is not reliable here. The server runs with SERVER_ENV's two malloc arenas, as `npm start` and the
-      // image run it: after/before was 0.88–1.075 in 10 runs and 1.125 in an 11th (a loaded machine); with
-      // glibc's default arenas 1.04–1.11 in 5 (issue20-fuzz-g.md). So 10 % is printed, and the assertion
-      // is a leak guard at 25 % beside the live-heap check above. RSS without a GC is printed only: V8 gives
-      // the big bodies' pages back at its next full GC, so it read 0.92–2.1× in the same runs.
+      // The issue: "server RSS back within 10 % after the run", read after the same full GCs. It holds with
+      // SERVER_ENV (two malloc arenas, a fixed 64 kB mmap threshold), as `npm start` and the image run the
+      // server: 0.87–1.014 in 7 quiet runs; with two arenas alone 0.88–1.155, with glibc's defaults
+      // 1.04–1.11 (issue20-fuzz-g.md). RSS without a GC is printed only: V8 gives the big bodies' pages
+      // back at its next full GC, so it read 0.92–2.1× in the same runs.
       expect(after.rssKb, 'RSS after a full GC, after the second pass').toBeLessThanOrEqual(
-        before.rssKb * 1.25,
+        before.rssKb * 1.1,
       );
     }, 600_000);
   },
