@@ -112,6 +112,41 @@ describe('upload (spec 001 §4/§5)', () => {
     expect(form.frequencyHz).toBe(2e9); // settings that name nothing of the model stay
   });
 
+  it('puts the EM material fields back to their defaults: a library fill is not carried to the next part', async () => {
+    const { deps, store } = makeDeps(new FakeServer());
+    await loadFile(file('bar.json', tinyVolume), deps);
+    const before = store.get().form;
+    // "Fill defaults from library: Copper" for the bus bar, then a waveguide is uploaded (qa29)
+    store.set((s) => ({
+      form: {
+        ...s.form,
+        defaultPermittivity: '8.854e-12',
+        defaultConductivity: '58000000',
+        density: '8960',
+        heatCapacity: '385',
+        useAnisotropicMaterials: true,
+        anisotropicMaterials: [
+          {
+            key: 'a',
+            id: 'm',
+            permittivity: ['2', '2', '3'],
+            permeability: ['1', '1', '1'],
+            conductivity: ['0', '0', '0'],
+          },
+        ],
+      },
+    }));
+    await loadFile(file('waveguide.json', tinyVolume), deps);
+    const form = store.get().form;
+    expect(form.defaultConductivity).toBe(before.defaultConductivity);
+    expect(form.defaultConductivity).toBe('0');
+    expect(form.defaultPermittivity).toBe(before.defaultPermittivity);
+    expect(form.density).toBe(before.density);
+    expect(form.heatCapacity).toBe(before.heatCapacity);
+    expect(form.useAnisotropicMaterials).toBe(false);
+    expect(form.anisotropicMaterials).toEqual([]);
+  });
+
   it('loads results JSON as completed results, other JSON as mesh data', async () => {
     const { deps, store } = makeDeps(new FakeServer());
     await loadFile(file('r.json', completedResults), deps);

@@ -121,11 +121,21 @@ export function createEnvironmentStore(): EnvironmentStore {
 
 /**
  * Uploading clears all prior data (spec 001 §4). The form keeps its settings (frequency, solver, …)
- * but drops everything that names faces, nodes or bodies of the old model.
+ * but drops everything that names faces, nodes or bodies of the old model, and its materials go back to the
+ * defaults (qa29: copper filled in from the library for one part made the next upload, a waveguide, solid
+ * copper).
  */
 export function clearedState(state: EnvironmentState): EnvironmentState {
+  const defaults = defaultAnalysisForm();
   const form = {
     ...state.form,
+    defaultPermittivity: defaults.defaultPermittivity,
+    defaultPermeability: defaults.defaultPermeability,
+    defaultConductivity: defaults.defaultConductivity,
+    density: defaults.density,
+    heatCapacity: defaults.heatCapacity,
+    useAnisotropicMaterials: defaults.useAnisotropicMaterials,
+    anisotropicMaterials: defaults.anisotropicMaterials,
     bodyMaterials: {},
     bodyOverrides: {},
     dirichletNodes: [],
