@@ -142,6 +142,21 @@ describe('structural analysis from the environment', () => {
     );
     mkdirSync(OUT, { recursive: true });
     await page.screenshot({ path: join(OUT, 'structural-bracket.png') });
+
+    // F5 after the run brings the same job back: its id is in the address from the moment it was submitted
+    // (qa29: the page came back empty), with model, form and results, and no "Opening job …" left behind.
+    const jobId = new URL(page.url().replace('#/', '')).searchParams.get('job');
+    expect(jobId).toMatch(/^[0-9a-f-]{8,}$/);
+    await page.reload();
+    await page.waitForSelector('[data-testid=reactions]', { timeout: 60_000 });
+    expect(page.url()).toContain(`job=${jobId}`);
+    expect(await page.textContent('[data-testid=reactions] tbody tr:first-child td:nth-child(4)')).toBe(
+      reaction,
+    );
+    expect(await page.getAttribute('[data-testid=physics-structural]', 'aria-pressed')).toBe('true');
+    expect(await page.$('[data-testid=support-0]')).not.toBeNull();
+    expect(await page.$('[data-testid=analysis-notice]')).toBeNull();
+    await page.screenshot({ path: join(OUT, 'structural-bracket-reloaded.png') });
     await page.context().close();
   });
 });

@@ -10,6 +10,8 @@ import { BottomBar } from './layout/BottomBar.tsx';
 import { LeftPanel } from './layout/LeftPanel.tsx';
 import { RightPanel } from './layout/RightPanel.tsx';
 import { TopBar } from './layout/TopBar.tsx';
+import { useJobInUrl } from './persistence/job-in-url.ts';
+import { runningJob } from './persistence/running-job.ts';
 import { indexedDbWorkStore, snapshotWork } from './persistence/saved-work.ts';
 import { RawJsonDrawer } from './raw-json/RawJsonDrawer.tsx';
 import { RESULT_MESSAGES } from './results/process-results.ts';
@@ -32,7 +34,8 @@ export function EnvironmentPage() {
   usePageTitle('Simulator');
   const navigate = useNavigate();
   const query = new URLSearchParams(useLocation().search);
-  const openJobId = query.get('job');
+  // the job the page was opened with: Recent Activity's link, or the address a reload kept (job-in-url.ts)
+  const openJobId = useRef(query.get('job')).current;
   // #/environment?physics=thermal: the landing page's Example Apps open the simulator on their family
   const physics = query.get('physics');
   const auth = useAuth();
@@ -88,6 +91,12 @@ export function EnvironmentPage() {
   const rawResults = useStoreState(store, (s) => s.rawResults);
   const centre = useRef<HTMLDivElement>(null);
 
+  const [settled, setSettled] = useState(false);
+  useJobInUrl(store, settled, (jobId) => {
+    jobs.stop('analysis');
+    void openJob(services.deps, jobId, jobs.start('analysis'));
+  });
+
   // back from the login page: the same model and configuration
   useEffect(() => {
     let live = true;
@@ -95,9 +104,13 @@ export function EnvironmentPage() {
       .take()
       .then((work) => {
         if (!live) return;
+        // React renders this after the synchronous start of openJob/resumeAnalysis below has set the job
+        setSettled(true);
         if (!work) {
-          // a job opened from the dashboard's Recent Activity; else a reload while an analysis ran
-          if (openJobId) void openJob(services.deps, openJobId, jobs.start('analysis'));
+          // a job opened from the dashboard's Recent Activity or kept in the address over a reload; else a
+          // reload while an analysis this tab started ran (remembered in localStorage)
+          if (openJobId && runningJob()?.jobId !== openJobId)
+            void openJob(services.deps, openJobId, jobs.start('analysis'));
           else void resumeAnalysis(services.deps, jobs.start('analysis'));
           return;
         }
@@ -113,7 +126,7 @@ export function EnvironmentPage() {
         });
         showModel(store.get(), bridge);
       })
-      .catch(() => undefined);
+      .catch(() => setSettled(true));
     return () => {
       live = false;
       jobs.stop('meshing');

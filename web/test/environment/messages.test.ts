@@ -557,4 +557,20 @@ describe('resuming after a reload (generic wait, spec 001 §9)', () => {
     expect(store.get().form.wavePorts.map((p) => p.faces)).toEqual(['1']);
     expect(store.get().formRestore?.fileName).toBe('job j1');
   });
+
+  it('the "Opening job …" notice goes once the job has loaded (qa29: it stayed beside the results)', async () => {
+    const server = new FakeServer().on(
+      '/api/fea/status/j2',
+      json({ status: 'running', progress: 40 }),
+      json({ status: 'completed', results: completedResults }),
+    );
+    const { deps, store } = makeDeps(server);
+    const notices: (string | undefined)[] = [];
+    store.subscribe(() => notices.push(store.get().analysis.notice));
+    await openJob(deps, 'j2');
+    expect(notices[0]).toBe('Opening job j2…');
+    expect(store.get().analysis.status).toBe('completed');
+    expect(store.get().analysis.notice).toBeUndefined();
+    expect(store.get().analysis.jobId).toBe('j2');
+  });
 });

@@ -146,6 +146,8 @@ async function watchAnalysis(
       signal,
       wait: deps.wait,
     });
+    // "Opening job … / Watching the analysis of …" said what was being waited for; the outcome replaces it
+    if (resumed) patchAnalysis(deps, { notice: undefined });
     switch (end.kind) {
       case 'completed': {
         forgetRunningJob();
@@ -204,8 +206,9 @@ export async function resumeAnalysis(deps: WorkflowDeps, signal?: AbortSignal): 
 }
 
 /**
- * Opens one of the user's jobs by id (the dashboard's Recent Activity links to /environment?job=…):
- * watches it to its end with the generic wait, then shows its results and loads their mesh.
+ * Opens one of the user's jobs by id (the dashboard's Recent Activity links to /environment?job=…, and the
+ * page keeps the job on screen in that address so a reload comes back to it): watches it to its end with the
+ * generic wait, then shows its results and loads their mesh.
  */
 export async function openJob(deps: WorkflowDeps, jobId: string, signal?: AbortSignal): Promise<void> {
   const fileName = `job ${jobId.slice(0, 8)}`;
@@ -213,7 +216,7 @@ export async function openJob(deps: WorkflowDeps, jobId: string, signal?: AbortS
     status: 'running',
     jobId,
     progress: 0,
-    notice: `Opening ${fileName} from your recent activity.`,
+    notice: `Opening ${fileName}…`,
   });
   await watchAnalysis(deps, jobId, GENERIC_WAIT_RULES, signal, { fileName });
 }
