@@ -33,6 +33,7 @@ type Shown = {
   legend: { title: string; units: string; min: number; max: number } | null;
   deformation: { field: string | null; scale: number };
   position: [number, number, number] | null;
+  extent: { x: [number, number]; y: [number, number] } | null;
 };
 
 function syntheticResults(dir: string) {
@@ -105,9 +106,9 @@ describe('named fields from a results file', () => {
     const t = await shown(frame, 0);
     expect(t.legend).toMatchObject({ units: 'K', min: 300, max: 400 });
 
-    // The deformation is on by default at the automatic exaggeration: largest displacement ≈ 10 % of the size.
-    const diagonalMm = Math.hypot(100, 20, 20);
-    const autoScale = (0.1 * diagonalMm * 1e-3) / 1e-4;
+    // The deformation is on by default at the automatic exaggeration: largest displacement = 5 % of the
+    // model's largest dimension (100 mm).
+    const autoScale = (0.05 * 100 * 1e-3) / 1e-4;
     await expect.poll(async () => (await shown(frame, 0)).deformation.field).toBe('displacement');
     expect(Math.abs((await shown(frame, 0)).deformation.scale / autoScale - 1)).toBeLessThan(1e-5); // float32 data
     const far = mesh.vertices.findIndex(([x, y, z]) => x === L && y === 0 && z === 0);
@@ -129,6 +130,54 @@ describe('named fields from a results file', () => {
     // Turning the deformed shape off puts every vertex back.
     await page.getByLabel('Deformed shape').uncheck();
     await expect.poll(async () => (await shown(frame, far)).position?.[2]).toBeCloseTo(0, 6);
+    await page.context().close();
+  });
+
+  it('the deformed shape is drawn inside the frame, and Zoom to fit frames it (qa29: the bar ran past it)', async () => {
+    const page: Page = await (await browser.newContext({ viewport: { width: 1366, height: 800 } })).newPage();
+    await openEnvironment(page, server.origin);
+    const frame = await viewerFrame(page);
+    // the 100 mm bar pulled along its axis: u_x = 0.1 mm·x/L, so the exaggeration stretches it past its frame
+    const mesh = boxMesh([L, 0.02, 0.02], [5, 1, 1]);
+    const results = {
+      solver_info: { elements: mesh.tetrahedra.length, matrix_size: 0, non_zeros: 0, analysis: 'synthetic' },
+      vertices: mesh.vertices.map(([x, y, z]) => [x! * 1000, y! * 1000, z! * 1000]),
+      faces: mesh.faces,
+      tetrahedra: mesh.tetrahedra,
+      length_unit: 'mm',
+      fields: {
+        displacement: {
+          label: 'Displacement',
+          unit: 'm',
+          kind: 'vector',
+          location: 'vertex',
+          complex: false,
+          role: 'deformation',
+          data: mesh.vertices.map(([x]) => [1e-4 * (x! / L), 0, 0]),
+        },
+      },
+      quantities: {},
+    };
+    const path = join(server.dataDir, 'tension-results.json');
+    writeFileSync(path, JSON.stringify(results));
+    await page.setInputFiles('[data-testid=file-input]', path);
+    await expect.poll(() => page.textContent('[data-testid=status-chip]')).toBe('FEA: completed');
+    await settled(frame);
+    const autoScale = (0.05 * 100 * 1e-3) / 1e-4;
+    await expect.poll(async () => (await shown(frame, 0)).deformation.scale).toBeCloseTo(autoScale, 3);
+    const inFrame = async (when: string) => {
+      const e = (await shown(frame, 0)).extent!;
+      console.log(
+        `${when}: drawn shape spans x ${e.x.map((v) => v.toFixed(2))}, y ${e.y.map((v) => v.toFixed(2))}`,
+      );
+      for (const v of [...e.x, ...e.y]) expect(Math.abs(v), when).toBeLessThan(1);
+    };
+    await inFrame('automatic exaggeration');
+    await page.getByLabel('Exaggeration').fill(String(4 * autoScale));
+    await expect.poll(async () => (await shown(frame, 0)).deformation.scale).toBeCloseTo(4 * autoScale, 3);
+    await page.getByRole('button', { name: 'Zoom to fit' }).click();
+    await settled(frame);
+    await inFrame('×4 the automatic exaggeration after Zoom to fit');
     await page.context().close();
   });
 

@@ -13,12 +13,16 @@ export interface FieldSummary {
 export interface CatalogueSummary {
   fields: FieldSummary[];
   /** a vector field with role `deformation`, with the exaggeration that shows its largest value as
-   * about 10 % of the model's size */
+   * AUTO_DEFORMATION_SHARE of the model's largest dimension */
   deformation: { field: string; autoScale: number } | null;
 }
 
-/** Share of the model's size the largest displacement is drawn at by default. */
-export const AUTO_DEFORMATION_SHARE = 0.1;
+/**
+ * Share of the model's largest dimension the largest displacement is drawn at by default: visible, yet the
+ * deformed shape stays close to the part (post-processors draw it at about 5–10 %; 10 % of the diagonal
+ * drew a slender bar past the viewer's frame, qa29).
+ */
+export const AUTO_DEFORMATION_SHARE = 0.05;
 
 export function summarizeCatalogue(payload: ViewerPayload): CatalogueSummary {
   const entries = Object.entries(payload.fields ?? {});
@@ -57,8 +61,8 @@ export function largestMagnitude(vectors: Float32Array): number {
 
 /**
  * The exaggeration that draws a displacement of `maxDisplacement` (in metres — fields are SI) as
- * AUTO_DEFORMATION_SHARE of the model's bounding-box diagonal (`positions` in model units; `metresPerUnit`
- * converts). 0 when nothing moves.
+ * AUTO_DEFORMATION_SHARE of the model's largest bounding-box edge (`positions` in model units;
+ * `metresPerUnit` converts). 0 when nothing moves.
  */
 export function autoDeformationScale(
   positions: Float32Array,
@@ -75,8 +79,8 @@ export function autoDeformationScale(
       if (v > hi[k]!) hi[k] = v;
     }
   }
-  const diagonal = Math.hypot(hi[0]! - lo[0]!, hi[1]! - lo[1]!, hi[2]! - lo[2]!) * metresPerUnit;
-  return (AUTO_DEFORMATION_SHARE * diagonal) / maxDisplacement;
+  const largest = Math.max(hi[0]! - lo[0]!, hi[1]! - lo[1]!, hi[2]! - lo[2]!) * metresPerUnit;
+  return (AUTO_DEFORMATION_SHARE * largest) / maxDisplacement;
 }
 
 /** The spec's four surface field modes lead the selector when the result leads with a field they name

@@ -17,6 +17,8 @@ export class DeformationLayer {
   private base: Float32Array | null = null;
   private warped: Float32Array | null = null;
   private outlineBuilt = false;
+  /** the deformed shape has been framed since this model was attached */
+  private framed = false;
 
   constructor(private readonly ctx: ViewerContext) {
     const material = new THREE.LineBasicMaterial({
@@ -34,8 +36,29 @@ export class DeformationLayer {
   }
 
   setDeformation(setting: DeformationSetting): void {
+    const newlyShown = setting.field !== null && (this.setting.field === null || !this.framed);
     this.setting = setting;
     this.apply();
+    this.fitToShape(newlyShown);
+  }
+
+  /**
+   * "Zoom to fit" frames what is drawn: the deformed shape and the undeformed outline (qa29: the bar was
+   * drawn past the frame and Zoom to fit ignored the deformation). The camera is refitted when the deformed
+   * shape first appears; moving the exaggeration slider leaves it where the user put it.
+   */
+  private fitToShape(refit: boolean): void {
+    const base = this.base;
+    if (!base) return;
+    const view = this.ctx.view;
+    const box = new THREE.Box3().setFromArray(base);
+    if (this.warped) box.union(new THREE.Box3().setFromArray(this.warped));
+    view.setBounds(box);
+    view.fitPoints = this.warped ?? base;
+    if (refit && this.warped) {
+      view.zoomToFit();
+      this.framed = true;
+    }
   }
 
   /** The oscillation's phase (radians) of a playing mode shape; 0 stops the swing. */
@@ -50,7 +73,9 @@ export class DeformationLayer {
 
   /** A new frame: the deformation follows it when one is shown. */
   frameChanged(): void {
-    if (this.setting.field) this.apply();
+    if (!this.setting.field) return;
+    this.apply();
+    this.fitToShape(false);
   }
 
   /** Warps the mesh by the chosen deformation field at the current frame. */
@@ -79,6 +104,7 @@ export class DeformationLayer {
     this.outline.geometry = new THREE.BufferGeometry();
     this.outline.visible = false;
     this.outlineBuilt = false;
+    this.framed = false;
   }
 
   /** Current vertex positions (deformed when a deformation is shown). */

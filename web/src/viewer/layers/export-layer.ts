@@ -1,4 +1,5 @@
 import type { DeformationSetting } from '@fieldline/contracts';
+import * as THREE from 'three';
 import { drawLegend, LEGEND_WIDTH } from '../ui/legend.ts';
 import type { ViewerContext } from './context.ts';
 
@@ -8,6 +9,8 @@ export interface Shown {
   legend: { title: string; units: string; min: number; max: number } | null;
   deformation: DeformationSetting;
   position: [number, number, number] | null;
+  /** where the drawn (deformed) vertices fall in the view: normalised device coordinates, −1…1 is in frame */
+  extent: { x: [number, number]; y: [number, number] } | null;
 }
 
 /** Export: the picture (exportPng, with the legend and the badge drawn in) and what is shown, for tests. */
@@ -59,6 +62,25 @@ export class ExportLayer {
         : null,
       deformation: L.deformation.setting,
       position: p && 3 * i + 2 < p.length ? [p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!] : null,
+      extent: p ? this.extent(p) : null,
     };
+  }
+
+  private extent(p: Float32Array): Shown['extent'] {
+    const camera = this.ctx.view.camera;
+    camera.updateMatrixWorld();
+    const v = new THREE.Vector3();
+    const x: [number, number] = [Infinity, -Infinity];
+    const y: [number, number] = [Infinity, -Infinity];
+    for (let k = 0; k + 2 < p.length; k += 3) {
+      v.set(p[k]!, p[k + 1]!, p[k + 2]!)
+        .applyMatrix4(this.ctx.root.matrixWorld)
+        .project(camera);
+      x[0] = Math.min(x[0], v.x);
+      x[1] = Math.max(x[1], v.x);
+      y[0] = Math.min(y[0], v.y);
+      y[1] = Math.max(y[1], v.y);
+    }
+    return { x, y };
   }
 }
