@@ -3,6 +3,7 @@ import { createHashRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthProvider } from '../../src/auth/index.ts';
 import { AnalysisConfigForm } from '../../src/environment/config/AnalysisConfigForm.tsx';
+import { toBackendConfig } from '../../src/environment/config/to-backend-config.ts';
 import { EnvironmentPage } from '../../src/environment/EnvironmentPage.tsx';
 import { isUsable, snapshotWork } from '../../src/environment/persistence/saved-work.ts';
 import { RawJsonDrawer } from '../../src/environment/raw-json/RawJsonDrawer.tsx';
@@ -93,6 +94,37 @@ describe('solver choices', () => {
       // what the engine runs for a GMRES choice on these families
       expect(select().value).toBe('cg-bddc');
     }
+  });
+});
+
+describe('EM materials group', () => {
+  it("folds density and heat capacity away as the thermal inputs (qa29: water's values read as the model's)", () => {
+    const deps = makeDeps(new FakeServer()).deps;
+    const services = {
+      store: deps.store,
+      deps,
+      bridge: new ViewerBridge(window, '*'),
+      jobs: createJobControls(),
+    };
+    render(
+      <EnvironmentContext.Provider value={services}>
+        <AnalysisConfigForm />
+      </EnvironmentContext.Provider>,
+    );
+    fireEvent.click(screen.getByTestId('group-materials').querySelector('button.section-head')!);
+    const thermal = screen.getByTestId('em-thermal-inputs') as HTMLDetailsElement;
+    expect(thermal.tagName).toBe('DETAILS');
+    expect(thermal.open).toBe(false);
+    expect(thermal.querySelector('summary')?.textContent).toBe(
+      'Thermal coupling inputs (not used by the electromagnetic solvers)',
+    );
+    const density = screen.getByLabelText('Density') as HTMLInputElement;
+    expect(thermal.contains(density)).toBe(true);
+    expect(thermal.contains(screen.getByLabelText('Heat capacity'))).toBe(true);
+    expect(thermal.contains(screen.getByLabelText('Conductivity'))).toBe(false);
+    // still what the job is sent
+    expect(density.value).toBe('1000');
+    expect(toBackendConfig(deps.store.get().form)).toMatchObject({ density: 1000, heatCapacity: 4186 });
   });
 });
 

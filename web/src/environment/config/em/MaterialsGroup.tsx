@@ -55,14 +55,31 @@ export function MaterialsGroup() {
           value={form.defaultConductivity}
           onChange={(v) => set({ defaultConductivity: v })}
         />
-        <TextField label="Density" unit="kg/m³" value={form.density} onChange={(v) => set({ density: v })} />
-        <TextField
-          label="Heat capacity"
-          unit="J/(kg·K)"
-          value={form.heatCapacity}
-          onChange={(v) => set({ heatCapacity: v })}
-        />
       </div>
+      {/* Spec 001 §2 lists them here, but no electromagnetic solver reads them (docs/conventions.md): folded
+          away and named as the thermal inputs, so water's 1000 / 4186 are not read as the model's material
+          (qa29). Their values are sent unchanged. */}
+      <details className="thermal-inputs" data-testid="em-thermal-inputs">
+        <summary>Thermal coupling inputs (not used by the electromagnetic solvers)</summary>
+        <p className="hint">
+          Read only by a thermal analysis, as the default ρc of a transient (e.g. Joule-heated) run; a body's
+          library material takes precedence.
+        </p>
+        <div className="row2">
+          <TextField
+            label="Density"
+            unit="kg/m³"
+            value={form.density}
+            onChange={(v) => set({ density: v })}
+          />
+          <TextField
+            label="Heat capacity"
+            unit="J/(kg·K)"
+            value={form.heatCapacity}
+            onChange={(v) => set({ heatCapacity: v })}
+          />
+        </div>
+      </details>
       <Checkbox
         label="Anisotropic materials"
         checked={form.useAnisotropicMaterials}
