@@ -37,8 +37,8 @@ import { installBodyDepthLimit } from './http/body-depth.ts';
 import { installJsonCompression } from './http/compress-json.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { fastLaneOf, serverWithFastLane } from './http/fast-lane.ts';
-import { allowInlineScripts, builtPageScriptHashes } from './http/inline-scripts.ts';
 import { ApiRegistry } from './http/openapi.ts';
+import { builtPageHeaders } from './http/page-policy.ts';
 import { lazyChildLogger, OneLinePerRequest } from './http/request-logger.ts';
 import { createRouter } from './http/route.ts';
 import { installSecurityHeaders, SECURITY_HEADER_OPTIONS } from './http/security-headers.ts';
@@ -133,7 +133,7 @@ export async function buildApp(
   await app.register(fastifyCookie);
   const securityHeaders = installSecurityHeaders(
     app,
-    allowInlineScripts(SECURITY_HEADER_OPTIONS, builtPageScriptHashes(join(config.webDistDir, 'index.html'))),
+    builtPageHeaders(join(config.webDistDir, 'index.html'), SECURITY_HEADER_OPTIONS),
   );
   // Every API route is declared once with `route` (Fastify route + OpenAPI entry from the same schemas).
   const api = new ApiRegistry();

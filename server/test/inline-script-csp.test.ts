@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,6 +44,20 @@ describe('Content-Security-Policy with the built page', () => {
     const page = await t.app.inject({ method: 'GET', url: '/' });
     expect(page.statusCode).toBe(200);
     expect(scriptSrcOf(page.headers['content-security-policy'])).toBe(`script-src 'self' ${sha256(preload)}`);
+    const api = await t.app.inject({ method: 'GET', url: '/api/auth/check' });
+    expect(api.headers['content-security-policy']).toBe(page.headers['content-security-policy']);
+  });
+
+  it('follows a rebuilt index.html without a restart (qa29: its new preload script was blocked, a blank page)', async () => {
+    const rebuilt = '(function(){var f={"/dashboard":["/assets/DashboardPage-y2.js"]};})();';
+    writeFileSync(
+      join(dist, 'index.html'),
+      `<!doctype html><html lang="en"><head><script>${rebuilt}</script><script type="module" src="/assets/main-2.js"></script><title>t</title></head><body></body></html>`,
+    );
+    utimesSync(join(dist, 'index.html'), new Date(), new Date(Date.now() + 5000));
+    const page = await t.app.inject({ method: 'GET', url: '/' });
+    expect(page.body).toContain(rebuilt);
+    expect(scriptSrcOf(page.headers['content-security-policy'])).toBe(`script-src 'self' ${sha256(rebuilt)}`);
     const api = await t.app.inject({ method: 'GET', url: '/api/auth/check' });
     expect(api.headers['content-security-policy']).toBe(page.headers['content-security-policy']);
   });

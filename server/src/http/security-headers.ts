@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
+import type { LiveHeaders } from './page-policy.ts';
 
 /** The app's Content-Security-Policy and the other helmet headers (one policy for every reply). */
 export const SECURITY_HEADER_OPTIONS: HelmetOptions = {
@@ -43,15 +44,29 @@ export function securityHeadersOf(options: HelmetOptions): Record<string, string
   return headers;
 }
 
-/** Every reply (API, web app, errors) carries the security headers; returns them (for the fast lane). */
+/**
+ * Every reply (API, web app, errors) carries the security headers; returns them (for the fast lanes, which
+ * copy them once: their JSON replies keep the start-up policy, which only a page's scripts depend on). With
+ * live headers (page-policy.ts), a request for a page first refreshes them, so a rebuilt index.html is
+ * served under a policy that allows its own inline script.
+ */
 export function installSecurityHeaders(
   app: FastifyInstance,
-  options = SECURITY_HEADER_OPTIONS,
+  options: HelmetOptions | LiveHeaders = SECURITY_HEADER_OPTIONS,
 ): Readonly<Record<string, string>> {
-  const headers = securityHeadersOf(options);
-  app.addHook('onRequest', (_request, reply, done) => {
+  const live: Pick<LiveHeaders, 'headers'> & Partial<LiveHeaders> =
+    'refresh' in options ? options : { headers: securityHeadersOf(options) };
+  const { headers, refresh } = live;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (refresh && request.method === 'GET' && isPagePath(request.url)) refresh();
     reply.headers(headers);
     done();
   });
   return headers;
+}
+
+/** `/`, `/index.html`: the requests that get the built index.html. */
+function isPagePath(url: string): boolean {
+  const path = url.split('?')[0] ?? url;
+  return path === '/' || path === '/index.html';
 }
