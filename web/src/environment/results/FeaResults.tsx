@@ -9,6 +9,7 @@ import { Eigenmodes } from './Eigenmodes.tsx';
 import { HeatFlows } from './HeatFlows.tsx';
 // The charts come in their own chunk, fetched when a result is first shown.
 import { HarmonicResponse, SParameterPlot, ThermalHistory, TimeDomain } from './lazy-charts.tsx';
+import { magneticEnergyNeedsAir } from './magnetic-closure.ts';
 import { formatHz, formatSI, quantityText } from './quantities.ts';
 import { Reactions } from './Reactions.tsx';
 import { RunSettings } from './RunSettings.tsx';
@@ -29,6 +30,7 @@ export function FeaResults() {
     return <p className="muted small">Run an analysis or load a results file to see results here.</p>;
   }
   const info = results.solverInfo ?? {};
+  const closedByShell = magneticEnergyNeedsAir(results.active, results.analysisConfig);
   const matrixSource = sParameterSource(results.active);
   const portImpedances = results.sParameters
     ? portImpedanceText(results.sParameters, (z) => formatSI(z, 'Ω'))
@@ -107,6 +109,9 @@ export function FeaResults() {
                       <th>{q.label}</th>
                       <td>{quantityText(q)}</td>
                     </tr>,
+                    ...(q.key === 'magnetic_energy_J' && closedByShell
+                      ? [<MagneticClosureNote key={`${q.key}-note`} />]
+                      : []),
                   ],
             )}
           </tbody>
@@ -161,4 +166,20 @@ function sParameterSource(result: Record<string, unknown>): string | null {
   const runs = isRecord(sp.performance) ? sp.performance.runs : undefined;
   const norm = typeof sp.normalization === 'string' ? `; ${sp.normalization}` : '';
   return `Full S-matrix from the time-domain run: ${sp.source}${typeof runs === 'number' ? `, ${runs} runs` : ''}${norm}.`;
+}
+
+/** Beside "Magnetic energy" of a model that is conductor throughout (magnetic-closure.ts). */
+function MagneticClosureNote() {
+  return (
+    <tr className="quantity-note" data-testid="magnetic-closure-note">
+      <td colSpan={2}>
+        No air region: the field is closed by n×A = 0 on the model's boundary, so this is the energy of the
+        conductor inside a closed conducting shell carrying its return current, not its free-space inductance.
+        Add air around the conductor for that.{' '}
+        <a href="/#/docs?section=magnetic-closure" target="_blank" rel="noopener">
+          Why
+        </a>
+      </td>
+    </tr>
+  );
 }

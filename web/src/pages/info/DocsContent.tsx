@@ -51,6 +51,13 @@ export function DocsContent() {
           <strong>Electrostatics and steady conduction</strong> (frequency 0): potentials on faces or nodes,
           E, D and current density, stored energy, terminal charges and capacitance.
         </li>
+        <li id="magnetic-closure">
+          <strong>Magnetic field of a current</strong>: where current flows (steady conduction, quasi-statics)
+          the magnetic field is solved with n×A = 0 on the model's outer boundary, as if the model sat in a
+          closed conducting shell that carries the return current. With no air region around a conductor, its
+          magnetic energy is that of the conductor in such a shell, not its inductance in free space: model
+          air around the conductor to get that.
+        </li>
         <li>
           <strong>Quasi-statics</strong>: voltage-driven problems at low frequency with conductivity and
           permittivity together.
