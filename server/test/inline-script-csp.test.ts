@@ -55,6 +55,8 @@ describe('Content-Security-Policy with the built page', () => {
       `<!doctype html><html lang="en"><head><script>${rebuilt}</script><script type="module" src="/assets/main-2.js"></script><title>t</title></head><body></body></html>`,
     );
     utimesSync(join(dist, 'index.html'), new Date(), new Date(Date.now() + 5000));
+    const head = await t.app.inject({ method: 'HEAD', url: '/' });
+    expect(scriptSrcOf(head.headers['content-security-policy'])).toBe(`script-src 'self' ${sha256(rebuilt)}`);
     const page = await t.app.inject({ method: 'GET', url: '/' });
     expect(page.body).toContain(rebuilt);
     expect(scriptSrcOf(page.headers['content-security-policy'])).toBe(`script-src 'self' ${sha256(rebuilt)}`);

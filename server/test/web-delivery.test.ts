@@ -71,6 +71,24 @@ describe('web app delivery', () => {
     expect((await get('/assets/main-AbCd1234.js.br')).statusCode).toBe(404);
   });
 
+  it('serves the assets of a web build made after start-up (qa29: its main chunk was a 404, a blank page)', async () => {
+    const rebuilt = `console.log(${JSON.stringify('y'.repeat(4000))});`;
+    writeFileSync(join(dist, 'assets', 'main-Rebuilt9.js'), rebuilt);
+    precompressDir(dist);
+    const br = await get('/assets/main-Rebuilt9.js', { 'accept-encoding': 'br' });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(rebuilt);
+    expect((await get('/assets/main-Rebuilt9.js')).body).toBe(rebuilt);
+    expect((await t.app.inject({ method: 'HEAD', url: '/assets/main-Rebuilt9.js' })).statusCode).toBe(200);
+    // still no twin by its own name, nothing outside the folder, and a missing asset is a 404
+    expect((await get('/assets/main-Rebuilt9.js.br')).statusCode).toBe(404);
+    expect((await get('/assets/..%2Findex.html')).statusCode).not.toBe(200);
+    expect((await get('/assets/no-such-chunk.js')).statusCode).toBe(404);
+  });
+
   it('sends a typed page path to its hash route', async () => {
     for (const [from, to] of [
       ['/dashboard', '/#/dashboard'],

@@ -58,7 +58,8 @@ export function installSecurityHeaders(
     'refresh' in options ? options : { headers: securityHeadersOf(options) };
   const { headers, refresh } = live;
   app.addHook('onRequest', (request, reply, done) => {
-    if (refresh && request.method === 'GET' && isPagePath(request.url)) refresh();
+    if (refresh && (request.method === 'GET' || request.method === 'HEAD') && isPagePath(request.url))
+      refresh();
     reply.headers(headers);
     done();
   });

@@ -11,6 +11,7 @@ export function isApiPath(url: string): boolean {
 /** Vite writes every file under assets/ with a content hash in its name: cacheable for good. */
 const HASHED = /[\\/]assets[\\/][^\\/]+$/;
 const HTML = /\.html$/;
+const ASSET_NAME = /^[\w.-]+$/;
 
 export function cacheControlFor(sentFile: string): string {
   const file = sentFile.replace(/\.(?:br|gz)$/, ''); // the twin sent in its place
@@ -23,7 +24,8 @@ export function cacheControlFor(sentFile: string): string {
 /**
  * Serves the built web app (web/dist): the brotli or gzip twin written at build time
  * (web/build/precompress.ts) when the request accepts it, with `Vary: Accept-Encoding`; hashed
- * assets immutable for a year, the HTML pages `no-cache`.
+ * assets immutable for a year, the HTML pages `no-cache`. A rebuild under a running server is served
+ * too: its new assets here, its index.html's inline script by the policy of page-policy.ts.
  */
 export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
   await app.register(fastifyStatic, {
@@ -38,6 +40,15 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       res.setHeader('cache-control', cacheControlFor(file));
       res.setHeader('vary', 'Accept-Encoding');
     },
+  });
+  // The routes above are one per file found at start-up. A web build under a running server writes assets
+  // with new content hashes, which this serves the same way (qa29: the rebuilt page's main chunk was a 404,
+  // a blank page). Known files still take their own routes; a missing one is the page-not-found reply.
+  app.get<{ Params: { '*': string } }>('/assets/*', (request, reply) => {
+    const name = request.params['*'];
+    // Vite's assets folder is flat: a plain file name, nothing that climbs out of it
+    if (!ASSET_NAME.test(name) || name.startsWith('.')) return reply.callNotFound();
+    return reply.sendFile(`assets/${name}`);
   });
 }
 
