@@ -173,9 +173,8 @@ function MagneticClosureNote() {
   return (
     <tr className="quantity-note" data-testid="magnetic-closure-note">
       <td colSpan={2}>
-        No air region: the field is closed by n×A = 0 on the model's boundary, so this is the energy of the
-        conductor inside a closed conducting shell carrying its return current, not its free-space inductance.
-        Add air around the conductor for that.{' '}
+        No air region: this energy rests on n×A = 0 at the model's boundary (a closed conducting shell
+        carrying the return current), not a free-space inductance; add air around the conductor for that.{' '}
         <a href="/#/docs?section=magnetic-closure" target="_blank" rel="noopener">
           Why
         </a>
