@@ -71,8 +71,9 @@ export function DocsContent() {
         </li>
       </ul>
       <p className="muted">
-        Thermal, vibration and structural analyses are announced for later in the beta. Analyses still in
-        development are marked as such in the simulator.
+        Thermal (steady or transient, with Joule heating), vibration (natural frequencies and harmonic
+        response) and linear static structural analyses run from the same simulator: pick the physics at the
+        top of the configuration panel.
       </p>
 
       <h2 id="conventions">Conventions</h2>
