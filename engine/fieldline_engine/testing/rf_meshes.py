@@ -6,6 +6,7 @@ Boundary names follow the engine's labels: `default` is PEC, `port_k` are wave p
 import math
 
 import ngsolve as ng
+import numpy as np
 from netgen.occ import Box, Cylinder, OCCGeometry, Pnt, WorkPlane, X, Z
 
 WR90_A = 22.86e-3
@@ -85,6 +86,51 @@ def coax_wedge_mesh(
     return mesh
 
 
+# Kuhn's split of a hexahedron into six tetrahedra along its 0–7 diagonal (corner k = 4i + 2j + l for the
+# offsets i, j, l): the same split in every cell makes the faces of neighbours match.
+_KUHN = np.array([(0, 1, 3, 7), (0, 1, 5, 7), (0, 2, 3, 7), (0, 2, 6, 7), (0, 4, 5, 7), (0, 4, 6, 7)])
+
+
+def structured_coax_wedge(
+    length: float, angle_deg: float, n_radial: int, n_angular: int, n_axial: int
+) -> dict:
+    """An `angle_deg` wedge of the RG-401 line along z as uploaded tetrahedra (mesh data in metres), from
+    a structured (ρ, φ, z) grid without a mesher: straight-sided, so the conductors' arcs are chords
+    (a TEM wave still travels at c on any cross-section). Label its faces with `coax_wedge_face_labels`."""
+    rho = np.linspace(RG401_INNER, RG401_OUTER, n_radial + 1)
+    phi = np.linspace(0.0, math.radians(angle_deg), n_angular + 1)
+    z = np.linspace(0.0, length, n_axial + 1)
+    r, p, zz = np.meshgrid(rho, phi, z, indexing="ij")
+    vertices = np.stack([r * np.cos(p), r * np.sin(p), zz], axis=-1).reshape(-1, 3)
+    index = np.arange(len(vertices)).reshape(n_radial + 1, n_angular + 1, n_axial + 1)
+    nr, na, nz = n_radial, n_angular, n_axial
+    corners = np.stack(
+        [index[i : nr + i, j : na + j, k : nz + k] for i in (0, 1) for j in (0, 1) for k in (0, 1)], axis=-1
+    ).reshape(-1, 8)
+    # lists, as a job's mesh file holds them
+    return {
+        "vertices": vertices.tolist(),
+        "tetrahedra": corners[:, _KUHN].reshape(-1, 4).tolist(),
+        "units": "m",
+    }
+
+
+def coax_wedge_face_labels(
+    vertices: np.ndarray, faces: np.ndarray, angle_deg: float, port: str = "port_0", far_end: str = "default"
+) -> np.ndarray:
+    """Boundary labels of a wedge's surface triangles: the z = 0 end `port`, the far end `far_end`, the
+    two radial side faces "sym" (PMC) and the conductors "default" (PEC)."""
+    tri = vertices[faces]
+    z = tri[..., 2]
+    labels = np.full(len(faces), "default", dtype=object)
+    labels[np.all(np.abs(z) < 1e-12, axis=1)] = port
+    labels[np.all(np.abs(z - z.max()) < 1e-12, axis=1)] = far_end
+    phi = np.arctan2(tri[..., 1], tri[..., 0])
+    for side in (0.0, math.radians(angle_deg)):
+        labels[np.all(np.abs(phi - side) < 1e-9, axis=1)] = "sym"
+    return labels
+
+
 def cavity_mesh(
     size: tuple[float, float, float], maxh: float, curve_order: int = 0, wall_label: str = "default"
 ) -> ng.Mesh:
@@ -97,7 +143,15 @@ def cavity_mesh(
     return mesh
 
 
-__all__ = ["X", "waveguide_mesh", "coax_mesh", "coax_wedge_mesh", "cavity_mesh"]
+__all__ = [
+    "X",
+    "waveguide_mesh",
+    "coax_mesh",
+    "coax_wedge_mesh",
+    "structured_coax_wedge",
+    "coax_wedge_face_labels",
+    "cavity_mesh",
+]
 
 
 def sphere_scatterer_mesh(
