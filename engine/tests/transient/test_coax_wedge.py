@@ -20,9 +20,18 @@ from fieldline_engine.em.fullwave.media import uniform_media
 from fieldline_engine.em.ports.wave_port import build_wave_port
 from fieldline_engine.em.transient.solver import TransientSolver
 from fieldline_engine.em.transient.spectrum import echo_delay
+from fieldline_engine.em.transient.warping import echo_group_delay
 from fieldline_engine.em.transient.waveforms import Waveform
 from fieldline_engine.errors import InvalidInput
-from fieldline_engine.testing.rf_meshes import RG401_INNER, RG401_OUTER, coax_wedge_mesh
+from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
+from fieldline_engine.mesh.tet_model import model_from_mesh_data
+from fieldline_engine.testing.rf_meshes import (
+    RG401_INNER,
+    RG401_OUTER,
+    coax_wedge_face_labels,
+    coax_wedge_mesh,
+    structured_coax_wedge,
+)
 from fieldline_engine.testing.uploaded import mesh_data_from_ngsolve
 
 L = 0.04
@@ -117,3 +126,40 @@ def test_wedge_job_with_neumann_symmetry_faces(engine, tmp_path):
     err = (echo.delay - exact) / exact
     print(f"wedge job: echo {echo.delay * 1e9:.5f} ns vs 2L/c ({err:+.3%}), gain {echo.gain:+.3f}")
     assert abs(err) < 0.01 and echo.gain < -0.95
+
+
+def test_echo_group_delay_with_newmark_warping_undone_does_not_depend_on_the_time_step():
+    """A structured wedge of straight tets (1 × 1 × 6 cells) read through the uploaded-mesh path. Newmark is
+    the bilinear transform, so the ratio of two spectra of one run is the semi-discrete model's at the
+    unwarped frequency: with the map undone the echo's group delay keeps only the mesh's error, while the
+    cross-correlation carries Newmark's dispersion, ≈ (ωΔt)²/12 (bench/em-transient's 1 % rung)."""
+    model = model_from_mesh_data(structured_coax_wedge(L, ANGLE, 1, 1, 6))
+    mesh = build_ngsolve_mesh(model, coax_wedge_face_labels(model.vertices, model.faces, ANGLE))
+    port = build_wave_port(mesh, "port_0", "1", "TEM", order=2, pec="default", pmc="sym")
+    wf = Waveform("gaussian", TAU, 5 * TAU, 0.0)
+    solver = TransientSolver(mesh, uniform_media(1.0), 2, "default", wf, ports=[port])
+    exact = 2 * L / C0
+    grouped, correlated = {}, {}
+    for dt_ps in (4, 20):
+        dt = dt_ps * 1e-12
+        run = solver.run("newmark", dt, math.ceil((wf.delay + exact + 6 * TAU) / dt), energy_stride=1000)
+        inc = run.port_incident["1"]
+        echo = echo_group_delay(run.times, inc, run.port_modal["1"] - inc, "newmark", 12e9)
+        grouped[dt_ps] = (echo.delay - exact) / exact
+        correlated[dt_ps] = (echo_delay(run.times, inc, run.port_modal["1"] - inc).delay - exact) / exact
+        print(
+            f"structured wedge, {mesh.ne} straight tets, p=2, Δt {dt_ps} ps: group delay unwarped "
+            f"{grouped[dt_ps]:+.3%}, cross-correlation {correlated[dt_ps]:+.3%}, gain {echo.gain:+.3f}"
+        )
+        assert echo.gain < -0.95
+    RECORDER.record(
+        "em-coax-wedge-group-delay-unwarped",
+        value=exact * (1 + grouped[20]),
+        reference=exact,
+        error=grouped[20],
+        unknowns=solver.ndof,
+        order=2,
+    )
+    assert abs(grouped[20]) < 0.01 and abs(grouped[4]) < 0.01  # the mesh's error: 1 straight tet across
+    assert abs(grouped[20] - grouped[4]) < 0.001  # the time step's error is gone ...
+    assert correlated[20] - correlated[4] > 0.03  # ... where the cross-correlation keeps it

@@ -16,6 +16,7 @@ import ngsolve as ng
 import numpy as np
 import scipy.sparse as sp
 
+from fieldline_engine.em.ports.boundary_elements import edges_of, triangles_named
 from fieldline_engine.em.ports.modes import ModeShape
 from fieldline_engine.em.ports.port_face import PortFace, _boundary_loops
 from fieldline_engine.errors import InvalidInput
@@ -122,19 +123,12 @@ def _used_dofs(fes: ng.FESpace) -> np.ndarray:
 
 
 def _perimeter_loops(mesh: ng.Mesh, label: str) -> list[np.ndarray]:
-    tris = np.array([[v.nr for v in el.vertices] for el in mesh.Elements(ng.BND) if el.mat == label])
-    return _boundary_loops(tris)
+    return _boundary_loops(triangles_named(mesh, {label}))
 
 
 def wall_edges(mesh: ng.Mesh, labels: str) -> set[tuple[int, int]]:
     """Edges (sorted vertex-number pairs) of the boundary faces named in `labels` ("a|b")."""
-    names = set(labels.split("|"))
-    out: set[tuple[int, int]] = set()
-    for el in mesh.Elements(ng.BND):
-        if el.mat in names:
-            vs = [v.nr for v in el.vertices]
-            out.update(tuple(sorted((vs[i], vs[i - 1]))) for i in range(len(vs)))
-    return out
+    return edges_of(triangles_named(mesh, set(labels.split("|"))))
 
 
 Run = tuple[np.ndarray, bool]  # perimeter vertices in order; closed (the last joins the first) or open

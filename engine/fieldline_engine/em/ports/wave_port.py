@@ -7,6 +7,8 @@ from dataclasses import dataclass
 import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.em.ports.boundary_elements import edges_of, triangles_named
+from fieldline_engine.em.ports.eigenmode import numeric_mode, wall_edges
 from fieldline_engine.em.ports.modes import ModeShape, Propagation, analytic_mode, propagation
 from fieldline_engine.em.ports.port_face import PortFace, analyse_port_face
 from fieldline_engine.errors import InvalidInput
@@ -100,19 +102,16 @@ def _cutoff_hz(mode: ModeShape, eps_r: complex, mu_r: complex) -> float:
 
 def boundary_triangles(mesh: ng.Mesh, label: str) -> tuple[np.ndarray, np.ndarray]:
     """Vertex coordinates (metres) and triangles (vertex numbers) of the boundary elements named `label`."""
-    tris = [[v.nr for v in el.vertices] for el in mesh.Elements(ng.BND) if el.mat == label]
-    if not tris:
+    tris = triangles_named(mesh, {label})
+    if not len(tris):
         raise InvalidInput(f"Wave port {label}: no faces carry this port.")
-    verts = np.array([p.point for p in mesh.vertices], dtype=np.float64)
-    return verts, np.asarray(tris, dtype=np.int64)
+    verts = np.array(mesh.ngmesh.Coordinates(), dtype=np.float64)  # row k is vertex k (v.nr)
+    return verts, tris
 
 
 def _touches_walls(tris: np.ndarray, pmc: str, mesh: ng.Mesh) -> bool:
     """Whether a perimeter edge of the port's triangles lies on a PMC face."""
-    from fieldline_engine.em.ports.eigenmode import wall_edges
-
-    walls = wall_edges(mesh, pmc)
-    return any(tuple(sorted((int(t[i]), int(t[i - 1])))) in walls for t in tris for i in range(3))
+    return bool(edges_of(tris) & wall_edges(mesh, pmc))
 
 
 def outward_normal(mesh: ng.Mesh, label: str) -> np.ndarray:
@@ -146,7 +145,5 @@ def build_wave_port(
     cut = bool(pmc) and _touches_walls(tris, pmc, mesh)
     shape = None if cut else analytic_mode(face, mode)
     if shape is None:
-        from fieldline_engine.em.ports.eigenmode import numeric_mode
-
         shape = numeric_mode(mesh, face, mode, eps_r, mu_r, order=order, pec=pec, pmc=pmc if cut else None)
     return WavePort(port_id, label, face, shape, complex(eps_r), complex(mu_r), amplitude, phase_deg, mode)

@@ -56,6 +56,51 @@ def csr_of(mat: ng.BaseMatrix) -> sp.csr_matrix:
     return out
 
 
+def combine_on_pattern(terms: list[tuple[float, sp.csr_matrix]]) -> sp.csr_matrix:
+    """Σ w·A for matrices of one finite element space: the first one's pattern holds the others' (M and K
+    share theirs; a boundary term's couplings are among the volume's), so the sum is arithmetic on its
+    data array. Falls back to scipy's sparse sum when a pattern does not fit. Scipy's own binary
+    operators cost milliseconds on first use in a process, more than a small run's whole stepping."""
+    (w0, base), rest = terms[0], terms[1:]
+    data = w0 * base.data
+    keys = None
+    for w, a in rest:
+        if a.indptr is base.indptr or (
+            np.array_equal(a.indptr, base.indptr) and np.array_equal(a.indices, base.indices)
+        ):
+            data += w * a.data
+            continue
+        if keys is None:
+            keys = _entry_keys(base)
+        at = np.searchsorted(keys, _entry_keys(a))
+        if np.any(at >= len(keys)) or np.any(keys[np.minimum(at, len(keys) - 1)] != _entry_keys(a)):
+            out = w0 * base
+            for w2, a2 in rest:
+                out = out + w2 * a2
+            return out.tocsr()
+        np.add.at(data, at, w * a.data)
+    return sp.csr_matrix((data, base.indices, base.indptr), shape=base.shape)
+
+
+def _entry_keys(a: sp.csr_matrix) -> np.ndarray:
+    """row·n + column of every stored entry: sorted for a CSR matrix with sorted column indices."""
+    rows = np.repeat(np.arange(a.shape[0], dtype=np.int64), np.diff(a.indptr))
+    return rows * a.shape[1] + a.indices
+
+
+def free_block(a: sp.csr_matrix, free: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CSR arrays (indptr, indices as int32; data) of a[free][:, free] for sorted `free` indices, without
+    scipy's fancy indexing (milliseconds on first use): renumbering keeps rows and columns in order."""
+    renumber = np.full(a.shape[0], -1, dtype=np.int64)
+    renumber[free] = np.arange(len(free))
+    rows = np.repeat(renumber, np.diff(a.indptr))
+    cols = renumber[a.indices]
+    keep = (rows >= 0) & (cols >= 0)
+    indptr = np.zeros(len(free) + 1, dtype=np.int32)
+    np.cumsum(np.bincount(rows[keep], minlength=len(free)), out=indptr[1:])
+    return indptr, cols[keep].astype(np.int32), np.ascontiguousarray(a.data[keep], dtype=np.float64)
+
+
 def use_block_factor(free_dofs: int, columns: int, steps: int | None) -> bool:
     """Whether a run should step on CHOLMOD's factor rather than NGSolve's (see the module notes)."""
     if cholespy is None or free_dofs == 0:
@@ -71,33 +116,43 @@ def use_block_factor(free_dofs: int, columns: int, steps: int | None) -> bool:
     )
 
 
+def cholmod_available() -> bool:
+    return cholespy is not None
+
+
 class StepFactor:
     """A⁻¹ on the free DOFs of an assembled SPD matrix A (zero on the Dirichlet DOFs)."""
 
     def __init__(
-        self, mat: ng.BaseMatrix, freedofs: ng.BitArray, block: bool = False, inverse: str = "sparsecholesky"
+        self,
+        mat: ng.BaseMatrix | None,
+        freedofs: ng.BitArray,
+        block: bool = False,
+        inverse: str = "sparsecholesky",
+        csr: sp.csr_matrix | None = None,
     ):
-        """`block`: the factor will solve blocks of right-hand sides (CHOLMOD where installed)."""
+        """`block`: the factor will solve blocks of right-hand sides (CHOLMOD where installed).
+        `csr`: A as scipy CSR on all DOFs (for CHOLMOD; `mat` may then be None)."""
         free = np.fromiter(freedofs, dtype=bool, count=len(freedofs))
         self.ndof = len(free)
         self.free = np.nonzero(free)[0]
         self._chol = None
         if block and cholespy is not None:
             self.backend = "cholmod"
-            a = csr_of(mat)[self.free][:, self.free].tocsr()
-            a.sum_duplicates()
+            indptr, indices, data = free_block(csr if csr is not None else csr_of(mat), self.free)
             self._chol = cholespy.CholeskySolverD(
-                len(self.free),
-                a.indptr.astype(np.int32),
-                a.indices.astype(np.int32),
-                np.ascontiguousarray(a.data, dtype=np.float64),
-                cholespy.MatrixType.CSR,
+                len(self.free), indptr, indices, data, cholespy.MatrixType.CSR
             )
         else:
             self.backend = f"ngsolve {inverse}"
             self._inv = mat.Inverse(freedofs, inverse=inverse)
             self._x = mat.CreateColVector()
             self._y = mat.CreateColVector()
+
+    @classmethod
+    def from_csr(cls, csr: sp.csr_matrix, freedofs: ng.BitArray) -> "StepFactor":
+        """CHOLMOD's factor of a matrix given as scipy CSR (needs cholespy)."""
+        return cls(None, freedofs, block=True, csr=csr)
 
     def solve_free(self, b: np.ndarray) -> np.ndarray:
         """x = A⁻¹b for b on the free DOFs only: shape (n_free,) or (n_free, k)."""
@@ -123,4 +178,4 @@ class StepFactor:
         out[self.free] = x
 
 
-__all__ = ["StepFactor", "use_block_factor"]
+__all__ = ["StepFactor", "cholmod_available", "combine_on_pattern", "free_block", "use_block_factor"]

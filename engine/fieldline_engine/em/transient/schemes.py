@@ -18,7 +18,13 @@ import ngsolve as ng
 import numpy as np
 import scipy.sparse as sp
 
-from fieldline_engine.em.transient.factor import StepFactor, csr_of, use_block_factor
+from fieldline_engine.em.transient.factor import (
+    StepFactor,
+    cholmod_available,
+    combine_on_pattern,
+    csr_of,
+    use_block_factor,
+)
 from fieldline_engine.limits import parallel
 
 try:  # scipy's own CSR kernel (what `a @ x` runs), called without scipy's Python dispatch
@@ -99,6 +105,13 @@ class SecondOrderSystem:
         return len(self._inverses)
 
     def _factorize(self, m: float, c: float, k: float, block: bool) -> StepFactor:
+        if block and cholmod_available():
+            # CHOLMOD takes CSR: combine the matrices already assembled (same numbers to rounding)
+            # instead of assembling the sum again, which costs as much as M and K together.
+            terms = [(m, self.M_csr), (k, self.K_csr)]
+            if self.C_csr is not None and c != 0:
+                terms.append((c, self.C_csr))
+            return StepFactor.from_csr(combine_on_pattern(terms), self.freedofs)
         terms = [m * self.m_term]
         if self.c_term is not None and c != 0:
             terms.append(c * self.c_term)
