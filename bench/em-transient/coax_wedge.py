@@ -85,7 +85,9 @@ def structured_wedge(angle_deg: float, n_radial: int, n_axial: int):
     )
 
 
-def run(kind: str, order: int, angle_deg: float, a: float, b: float, dt_ps: float) -> dict:
+def run(
+    kind: str, order: int, angle_deg: float, a: float, b: float, dt_ps: float
+) -> dict:
     dt = dt_ps * 1e-12
     clocks = [(time.perf_counter(), time.process_time())]
     if kind == "netgen":
