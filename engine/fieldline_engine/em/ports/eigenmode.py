@@ -14,8 +14,8 @@ conductors are the runs of perimeter edges between them (a coax wedge: the inner
 
 import ngsolve as ng
 import numpy as np
-import scipy.sparse as sp
 
+from fieldline_engine.core.sparse import dense_block
 from fieldline_engine.em.ports.boundary_elements import edges_of, triangles_named
 from fieldline_engine.em.ports.modes import ModeShape
 from fieldline_engine.em.ports.port_face import PortFace, _boundary_loops
@@ -55,12 +55,14 @@ def numeric_mode(
             )
         outer = max(range(len(loops)), key=lambda i: _extent(mesh, loops[i][0]))
         fixed, values = _loop_dofs(mesh, fes, loops, lambda i: 0.0 if i == outer else 1.0, label)
-        free = np.setdiff1d(_used_dofs(fes), fixed)
-        a = _sparse(stiff.mat)
+        used = _used_dofs(fes)
+        a = dense_block(stiff.mat, used)
+        is_free = ~np.isin(used, fixed)
         x = np.zeros(fes.ndof)
         x[fixed] = values
-        rhs = -(a[free][:, fixed] @ values)
-        x[free] = np.linalg.solve(a[free][:, free].toarray(), rhs)
+        fixed_at = np.searchsorted(used, fixed)  # the loops' DOFs are the face's too
+        rhs = -(a[is_free][:, fixed_at] @ values)
+        x[used[is_free]] = np.linalg.solve(a[np.ix_(is_free, is_free)], rhs)
         gf.vec.FV().NumPy()[:] = x
         shape_cf = -ng.grad(gf).Trace()
         kc = 0.0
@@ -77,8 +79,8 @@ def numeric_mode(
         mass = ng.BilinearForm(fes)  # TE/TM only: the TEM potential needs no mass matrix
         mass += u * v * ng.ds(label)
         mass.Assemble()
-        a = _sparse(stiff.mat)[free][:, free].toarray()
-        b = _sparse(mass.mat)[free][:, free].toarray()
+        a = dense_block(stiff.mat, free)
+        b = dense_block(mass.mat, free)
         import scipy.linalg as sla  # here only: importing it costs ~0.1–0.3 CPU s, TEM does not need it
 
         lam, vecs = sla.eigh(a, b)
@@ -105,13 +107,6 @@ def numeric_mode(
         source="2d eigenmode",
         numeric_cf=shape_cf,
     )
-
-
-def _sparse(mat) -> sp.csr_matrix:
-    """The assembled matrix as CSR (the face's DOFs are few; the space numbers the whole mesh)."""
-    rows, cols, vals = mat.COO()
-    n = mat.height
-    return sp.csr_matrix((np.asarray(vals), (np.asarray(rows), np.asarray(cols))), shape=(n, n))
 
 
 def _used_dofs(fes: ng.FESpace) -> np.ndarray:

@@ -17,7 +17,8 @@ Measured in bench/em-transient/README.md.
 
 import ngsolve as ng
 import numpy as np
-import scipy.sparse as sp
+
+from fieldline_engine.core.sparse import CsrArrays, csr_arrays
 
 try:  # an optional speed-up: the results do not depend on it
     import cholespy
@@ -41,22 +42,7 @@ CHOLMOD_SMALL_MIN_STEPS = 100
 CHOLMOD_ANY_STEPS_DOFS = 5_000
 
 
-def csr_of(mat: ng.BaseMatrix) -> sp.csr_matrix:
-    """An assembled NGSolve sparse matrix as scipy CSR: its own CSR arrays copied (rows already sorted,
-    no duplicates: the same matrix the COO route builds, in a tenth of the time); COO otherwise."""
-    if hasattr(mat, "CSR"):
-        vals, cols, ptr = mat.CSR()
-        out = sp.csr_matrix((np.array(vals), np.array(cols), np.array(ptr)), shape=(mat.height, mat.width))
-    else:
-        rows, cols, vals = mat.COO()
-        out = sp.csr_matrix(
-            (np.asarray(vals), (np.asarray(rows), np.asarray(cols))), shape=(mat.height, mat.width)
-        )
-    out.sum_duplicates()
-    return out
-
-
-def combine_on_pattern(terms: list[tuple[float, sp.csr_matrix]]) -> sp.csr_matrix:
+def combine_on_pattern(terms: list[tuple[float, CsrArrays]]) -> CsrArrays:
     """Σ w·A for matrices of one finite element space: the first one's pattern holds the others' (M and K
     share theirs; a boundary term's couplings are among the volume's), so the sum is arithmetic on its
     data array. Falls back to scipy's sparse sum when a pattern does not fit. Scipy's own binary
@@ -74,21 +60,23 @@ def combine_on_pattern(terms: list[tuple[float, sp.csr_matrix]]) -> sp.csr_matri
             keys = _entry_keys(base)
         at = np.searchsorted(keys, _entry_keys(a))
         if np.any(at >= len(keys)) or np.any(keys[np.minimum(at, len(keys) - 1)] != _entry_keys(a)):
-            out = w0 * base
+            out = w0 * base.to_scipy()
             for w2, a2 in rest:
-                out = out + w2 * a2
-            return out.tocsr()
+                out = out + w2 * a2.to_scipy()
+            out = out.tocsr()
+            out.sum_duplicates()
+            return CsrArrays(out.data, out.indices, out.indptr, out.shape)
         np.add.at(data, at, w * a.data)
-    return sp.csr_matrix((data, base.indices, base.indptr), shape=base.shape)
+    return CsrArrays(data, base.indices, base.indptr, base.shape)
 
 
-def _entry_keys(a: sp.csr_matrix) -> np.ndarray:
+def _entry_keys(a: CsrArrays) -> np.ndarray:
     """row·n + column of every stored entry: sorted for a CSR matrix with sorted column indices."""
     rows = np.repeat(np.arange(a.shape[0], dtype=np.int64), np.diff(a.indptr))
     return rows * a.shape[1] + a.indices
 
 
-def free_block(a: sp.csr_matrix, free: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def free_block(a: CsrArrays, free: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """CSR arrays (indptr, indices as int32; data) of a[free][:, free] for sorted `free` indices, without
     scipy's fancy indexing (milliseconds on first use): renumbering keeps rows and columns in order."""
     renumber = np.full(a.shape[0], -1, dtype=np.int64)
@@ -129,7 +117,7 @@ class StepFactor:
         freedofs: ng.BitArray,
         block: bool = False,
         inverse: str = "sparsecholesky",
-        csr: sp.csr_matrix | None = None,
+        csr: CsrArrays | None = None,
     ):
         """`block`: the factor will solve blocks of right-hand sides (CHOLMOD where installed).
         `csr`: A as scipy CSR on all DOFs (for CHOLMOD; `mat` may then be None)."""
@@ -139,7 +127,7 @@ class StepFactor:
         self._chol = None
         if block and cholespy is not None:
             self.backend = "cholmod"
-            indptr, indices, data = free_block(csr if csr is not None else csr_of(mat), self.free)
+            indptr, indices, data = free_block(csr if csr is not None else csr_arrays(mat), self.free)
             self._chol = cholespy.CholeskySolverD(
                 len(self.free), indptr, indices, data, cholespy.MatrixType.CSR
             )
@@ -150,7 +138,7 @@ class StepFactor:
             self._y = mat.CreateColVector()
 
     @classmethod
-    def from_csr(cls, csr: sp.csr_matrix, freedofs: ng.BitArray) -> "StepFactor":
+    def from_csr(cls, csr: CsrArrays, freedofs: ng.BitArray) -> "StepFactor":
         """CHOLMOD's factor of a matrix given as scipy CSR (needs cholespy)."""
         return cls(None, freedofs, block=True, csr=csr)
 

@@ -18,11 +18,11 @@ import ngsolve as ng
 import numpy as np
 import scipy.sparse as sp
 
+from fieldline_engine.core.sparse import CsrArrays, csr_arrays
 from fieldline_engine.em.transient.factor import (
     StepFactor,
     cholmod_available,
     combine_on_pattern,
-    csr_of,
     use_block_factor,
 )
 from fieldline_engine.limits import parallel
@@ -42,7 +42,7 @@ SCHEME_DESCRIPTIONS = {
 Forcing = Callable[[float, np.ndarray], None]  # writes f(t) into a numpy array (ndof, columns)
 
 
-def spmm(a: sp.csr_matrix, x: np.ndarray) -> np.ndarray:
+def spmm(a: sp.csr_matrix | CsrArrays, x: np.ndarray) -> np.ndarray:
     """a @ x for a block x (n, k), column by column: scipy's multi-vector CSR kernel is several times
     slower per column than its single-vector one. One column (every run but the port-by-port S-matrix)
     goes straight to the kernel: the same operations as `a @ x`, without its dispatch, which at ~1k
@@ -74,8 +74,8 @@ class SecondOrderSystem:
         self.C = self._assemble(c_term) if c_term is not None else None
         # The same matrices in CSR: the schemes step numpy blocks (ndof, columns), one column per
         # excitation, so several excitations share each sparse product and each substitution.
-        self.M_csr, self.K_csr = csr_of(self.M), csr_of(self.K)
-        self.C_csr = csr_of(self.C) if self.C is not None else None
+        self.M_csr, self.K_csr = csr_arrays(self.M), csr_arrays(self.K)
+        self.C_csr = csr_arrays(self.C) if self.C is not None else None
         self.freedofs = fes.FreeDofs()
         # Factorizations by (m, c, k, block): a second run with the same Δt (another port driven) reuses them.
         self._inverses: dict[tuple[float, float, float, bool], StepFactor] = {}

@@ -16,8 +16,8 @@ from typing import Any
 
 import ngsolve as ng
 import numpy as np
-import scipy.sparse as sp
 
+from fieldline_engine.core.sparse import CsrArrays
 from fieldline_engine.em.constants import MU0
 from fieldline_engine.em.fullwave.media import Media, media_from_bodies
 from fieldline_engine.em.fullwave.sparameters import port_current_weight
@@ -245,7 +245,7 @@ class TransientSolver:
         for g, vec in zip(self.gaps, self.gap_vectors, strict=True):
             gap_row[g.label] = len(rows)
             rows.append(vec * g.delta_v / g.field_norm)
-        functionals = sp.csr_matrix(np.vstack(rows)) if rows else None
+        functionals = CsrArrays.from_dense_rows(np.vstack(rows)) if rows else None
         outputs = np.zeros((n_rec, len(rows), 1 + len(extra)))
         modal = {pid: outputs[:, r, 0] for pid, r in modal_row.items()}
         volt = {pid: outputs[:, r, 0] for pid, r in volt_row.items()}
