@@ -25,6 +25,7 @@ Results: bench/em-transient/out/results.json and a table on stdout.
 import json
 import math
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -60,16 +61,27 @@ FEM_LADDER = [
     (2, 0.003, 1.5, 2e-12),
 ]
 OPENEMS_LADDER = [0.5, 1.0, 2.0, 4.0]
-# The coax by its symmetry (coax_wedge.py): (order, wedge angle °, maxh mm, netgen curvature safety, Δt ps).
-# 30° and curvature safety 0.3 give netgen's coarsest valid wedge (≈ 90 tets, 1–2 across the gap).
+# The coax by its symmetry (coax_wedge.py): ("netgen", order, wedge angle °, maxh mm, netgen curvature
+# safety, Δt ps) — 30° and curvature safety 0.3 give netgen's coarsest valid wedge (≈ 90 tets, 1–2 across
+# the gap) — or ("structured", order, angle °, cells across the gap, cells along the line, Δt ps): straight
+# tets on a (ρ, φ, z) grid read through the uploaded-mesh path. Every rung's delay is the echo's group
+# delay with Newmark's warping undone; the cross-correlation's is printed beside it.
 WEDGE_LADDER = [
-    (2, 30, 20, 0.3, 8),
-    (2, 30, 20, 0.3, 4),
-    (3, 30, 20, 0.3, 8),
-    (3, 30, 20, 0.3, 4),
-    (3, 30, 20, 0.3, 2.5),
-    (3, 30, 20, 0.3, 2),
+    ("netgen", 2, 30, 20, 0.3, 8),
+    ("netgen", 3, 30, 20, 0.3, 2.5),
+    ("structured", 2, 30, 1, 4, 20),
+    ("structured", 2, 30, 1, 5, 20),
+    ("structured", 2, 30, 1, 6, 20),
+    ("structured", 2, 30, 1, 8, 20),
+    ("structured", 2, 30, 2, 6, 20),
+    ("structured", 3, 30, 1, 2, 20),
+    ("structured", 3, 30, 1, 3, 20),
+    ("structured", 3, 30, 1, 4, 20),
 ]
+# The cheapest rung of each code at a target is re-run this many times, alternating (Fieldline, openEMS
+# with a set-up pass, openEMS with its step given), each a fresh process: the ratio is the median of
+# the per-round ratios, so a load change on the shared machine hits both sides of a pair alike.
+PAIRED_ROUNDS = 7
 
 # The 3D case (sphere_case.py): (order, maxh mm, Δt s or None for 0.95 of the explicit limit, scheme,
 # netgen curvature safety or None for its default 2[, netgen optimization passes, default 3]). Fieldline's
@@ -125,12 +137,12 @@ def fem_run(order: int, maxh: float, safety: float, dt: float) -> dict:
 
 
 def wedge_run(
-    order: int, angle: float, maxh_mm: float, safety: float, dt_ps: float
+    kind: str, order: int, angle: float, a: float, b: float, dt_ps: float
 ) -> dict:
     """One wedge rung in a fresh interpreter (first-use costs count, imports do not: as openEMS's rungs)."""
     proc = subprocess.run(
-        [sys.executable, str(HERE / "coax_wedge.py")]
-        + [str(x) for x in (order, angle, maxh_mm, safety, dt_ps)],
+        [sys.executable, str(HERE / "coax_wedge.py"), kind]
+        + [str(x) for x in (order, angle, a, b, dt_ps)],
         capture_output=True,
         text=True,
         env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
@@ -191,7 +203,9 @@ def smatrix_stepping(
     }
 
 
-def openems_run(cells_per_mm: float) -> dict:
+def openems_run(cells_per_mm: float, given_dt: float | None = None) -> dict:
+    """One openEMS rung in a fresh interpreter; `given_dt`: its own time step from an earlier run, so it
+    sets up once instead of twice (openems_coax.py)."""
     work = HERE / "out" / f"openems_{cells_per_mm:g}"
     env = {**os.environ, "OPENEMS_THREADS": "1"}
     proc = subprocess.run(
@@ -200,7 +214,8 @@ def openems_run(cells_per_mm: float) -> dict:
             str(HERE / "openems_coax.py"),
             str(cells_per_mm),
             str(work),
-        ],
+        ]
+        + ([repr(given_dt)] if given_dt is not None else []),
         capture_output=True,
         text=True,
         env=env,
@@ -208,9 +223,38 @@ def openems_run(cells_per_mm: float) -> dict:
         check=True,
     )
     r = json.loads(proc.stdout.strip().splitlines()[-1])
-    r["rung"] = f"{cells_per_mm:g} cells/mm"
+    r["rung"] = f"{cells_per_mm:g} cells/mm" + (
+        ", step given" if given_dt is not None else ""
+    )
+    if given_dt is not None:
+        r["solver"] = "openEMS, time step given"
     r["unknowns"] = r["cells"]
     return r
+
+
+def paired_rounds(fem: dict, oems: dict, oems_given: dict) -> dict:
+    """Re-runs the three cheapest rungs alternately, PAIRED_ROUNDS times; medians of the per-round ratios."""
+    fem_rung = fem["rung_args"]
+    rounds = []
+    for _ in range(PAIRED_ROUNDS):
+        a = wedge_run(*fem_rung)
+        b = openems_run(oems["cells_per_mm"])
+        c = openems_run(oems_given["cells_per_mm"], oems_given["dt"])
+        rounds.append((a, b, c))
+    out: dict = {"rounds": PAIRED_ROUNDS}
+    for clock in ("seconds", "cpu_seconds"):
+        out[clock] = {
+            "fieldline": [r[0][clock] for r in rounds],
+            "openems": [r[1][clock] for r in rounds],
+            "openems_step_given": [r[2][clock] for r in rounds],
+            "ratio_median": statistics.median(
+                r[0][clock] / r[1][clock] for r in rounds
+            ),
+            "ratio_step_given_median": statistics.median(
+                r[0][clock] / r[2][clock] for r in rounds
+            ),
+        }
+    return out
 
 
 def time_to(
@@ -377,26 +421,61 @@ def main() -> None:
             json.dumps({"sphere": sphere, "start_up": startup}, indent=1)
         )
         return
-    wedge = [progress(wedge_run(*rung)) for rung in WEDGE_LADDER]
+    wedge = [progress(dict(wedge_run(*rung), rung_args=rung)) for rung in WEDGE_LADDER]
     oems = [progress(openems_run(c)) for c in OPENEMS_LADDER]
+    oems_given = [progress(openems_run(r["cells_per_mm"], r["dt"])) for r in oems]
     print(
         "\nCoax by its rotational symmetry: Fieldline wedge (PMC side faces) vs openEMS cylindrical (r, z)"
     )
     print(
-        f"{'code':32} {'rung':48} {'tets':>5} {'unknowns':>9} {'steps':>6} {'wall s':>7} {'CPU s':>6} "
-        f"{'mesh/setup/stepping CPU s':>26} {'delay error':>12}"
+        f"{'code':32} {'rung':52} {'tets':>5} {'unknowns':>9} {'steps':>6} {'wall s':>7} {'CPU s':>6} "
+        f"{'mesh/setup/stepping CPU s':>26} {'delay error':>12} {'cross-corr.':>12}"
     )
     for r in wedge:
         ph = r["phases_cpu_s"]
         print(
-            f"{r['solver']:32} {r['rung']:48} {r['tets']:>5} {r['unknowns']:>9} {r['steps']:>6} "
+            f"{r['solver']:32} {r['rung']:52} {r['tets']:>5} {r['unknowns']:>9} {r['steps']:>6} "
             f"{r['seconds']:>7.3f} {r['cpu_seconds']:>6.3f} "
             f"{ph['mesh']:>8.3f} /{ph['setup']:>6.3f} /{ph['stepping']:>6.3f}    {100 * r['delay_error']:>+11.4f}%"
+            f" {100 * r['delay_error_cross_correlation']:>+11.4f}%"
+        )
+    for r in oems + oems_given:
+        print(
+            f"{r['solver']:32} {r['rung']:52} {'':>5} {r['cells']:>9} {r['steps']:>6} {r['seconds']:>7.3f} "
+            f"{r['cpu_seconds']:>6.3f} {'':>26}    {100 * r['delay_error']:>+11.4f}%"
         )
     wedge_time_to = [
-        report_time_to("coax wedge (symmetry)", wedge, oems, t, "delay_error", startup)
+        {
+            "openems": report_time_to(
+                "coax wedge (symmetry)", wedge, oems, t, "delay_error", startup
+            ),
+            "openems_step_given": report_time_to(
+                "coax wedge vs openEMS with its step given",
+                wedge,
+                oems_given,
+                t,
+                "delay_error",
+                startup,
+            ),
+        }
         for t in TARGETS
     ]
+    wedge_paired = {}
+    for target in TARGETS:
+        picks = [time_to(rows, target) for rows in (wedge, oems, oems_given)]
+        if all(picks):
+            pairs = paired_rounds(*picks)
+            wedge_paired[f"{target:g}"] = pairs
+            for clock, label in (("seconds", "wall"), ("cpu_seconds", "CPU")):
+                p = pairs[clock]
+                print(
+                    f"coax wedge, time to {100 * target:g} %, {PAIRED_ROUNDS} alternating rounds ({label} s): "
+                    f"Fieldline median {statistics.median(p['fieldline']):.3f} ({picks[0]['rung']}), openEMS "
+                    f"{statistics.median(p['openems']):.3f}, openEMS step given "
+                    f"{statistics.median(p['openems_step_given']):.3f} → Fieldline/openEMS "
+                    f"{p['ratio_median']:.3g}, Fieldline/openEMS step given {p['ratio_step_given_median']:.3g} "
+                    "(medians of the per-round ratios)"
+                )
     fem = [progress(fem_run(*rung)) for rung in FEM_LADDER]
     block = smatrix_stepping()
     rows = fem + oems
@@ -445,7 +524,9 @@ def main() -> None:
             {
                 "rows": rows,
                 "wedge_rows": wedge,
+                "wedge_openems_step_given_rows": oems_given,
                 "wedge_time_to": wedge_time_to,
+                "wedge_paired_rounds": wedge_paired,
                 "ratios": ratios,
                 "smatrix_stepping": block,
                 "coax_time_to": coax_time_to,

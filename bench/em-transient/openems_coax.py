@@ -1,14 +1,18 @@
 """openEMS (EC-FDTD, Debian `python3-openems`) on the bench's coax pulse problem.
 
-Run with Debian's python3:  /usr/bin/python3 openems_coax.py CELLS_PER_MM WORKDIR
+Run with Debian's python3:  /usr/bin/python3 openems_coax.py CELLS_PER_MM WORKDIR [TIME_STEP_S]
 Air-filled line with RG-401 radii (a = 0.819 mm, b = 2.731 mm): a Mur absorbing boundary at z = 0, a soft
 E-field source with the TEM weight ρ̂/ρ at z = Z_EXC, a voltage probe (radial line integral) at
 z = Z_PROBE and a PEC short at z = Z_PROBE + L. openEMS's Gaussian exp(−((t − t0)/τ)²) with
 τ = 3/(2π·fc), fc = 12 GHz: τ = 39.8 ps, as on the FEM side.
 Cylindrical coordinates: the conductors are the grid's r boundaries (exact geometry, openEMS's natural
 set-up for a coax; the TEM mode is uniform in φ, 8 cells around). Cells per mm set r and z.
-The run covers the same physical time as the FEM run (the echo plus 6τ). Prints one JSON line: the delay
-of the inverted echo at the probe (cross-correlation with the incident pulse), cells, steps, seconds.
+The run covers the same physical time as the FEM run (the echo plus 6τ). openEMS takes a number of steps,
+not an end time, so the run needs its time step: without TIME_STEP_S a set-up-only pass reads it from
+openEMS's log (two set-ups, as this bench has always timed openEMS); with it (openEMS's own step, from a
+first run) the step is given and openEMS sets up once, what a user who knows the step would run.
+Prints one JSON line: the delay of the inverted echo at the probe (cross-correlation with the incident
+pulse), cells, steps, seconds.
 """
 
 import json
@@ -57,10 +61,12 @@ def echo_delay(t, reference, signal, upsample=32):
     return (lags[i] + shift) * dt / upsample, float(np.sign(y1))
 
 
-def build(cells_per_mm: float, steps: int):
+def build(cells_per_mm: float, steps: int, dt: float | None = None):
     d = 1.0 / cells_per_mm
     z_end = Z_PROBE + L_MM
     fdtd = openEMS(NrTS=steps, EndCriteria=0, CoordSystem=1)
+    if dt is not None:
+        fdtd.SetTimeStep(dt)
     # r_min / r_max: the inner and outer conductor; alpha: closed; z_min: Mur; z_max: the short
     fdtd.SetBoundaryCond(["PEC", "PEC", "PEC", "PEC", "MUR", "PEC"])
     fdtd.SetGaussExcite(0.0, FC)
@@ -111,7 +117,7 @@ def cpu() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def run(cells_per_mm: float, work: str) -> dict:
+def run(cells_per_mm: float, work: str, given_dt: float | None = None) -> dict:
     tau = 3 / (2 * math.pi * FC)
     t0 = 9 / (2 * math.pi * FC)
     t_inc = t0 + (Z_PROBE - Z_EXC) * 1e-3 / C0
@@ -119,9 +125,9 @@ def run(cells_per_mm: float, work: str) -> dict:
     t_end = t_inc + exact + 6 * tau
     os.makedirs(work, exist_ok=True)
     started, cpu0 = time.perf_counter(), cpu()
-    dt = time_step(cells_per_mm, work)
+    dt = time_step(cells_per_mm, work) if given_dt is None else given_dt
     steps = math.ceil(t_end / dt)
-    fdtd, cells = build(cells_per_mm, steps)
+    fdtd, cells = build(cells_per_mm, steps, given_dt)
     stepping = time.perf_counter()
     fdtd.Run(work, cleanup=True, verbose=0, numThreads=THREADS)
     done, cpu1 = time.perf_counter(), cpu()
@@ -143,8 +149,10 @@ def run(cells_per_mm: float, work: str) -> dict:
         "delay_error": float((delay - exact) / exact),
         "echo_sign": sign,
         "threads": THREADS,
+        "time_step_given": given_dt is not None,
     }
 
 
 if __name__ == "__main__":
-    print(json.dumps(run(float(sys.argv[1]), sys.argv[2])))
+    given = float(sys.argv[3]) if len(sys.argv) > 3 else None
+    print(json.dumps(run(float(sys.argv[1]), sys.argv[2], given)))
