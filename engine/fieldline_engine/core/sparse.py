@@ -36,6 +36,9 @@ class CsrArrays:
         np.cumsum(np.bincount(r, minlength=rows.shape[0]), out=indptr[1:])
         return cls(np.ascontiguousarray(rows[r, c], dtype=np.float64), c.astype(np.int64), indptr, rows.shape)
 
+    def negated(self) -> "CsrArrays":
+        return CsrArrays(-self.data, self.indices, self.indptr, self.shape)
+
     def to_scipy(self) -> sp.csr_matrix:
         return sp.csr_matrix((self.data, self.indices, self.indptr), shape=self.shape)
 

@@ -62,6 +62,24 @@ def spmm(a: sp.csr_matrix | CsrArrays, x: np.ndarray) -> np.ndarray:
     return out
 
 
+def subtract_product(a: CsrArrays, negated: CsrArrays | None, x: np.ndarray, out: np.ndarray) -> None:
+    """out -= a @ x, in place: with one float column, SciPy's kernel adds `negated`'s product (a's data
+    negated, the same numbers bit for bit) straight into `out`, with no temporary; else through spmm."""
+    if (
+        negated is not None
+        and _csr_matvec is not None
+        and x.shape[1] == 1
+        and x.flags.c_contiguous
+        and out.flags.c_contiguous
+        and x.dtype == out.dtype == negated.dtype == np.float64
+    ):
+        _csr_matvec(
+            *negated.shape, negated.indptr, negated.indices, negated.data, x.reshape(-1), out.reshape(-1)
+        )
+        return
+    out -= spmm(a, x)
+
+
 class SecondOrderSystem:
     """The matrices of M u'' + C u' + K u = f and the symbolic terms to combine them into one matrix."""
 
@@ -76,6 +94,9 @@ class SecondOrderSystem:
         # excitation, so several excitations share each sparse product and each substitution.
         self.M_csr, self.K_csr = csr_arrays(self.M), csr_arrays(self.K)
         self.C_csr = csr_arrays(self.C) if self.C is not None else None
+        # −K and −C: a step subtracts their products in place (subtract_product)
+        self.K_neg = self.K_csr.negated()
+        self.C_neg = self.C_csr.negated() if self.C_csr is not None else None
         self.freedofs = fes.FreeDofs()
         # Factorizations by (m, c, k, block): a second run with the same Δt (another port driven) reuses them.
         self._inverses: dict[tuple[float, float, float, bool], StepFactor] = {}
@@ -182,13 +203,15 @@ class Newmark(Scheme):
     def step(self) -> None:
         dt = self.dt
         np.multiply(self.a, dt * dt / 4, out=self._upred)
-        self._upred += dt * self.v
+        np.multiply(self.v, dt, out=self._tmp)
+        self._upred += self._tmp
         self._upred += self.u
         np.multiply(self.a, dt / 2, out=self._vpred)
         self._vpred += self.v
         rhs = self._force((self.n + 1) * dt)
-        rhs -= spmm(self.sys.K_csr, self._upred)
-        self._apply_c(self._vpred, 1.0, rhs)
+        subtract_product(self.sys.K_csr, self.sys.K_neg, self._upred, rhs)
+        if self.sys.C_csr is not None:
+            subtract_product(self.sys.C_csr, self.sys.C_neg, self._vpred, rhs)
         self.inv.solve_into(rhs, self.a)
         np.multiply(self.a, dt * dt / 4, out=self.u)
         self.u += self._upred
