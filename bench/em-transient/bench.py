@@ -276,11 +276,12 @@ def time_to(
     return min(ok, key=lambda r: r[clock]) if ok else None
 
 
-def openems_sphere_run(cells: int) -> dict:
+def openems_sphere_run(cells: int, given_dt: float | None = None) -> dict:
     work = HERE / "out" / f"openems_sphere_{cells}"
     env = {**os.environ, "OPENEMS_THREADS": "1"}
     proc = subprocess.run(
-        ["/usr/bin/python3", str(HERE / "openems_sphere.py"), str(cells), str(work)],
+        ["/usr/bin/python3", str(HERE / "openems_sphere.py"), str(cells), str(work)]
+        + ([repr(given_dt)] if given_dt is not None else []),
         capture_output=True,
         text=True,
         env=env,
@@ -293,7 +294,11 @@ def openems_sphere_run(cells: int) -> dict:
     r["frequency_error"] = (
         r["frequency_hz"] - sphere_case.REFERENCE_HZ
     ) / sphere_case.REFERENCE_HZ
-    r["rung"] = f"{cells}³ cells ({sphere_case.A_MM / cells:.2g} mm)"
+    r["rung"] = f"{cells}³ cells ({sphere_case.A_MM / cells:.2g} mm)" + (
+        ", step given" if given_dt is not None else ""
+    )
+    if given_dt is not None:
+        r["solver"] = "openEMS, time step given"
     r["unknowns"] = r["cells"]
     return r
 
@@ -386,6 +391,9 @@ def progress(row: dict) -> dict:
 def sphere_main(startup: dict) -> dict:
     fem = [progress(sphere_fieldline.run(*rung)) for rung in SPHERE_FEM_LADDER]
     oems = [progress(openems_sphere_run(c)) for c in SPHERE_OPENEMS_LADDER]
+    oems_given = [
+        progress(openems_sphere_run(r["cells_per_side"], r["dt"])) for r in oems
+    ]
     print(
         f"\n3D case: εr = {sphere_case.EPS_R:g} sphere (R = {sphere_case.R_MM:g} mm) in a {sphere_case.A_MM:g} mm PEC "
         f"cube, ringing frequency vs {sphere_case.REFERENCE_HZ / 1e9:.5f} GHz (eigen solver)"
@@ -393,7 +401,7 @@ def sphere_main(startup: dict) -> dict:
     print(
         f"{'code':28} {'rung':30} {'unknowns':>9} {'steps':>6} {'wall s':>8} {'CPU s':>7} {'f error':>10}"
     )
-    for r in fem + oems:
+    for r in fem + oems + oems_given:
         print(
             f"{r['solver']:28} {r['rung']:30} {r['unknowns']:>9} {r['steps']:>6} {r['seconds']:>8.2f} "
             f"{r['cpu_seconds']:>7.2f} {100 * r['frequency_error']:>+9.3f}%"
@@ -405,9 +413,17 @@ def sphere_main(startup: dict) -> dict:
             f"{r['steps_per_s']:.0f} steps/s, {r['dof_steps_per_s']:.3g} DOF-steps/s"
         )
     return {
-        "rows": fem + oems,
+        "rows": fem + oems + oems_given,
         "time_to_1pct": report_time_to(
             "3D sphere", fem, oems, 0.01, "frequency_error", startup
+        ),
+        "time_to_1pct_openems_step_given": report_time_to(
+            "3D sphere vs openEMS with its step given",
+            fem,
+            oems_given,
+            0.01,
+            "frequency_error",
+            startup,
         ),
     }
 

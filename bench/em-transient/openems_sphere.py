@@ -34,8 +34,12 @@ from sphere_case import A_MM, END_TIME, EPS_R, F0, FC, PROBE_MM, R_MM
 THREADS = int(os.environ.get("OPENEMS_THREADS", "1"))
 
 
-def build(cells: int, steps: int):
+def build(cells: int, steps: int, dt: float | None = None):
     fdtd = openEMS(NrTS=steps, EndCriteria=0)
+    if (
+        dt is not None
+    ):  # its own step from an earlier run: one set-up instead of two (openems_coax.py)
+        fdtd.SetTimeStep(dt)
     fdtd.SetBoundaryCond(["PEC"] * 6)
     fdtd.SetGaussExcite(F0, FC)
     csx = ContinuousStructure()
@@ -87,12 +91,12 @@ def cpu() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def run(cells: int, work: str) -> dict:
+def run(cells: int, work: str, given_dt: float | None = None) -> dict:
     os.makedirs(work, exist_ok=True)
     started, cpu0 = time.perf_counter(), cpu()
-    dt = time_step(cells, work)
+    dt = time_step(cells, work) if given_dt is None else given_dt
     steps = int(np.ceil(END_TIME / dt))
-    fdtd, n_cells = build(cells, steps)
+    fdtd, n_cells = build(cells, steps, given_dt)
     stepping, cpu1 = time.perf_counter(), cpu()
     fdtd.Run(work, cleanup=True, verbose=0, numThreads=THREADS)
     done, cpu2 = time.perf_counter(), cpu()
@@ -108,10 +112,12 @@ def run(cells: int, work: str) -> dict:
         "cpu_seconds": cpu2 - cpu0,
         "cpu_seconds_run": cpu2 - cpu1,
         "threads": THREADS,
+        "time_step_given": given_dt is not None,
         "t": data[:, 0].tolist(),
         "ez": data[:, 3].tolist(),
     }
 
 
 if __name__ == "__main__":
-    print(json.dumps(run(int(sys.argv[1]), sys.argv[2])))
+    given = float(sys.argv[3]) if len(sys.argv) > 3 else None
+    print(json.dumps(run(int(sys.argv[1]), sys.argv[2], given)))

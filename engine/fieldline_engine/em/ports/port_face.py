@@ -175,13 +175,17 @@ def _as_circle(loop_pts: np.ndarray, u: np.ndarray, v: np.ndarray) -> tuple[np.n
 
 def _boundary_loops(triangles: np.ndarray) -> list[np.ndarray]:
     """Closed loops of edges used by exactly one triangle, as ordered vertex lists (any orientation)."""
-    edges = np.concatenate([triangles[:, [0, 1]], triangles[:, [1, 2]], triangles[:, [2, 0]]])
-    key = np.sort(edges, axis=1)
-    uniq, counts = np.unique(key, axis=0, return_counts=True)
+    edges = np.sort(
+        np.concatenate([triangles[:, [0, 1]], triangles[:, [1, 2]], triangles[:, [2, 0]]]), axis=1
+    )
+    base = int(edges.max(initial=0)) + 1
+    # one integer per edge: np.unique over rows (axis=0) builds a structured dtype, slow on small inputs
+    keys, counts = np.unique(edges[:, 0].astype(np.int64) * base + edges[:, 1], return_counts=True)
+    single = keys[counts == 1]
     neighbours: dict[int, list[int]] = {}
-    for a, b in uniq[counts == 1]:
-        neighbours.setdefault(int(a), []).append(int(b))
-        neighbours.setdefault(int(b), []).append(int(a))
+    for a, b in zip((single // base).tolist(), (single % base).tolist(), strict=True):
+        neighbours.setdefault(a, []).append(b)
+        neighbours.setdefault(b, []).append(a)
     loops: list[np.ndarray] = []
     seen: set[int] = set()
     for start in neighbours:
