@@ -34,13 +34,20 @@ def numeric_mode(
     order: int = 2,
     pec: str | None = None,
     pmc: str | None = None,
+    walls: set[tuple[int, int]] | None = None,
+    triangles: np.ndarray | None = None,
 ) -> ModeShape:
-    """`pmc`: labels ("a|b") of symmetry-plane (PMC) faces that may cut the port's perimeter."""
+    """`pmc`: labels ("a|b") of symmetry-plane (PMC) faces that may cut the port's perimeter; `walls`:
+    their edges when the caller has them already, `triangles`: the port face's (else both are read
+    from the mesh)."""
     family, index = _SELECT[mode]
     label = face.label
     fes = ng.H1(mesh, order=order + 1, definedon=mesh.Boundaries(label))
-    walls = wall_edges(mesh, pmc) if pmc else set()
-    loops, open_walls = _conductor_runs(_perimeter_loops(mesh, label), walls)
+    if walls is None:
+        walls = wall_edges(mesh, pmc) if pmc else set()
+    if triangles is None:
+        triangles = triangles_named(mesh, {label})
+    loops, open_walls = _conductor_runs(_boundary_loops(triangles), walls)
     u, v = fes.TnT()
     stiff = ng.BilinearForm(fes)
     stiff += ng.grad(u).Trace() * ng.grad(v).Trace() * ng.ds(label)
@@ -115,10 +122,6 @@ def _used_dofs(fes: ng.FESpace) -> np.ndarray:
     for el in fes.Elements(ng.BND):
         mask[[d for d in el.dofs if d >= 0]] = True
     return np.nonzero(mask)[0]
-
-
-def _perimeter_loops(mesh: ng.Mesh, label: str) -> list[np.ndarray]:
-    return _boundary_loops(triangles_named(mesh, {label}))
 
 
 def wall_edges(mesh: ng.Mesh, labels: str) -> set[tuple[int, int]]:

@@ -109,11 +109,6 @@ def boundary_triangles(mesh: ng.Mesh, label: str) -> tuple[np.ndarray, np.ndarra
     return verts, tris
 
 
-def _touches_walls(tris: np.ndarray, pmc: str, mesh: ng.Mesh) -> bool:
-    """Whether a perimeter edge of the port's triangles lies on a PMC face."""
-    return bool(edges_of(tris) & wall_edges(mesh, pmc))
-
-
 def outward_normal(mesh: ng.Mesh, label: str) -> np.ndarray:
     n = np.array(
         ng.Integrate(ng.specialcf.normal(3), mesh, ng.BND, definedon=mesh.Boundaries(label)), dtype=np.float64
@@ -142,8 +137,11 @@ def build_wave_port(
     verts, tris = boundary_triangles(mesh, label)
     n_out = outward_normal(mesh, label)
     face = analyse_port_face(label, verts, tris, f"Wave port {port_id}", outward=n_out)
-    cut = bool(pmc) and _touches_walls(tris, pmc, mesh)
+    walls = wall_edges(mesh, pmc) if pmc else set()
+    cut = bool(walls & edges_of(tris))  # a perimeter edge of the port lies on a PMC face
     shape = None if cut else analytic_mode(face, mode)
     if shape is None:
-        shape = numeric_mode(mesh, face, mode, eps_r, mu_r, order=order, pec=pec, pmc=pmc if cut else None)
+        shape = numeric_mode(
+            mesh, face, mode, eps_r, mu_r, order=order, pec=pec, walls=walls if cut else set(), triangles=tris
+        )
     return WavePort(port_id, label, face, shape, complex(eps_r), complex(mu_r), amplitude, phase_deg, mode)
