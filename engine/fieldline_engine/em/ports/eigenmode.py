@@ -16,7 +16,7 @@ import ngsolve as ng
 import numpy as np
 
 from fieldline_engine.core.sparse import dense_block
-from fieldline_engine.em.ports.boundary_elements import edges_of, triangles_named
+from fieldline_engine.em.ports.boundary_elements import edges_of, elements_named, triangles_named
 from fieldline_engine.em.ports.modes import ModeShape
 from fieldline_engine.em.ports.port_face import PortFace, _boundary_loops
 from fieldline_engine.errors import InvalidInput
@@ -48,6 +48,7 @@ def numeric_mode(
     if triangles is None:
         triangles = triangles_named(mesh, {label})
     loops, open_walls = _conductor_runs(_boundary_loops(triangles), walls)
+    port_elements = elements_named(mesh, {label})
     u, v = fes.TnT()
     stiff = ng.BilinearForm(fes)
     stiff += ng.grad(u).Trace() * ng.grad(v).Trace() * ng.ds(label)
@@ -61,8 +62,8 @@ def numeric_mode(
                 f"Wave port {label}: a TEM mode needs two conductors; this port face has a single boundary."
             )
         outer = max(range(len(loops)), key=lambda i: _extent(mesh, loops[i][0]))
-        fixed, values = _loop_dofs(mesh, fes, loops, lambda i: 0.0 if i == outer else 1.0, label)
-        used = _used_dofs(fes)
+        fixed, values = _loop_dofs(mesh, fes, loops, lambda i: 0.0 if i == outer else 1.0, port_elements)
+        used = _used_dofs(fes, port_elements)
         a = dense_block(stiff.mat, used)
         is_free = ~np.isin(used, fixed)
         x = np.zeros(fes.ndof)
@@ -74,12 +75,12 @@ def numeric_mode(
         shape_cf = -ng.grad(gf).Trace()
         kc = 0.0
     else:
-        used = _used_dofs(fes)
+        used = _used_dofs(fes, port_elements)
         if family == "TM":
-            fixed, _ = _loop_dofs(mesh, fes, loops, lambda _i: 0.0, label)
+            fixed, _ = _loop_dofs(mesh, fes, loops, lambda _i: 0.0, port_elements)
             free = np.setdiff1d(used, fixed)
         elif open_walls:  # TE: H_z is tangential to a PMC wall, so ψ = 0 there
-            fixed, _ = _loop_dofs(mesh, fes, open_walls, lambda _i: 0.0, label)
+            fixed, _ = _loop_dofs(mesh, fes, open_walls, lambda _i: 0.0, port_elements)
             free = np.setdiff1d(used, fixed)
         else:
             free = used
@@ -116,12 +117,10 @@ def numeric_mode(
     )
 
 
-def _used_dofs(fes: ng.FESpace) -> np.ndarray:
+def _used_dofs(fes: ng.FESpace, port_elements: list[ng.ElementId]) -> np.ndarray:
     """DOFs that belong to the port face (the surface space numbers all mesh nodes)."""
-    mask = np.zeros(fes.ndof, dtype=bool)
-    for el in fes.Elements(ng.BND):
-        mask[[d for d in el.dofs if d >= 0]] = True
-    return np.nonzero(mask)[0]
+    dofs = [d for el in port_elements for d in fes.GetDofNrs(el) if d >= 0]
+    return np.unique(np.asarray(dofs, dtype=np.int64))
 
 
 def wall_edges(mesh: ng.Mesh, labels: str) -> set[tuple[int, int]]:
@@ -167,14 +166,13 @@ def _extent(mesh: ng.Mesh, loop: np.ndarray) -> float:
 
 
 def _loop_dofs(
-    mesh: ng.Mesh, fes: ng.FESpace, loops: list[Run], value_of, label: str
+    mesh: ng.Mesh, fes: ng.FESpace, loops: list[Run], value_of, port_elements: list[ng.ElementId]
 ) -> tuple[np.ndarray, np.ndarray]:
     """DOFs on the perimeter runs (their vertices and edges) with a value per run."""
     edge_of = {}  # the port face's edges only (all of the mesh's would be slow on a big model)
-    for el in mesh.Elements(ng.BND):
-        if el.mat == label:
-            for e in el.edges:
-                edge_of[tuple(sorted(v.nr for v in mesh[e].vertices))] = e.nr
+    for eid in port_elements:
+        for e in mesh[eid].edges:
+            edge_of[tuple(sorted(v.nr for v in mesh[e].vertices))] = e.nr
     dofs: dict[int, float] = {}
     for i, (loop, closed) in enumerate(loops):
         val = value_of(i)
