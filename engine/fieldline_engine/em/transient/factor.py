@@ -120,7 +120,7 @@ class StepFactor:
         csr: CsrArrays | None = None,
     ):
         """`block`: the factor will solve blocks of right-hand sides (CHOLMOD where installed).
-        `csr`: A as scipy CSR on all DOFs (for CHOLMOD; `mat` may then be None)."""
+        `csr`: A as CSR arrays on all DOFs (for CHOLMOD; `mat` may then be None)."""
         free = np.fromiter(freedofs, dtype=bool, count=len(freedofs))
         self.ndof = len(free)
         self.free = np.nonzero(free)[0]
