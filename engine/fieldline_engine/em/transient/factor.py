@@ -118,16 +118,21 @@ class StepFactor:
         block: bool = False,
         inverse: str = "sparsecholesky",
         csr: CsrArrays | None = None,
+        free_csr: CsrArrays | None = None,
     ):
         """`block`: the factor will solve blocks of right-hand sides (CHOLMOD where installed).
-        `csr`: A as CSR arrays on all DOFs (for CHOLMOD; `mat` may then be None)."""
+        `csr`: A as CSR arrays on all DOFs, or `free_csr`: its free block (for CHOLMOD; `mat` may then
+        be None)."""
         free = np.fromiter(freedofs, dtype=bool, count=len(freedofs))
         self.ndof = len(free)
         self.free = np.nonzero(free)[0]
         self._chol = None
         if block and cholespy is not None:
             self.backend = "cholmod"
-            indptr, indices, data = free_block(csr if csr is not None else csr_arrays(mat), self.free)
+            if free_csr is not None:
+                indptr, indices, data = free_csr.indptr, free_csr.indices, free_csr.data
+            else:
+                indptr, indices, data = free_block(csr if csr is not None else csr_arrays(mat), self.free)
             self._chol = cholespy.CholeskySolverD(
                 len(self.free), indptr, indices, data, cholespy.MatrixType.CSR
             )
@@ -141,6 +146,18 @@ class StepFactor:
     def from_csr(cls, csr: CsrArrays, freedofs: ng.BitArray) -> "StepFactor":
         """CHOLMOD's factor of a matrix given as scipy CSR (needs cholespy)."""
         return cls(None, freedofs, block=True, csr=csr)
+
+    @classmethod
+    def from_free_csr(cls, free_csr: CsrArrays, freedofs: ng.BitArray) -> "StepFactor":
+        """CHOLMOD's factor of a matrix given as its free block in CSR (needs cholespy)."""
+        return cls(None, freedofs, block=True, free_csr=free_csr)
+
+    def solve_free_into(self, b: np.ndarray, out: np.ndarray) -> None:
+        """out = A⁻¹b on the free DOFs (b and out: (n_free,) or (n_free, k), C-contiguous float)."""
+        if self._chol is not None and b.flags.c_contiguous and b.dtype == np.float64:
+            self._chol.solve(b, out)
+            return
+        out[...] = self.solve_free(b)
 
     def solve_free(self, b: np.ndarray) -> np.ndarray:
         """x = A⁻¹b for b on the free DOFs only: shape (n_free,) or (n_free, k)."""

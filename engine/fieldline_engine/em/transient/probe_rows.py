@@ -13,15 +13,20 @@ import numpy as np
 import scipy.sparse as sp
 
 
-def point_rows(fes: ng.FESpace, mips: list, make_cf) -> sp.csr_matrix:
+def point_rows(fes: ng.FESpace, mips: list, make_cf, columns: np.ndarray | None = None) -> sp.csr_matrix:
     """(3·len(mips) × ndof) rows: row 3k + c is component c of `make_cf(gf)` at mips[k], as a linear
-    function of gf's DOF vector. `make_cf(gf)` must build a CF linear in the GridFunction gf."""
+    function of gf's DOF vector. `make_cf(gf)` must build a CF linear in the GridFunction gf.
+    `columns`: only these DOFs, in this order (the free ones a time loop steps; the others are zero)."""
+    column_of = np.arange(fes.ndof)
+    if columns is not None:
+        column_of = np.full(fes.ndof, -1)
+        column_of[columns] = np.arange(len(columns))
     gf = ng.GridFunction(fes)
     cf = make_cf(gf)
     vec = gf.vec.FV().NumPy()
     rows, cols, vals = [], [], []
     for k, mip in enumerate(mips):
-        dofs = [d for d in fes.GetDofNrs(ng.ElementId(ng.VOL, mip.nr)) if d >= 0]
+        dofs = [d for d in fes.GetDofNrs(ng.ElementId(ng.VOL, mip.nr)) if d >= 0 and column_of[d] >= 0]
         for d in dofs:
             vec[:] = 0.0
             vec[d] = 1.0
@@ -29,9 +34,10 @@ def point_rows(fes: ng.FESpace, mips: list, make_cf) -> sp.csr_matrix:
             for c in range(3):
                 if value[c] != 0.0:
                     rows.append(3 * k + c)
-                    cols.append(d)
+                    cols.append(column_of[d])
                     vals.append(value[c])
-    return sp.csr_matrix((vals, (rows, cols)), shape=(3 * len(mips), fes.ndof))
+    width = fes.ndof if columns is None else len(columns)
+    return sp.csr_matrix((vals, (rows, cols)), shape=(3 * len(mips), width))
 
 
 __all__ = ["point_rows"]

@@ -222,10 +222,12 @@ class TransientSolver:
         t_setup = time.perf_counter()
         sources, drive = self._drive(drive_port)
         extra = [(pid, *self._drive(pid)) for pid in also_drive or []]
-        forcing = make_forcing([sources] + [s for _, s, _ in extra], self.waveform, dt, steps)
+        free = self.system.free  # the time loop steps these DOFs; the Dirichlet ones stay zero
+        forcing = make_forcing([sources] + [s for _, s, _ in extra], self.waveform, dt, steps, rows=free)
         stepper = make_scheme(scheme, self.system, dt, forcing, columns=1 + len(extra), steps=steps)
         gf_e = ng.GridFunction(self.fes)
         gf_phi = ng.GridFunction(self.fes)
+        gf_e.vec[:] = 0.0
         gf_phi.vec[:] = 0.0
         h_cf = (-1.0 / MU0) * (self.media.inv_mu_r * ng.curl(gf_phi))
         times = np.arange(steps + 1) * dt
@@ -245,7 +247,7 @@ class TransientSolver:
         for g, vec in zip(self.gaps, self.gap_vectors, strict=True):
             gap_row[g.label] = len(rows)
             rows.append(vec * g.delta_v / g.field_norm)
-        functionals = CsrArrays.from_dense_rows(np.vstack(rows)) if rows else None
+        functionals = CsrArrays.from_dense_rows(np.vstack(rows)[:, free]) if rows else None
         outputs = np.zeros((n_rec, len(rows), 1 + len(extra)))
         modal = {pid: outputs[:, r, 0] for pid, r in modal_row.items()}
         volt = {pid: outputs[:, r, 0] for pid, r in volt_row.items()}
@@ -265,9 +267,9 @@ class TransientSolver:
         }
         # Probes: E from u and H from Φ as sparse rows (probe_rows.py), one product each a step.
         mips = [pr.mip for pr in probes]
-        rows_e = point_rows(self.fes, mips, lambda g: g) if probes else None
+        rows_e = point_rows(self.fes, mips, lambda g: g, free) if probes else None
         rows_h = (
-            point_rows(self.fes, mips, lambda g: (-1.0 / MU0) * (self.media.inv_mu_r * ng.curl(g)))
+            point_rows(self.fes, mips, lambda g: (-1.0 / MU0) * (self.media.inv_mu_r * ng.curl(g)), free)
             if probes
             else None
         )
@@ -308,7 +310,8 @@ class TransientSolver:
         u_all = stepper.u
         u_np = u_all[:, 0]  # the configured excitation: every record, energy, probes and frames
         e_np = gf_e.vec.FV().NumPy()
-        phi_np = gf_phi.vec.FV().NumPy()
+        phi_full = gf_phi.vec.FV().NumPy()  # what h_cf reads: Φ on every DOF, scattered when evaluated
+        phi_np = np.zeros_like(u_np)  # Φ on the free DOFs
         u_old = np.zeros_like(u_np)
         sampler = VertexSampler(self.mesh) if (vertex_count is not None or frame_steps) else None
         started = time.perf_counter()
@@ -320,6 +323,7 @@ class TransientSolver:
                 probe_e_all[n] = (rows_e @ u_np).reshape(-1, 3)
                 probe_h_all[n] = (rows_h @ phi_np).reshape(-1, 3)
             if curr:
+                phi_full[free] = phi_np
                 for pid, (integrand, region) in current_integrands.items():
                     curr[pid][n] = float(
                         ng.Integrate(integrand, self.mesh, ng.BND, definedon=region, order=6)
@@ -328,7 +332,8 @@ class TransientSolver:
                 w_e.append(0.5 * float(np.dot(u_np, self.system.M_csr @ u_np)) / MU0)
                 w_m.append(0.5 * float(np.dot(phi_np, self.system.K_csr @ phi_np)) / MU0)
             if n in frame_steps:
-                e_np[:] = u_np
+                e_np[free] = u_np
+                phi_full[free] = phi_np
                 run.frame_times.append(n * dt)
                 run.frames_e.append(sampler(gf_e)[:vertex_count])
                 run.frames_h.append(sampler(h_cf)[:vertex_count])
@@ -359,7 +364,8 @@ class TransientSolver:
         run.energy_electric = np.asarray(w_e)
         run.energy_magnetic = np.asarray(w_m)
         run.gap_current = {g.label: (gap_emf[g.label] - gap_v[g.label]) / g.resistance for g in self.gaps}
-        e_np[:] = u_np
+        e_np[free] = u_np
+        phi_full[free] = phi_np
         run.final_fields = {"e": gf_e, "h": h_cf}
         if sampler is not None:
             run.final_e = sampler(gf_e)[:vertex_count]

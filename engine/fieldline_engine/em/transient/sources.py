@@ -139,13 +139,17 @@ def make_forcing(
     waveform: Waveform,
     dt: float | None = None,
     steps: int | None = None,
+    rows: np.ndarray | None = None,
 ) -> Callable[[float, np.ndarray], None]:
     """f(t) for a block of excitations: column j of the output is Σ over columns[j]'s terms. All term
     vectors sit in one dense (ndof, terms) matrix, so each step is one small matrix product. With `dt`
     and `steps` the waveform's coefficients at every t = n·Δt (n ≤ steps + 1, where the schemes call)
-    are tabulated once, vectorized, instead of evaluated in Python every step."""
+    are tabulated once, vectorized, instead of evaluated in Python every step. `rows`: the DOFs the
+    output holds (the schemes step the free ones)."""
     terms = [(j, t) for j, col in enumerate(columns) for t in col]
-    basis = np.column_stack([t.vector for _, t in terms]) if terms else None
+    basis = (
+        np.column_stack([t.vector if rows is None else t.vector[rows] for _, t in terms]) if terms else None
+    )
     coef = np.zeros((len(terms), len(columns)))
     table = None
     if basis is not None and dt is not None and steps is not None:
