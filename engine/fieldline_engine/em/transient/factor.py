@@ -79,6 +79,36 @@ def _entry_keys(a: CsrArrays) -> np.ndarray:
 def free_block(a: CsrArrays, free: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """CSR arrays (indptr, indices as int32; data) of a[free][:, free] for sorted `free` indices, without
     scipy's fancy indexing (milliseconds on first use): renumbering keeps rows and columns in order."""
+    keep, indptr, indices = _free_selection(a, free)
+    return indptr, indices, np.ascontiguousarray(a.data[keep], dtype=np.float64)
+
+
+def free_blocks(matrices: list[CsrArrays], free: np.ndarray) -> list[CsrArrays]:
+    """a[free][:, free] of each matrix, as CsrArrays; matrices with the first one's pattern (M and K of
+    one space) reuse its selection, so only their values are picked."""
+    out: list[CsrArrays] = []
+    shared = None
+    n = len(free)
+    for a in matrices:
+        base = matrices[0]
+        if shared is not None and (
+            a.indptr is base.indptr
+            or (np.array_equal(a.indptr, base.indptr) and np.array_equal(a.indices, base.indices))
+        ):
+            keep, indptr, indices = shared
+            out.append(
+                CsrArrays(np.ascontiguousarray(a.data[keep], dtype=np.float64), indices, indptr, (n, n))
+            )
+            continue
+        keep, indptr, indices = _free_selection(a, free)
+        if a is base:
+            shared = keep, indptr, indices
+        out.append(CsrArrays(np.ascontiguousarray(a.data[keep], dtype=np.float64), indices, indptr, (n, n)))
+    return out
+
+
+def _free_selection(a: CsrArrays, free: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Which stored entries of `a` lie in its free block, and that block's indptr and indices (int32)."""
     renumber = np.full(a.shape[0], -1, dtype=np.int64)
     renumber[free] = np.arange(len(free))
     rows = np.repeat(renumber, np.diff(a.indptr))
@@ -86,7 +116,7 @@ def free_block(a: CsrArrays, free: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     keep = (rows >= 0) & (cols >= 0)
     indptr = np.zeros(len(free) + 1, dtype=np.int32)
     np.cumsum(np.bincount(rows[keep], minlength=len(free)), out=indptr[1:])
-    return indptr, cols[keep].astype(np.int32), np.ascontiguousarray(a.data[keep], dtype=np.float64)
+    return keep, indptr, cols[keep].astype(np.int32)
 
 
 def use_block_factor(free_dofs: int, columns: int, steps: int | None) -> bool:
@@ -183,4 +213,11 @@ class StepFactor:
         out[self.free] = x
 
 
-__all__ = ["StepFactor", "cholmod_available", "combine_on_pattern", "free_block", "use_block_factor"]
+__all__ = [
+    "StepFactor",
+    "cholmod_available",
+    "combine_on_pattern",
+    "free_block",
+    "free_blocks",
+    "use_block_factor",
+]

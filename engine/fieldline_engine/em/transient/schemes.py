@@ -26,7 +26,7 @@ from fieldline_engine.em.transient.factor import (
     StepFactor,
     cholmod_available,
     combine_on_pattern,
-    free_block,
+    free_blocks,
     use_block_factor,
 )
 from fieldline_engine.limits import parallel
@@ -98,9 +98,9 @@ class SecondOrderSystem:
         self.free = np.flatnonzero(np.fromiter(self.freedofs, dtype=bool, count=len(self.freedofs)))
         # Their free blocks in CSR: the schemes step numpy blocks (free DOFs, columns), one column per
         # excitation, so several excitations share each sparse product and each substitution.
-        self.M_csr = _free_csr(csr_arrays(self.M), self.free)
-        self.K_csr = _free_csr(csr_arrays(self.K), self.free)
-        self.C_csr = _free_csr(csr_arrays(self.C), self.free) if self.C is not None else None
+        blocks = free_blocks([csr_arrays(a) for a in (self.M, self.K, self.C) if a is not None], self.free)
+        self.M_csr, self.K_csr = blocks[0], blocks[1]
+        self.C_csr = blocks[2] if self.C is not None else None
         # −K and −C: a step subtracts their products in place (subtract_product)
         self.K_neg = self.K_csr.negated()
         self.C_neg = self.C_csr.negated() if self.C_csr is not None else None
@@ -146,11 +146,6 @@ class SecondOrderSystem:
             terms.append(k * self.k_term)
         mat = self._assemble(*terms)
         return StepFactor(mat, self.freedofs, block, self.inverse)
-
-
-def _free_csr(a: CsrArrays, free: np.ndarray) -> CsrArrays:
-    indptr, indices, data = free_block(a, free)
-    return CsrArrays(data, indices, indptr, (len(free), len(free)))
 
 
 class Scheme(ABC):
