@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ConversionError, type ConvertedModel, convertStep } from '../../src/environment/api/convert-step.ts';
 import { INVALID_SURFACE_MESSAGE, rewriteServerError } from '../../src/environment/jobs/server-error.ts';
 import { AbortedError } from '../../src/environment/jobs/sleep.ts';
@@ -509,6 +509,9 @@ describe('meshing (spec 001 §7/§8)', () => {
 });
 
 describe('resuming after a reload (generic wait, spec 001 §9)', () => {
+  // each test is its own tab: the running job and the submitted jobs' names are per tab
+  beforeEach(() => sessionStorage.clear());
+
   it('watches the remembered analysis every 3 s and shows its results', async () => {
     const server = new FakeServer()
       .on('/api/fea/health', json({ status: 'ok' }))
@@ -556,6 +559,51 @@ describe('resuming after a reload (generic wait, spec 001 §9)', () => {
     expect(store.get().form.meshOrder).toBe(2);
     expect(store.get().form.wavePorts.map((p) => p.faces)).toEqual(['1']);
     expect(store.get().formRestore?.fileName).toBe('job j1');
+  });
+
+  it('a job this tab submitted keeps its file name when reopened from the address (qa30: "job 1a2b3c4d")', async () => {
+    const server = new FakeServer()
+      .on('/api/fea/health', json({ status: 'ok' }))
+      .on('/api/fea/submit', json({ status: 'queued', job_id: 'named-1' }))
+      .on('/api/fea/status/named-1', json({ status: 'completed', results: completedResults }));
+    const first = makeDeps(server);
+    await loadFile(file('bracket.json', tinyVolume), first.deps);
+    await runAnalysis(first.deps);
+    expect(first.store.get().analysis.status).toBe('completed');
+
+    const reloaded = makeDeps(server); // F5: a new page, the same tab
+    const notices: (string | undefined)[] = [];
+    reloaded.store.subscribe(() => notices.push(reloaded.store.get().analysis.notice));
+    await openJob(reloaded.deps, 'named-1');
+    expect(notices[0]).toBe('Opening bracket.json…');
+    expect(reloaded.store.get().model?.fileName).toBe('bracket.json');
+    // a job this tab never submitted is still shown under its id
+    const other = makeDeps(
+      new FakeServer().on(
+        '/api/fea/status/abcdef123456',
+        json({ status: 'completed', results: completedResults }),
+      ),
+    );
+    await openJob(other.deps, 'abcdef123456');
+    expect(other.store.get().model?.fileName).toBe('job abcdef12');
+  });
+
+  it('a reopened job that was cancelled or failed says it has no results (qa30: an empty page after F5)', async () => {
+    const cancelled = makeDeps(new FakeServer().on('/api/fea/status/c1', json({ status: 'cancelled' })));
+    await openJob(cancelled.deps, 'c1');
+    expect(cancelled.store.get().analysis).toMatchObject({
+      status: 'idle',
+      notice: 'Analysis cancelled. job c1 has no results to show; load the model again to run it.',
+    });
+    const failed = makeDeps(
+      new FakeServer().on('/api/fea/status/f1', json({ status: 'failed', error: 'Solver diverged' })),
+    );
+    await openJob(failed.deps, 'f1');
+    expect(failed.store.get().analysis.status).toBe('failed');
+    expect(failed.store.get().analysis.error?.title).toBe('Analysis failed on server');
+    expect(failed.store.get().analysis.notice).toBe(
+      'job f1 has no results to show; load the model again to run it.',
+    );
   });
 
   it('the "Opening job …" notice goes once the job has loaded (qa29: it stayed beside the results)', async () => {

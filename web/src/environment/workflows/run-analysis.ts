@@ -16,6 +16,7 @@ import {
   SELF_INTERSECTION_NOTICE,
 } from '../jobs/server-error.ts';
 import { AbortedError } from '../jobs/sleep.ts';
+import { jobName, rememberJobName } from '../persistence/job-names.ts';
 import { forgetRunningJob, rememberRunningJob, runningJob } from '../persistence/running-job.ts';
 import type { EnvironmentState, UiError } from '../state/environment-state.ts';
 import { binaryResultsToViewer } from '../viewer-bridge/to-viewer-payload.ts';
@@ -127,7 +128,14 @@ export async function runAnalysis(deps: WorkflowDeps, signal?: AbortSignal): Pro
   }
   patchAnalysis(deps, { status: 'running', jobId, progress: 0 });
   rememberRunningJob({ jobId, fileName: state.model.fileName, startedAt: Date.now() });
+  rememberJobName(jobId, state.model.fileName);
   await watchAnalysis(deps, jobId, ANALYSIS_POLLING, signal);
+}
+
+/** A job reopened after a reload or from Recent Activity that ended without results: its model is not
+ * on screen (results bring their mesh; these have none), so say so rather than leave an empty page. */
+function noResultsNotice(fileName: string): string {
+  return `${fileName} has no results to show; load the model again to run it.`;
 }
 
 /** Polls an analysis job to its end and shows the outcome (spec 001 §7/§8 rules). */
@@ -166,11 +174,18 @@ async function watchAnalysis(
         const message = end.body.error ?? end.body.message;
         if (!message) fail(deps, { title: RUN_MESSAGES.failedOnServer, detail: RUN_MESSAGES.failedDefault });
         else fail(deps, serverError(RUN_MESSAGES.failedOnServer, message, 200));
+        if (resumed) patchAnalysis(deps, { notice: noResultsNotice(resumed.fileName) });
         return;
       }
       case 'cancelled':
         forgetRunningJob();
-        patchAnalysis(deps, { status: 'idle', progress: 0, notice: RUN_MESSAGES.cancelled });
+        patchAnalysis(deps, {
+          status: 'idle',
+          progress: 0,
+          notice: resumed
+            ? `${RUN_MESSAGES.cancelled} ${noResultsNotice(resumed.fileName)}`
+            : RUN_MESSAGES.cancelled,
+        });
         return;
       case 'timeout':
         fail(deps, { title: analysisTimeoutMessage() });
@@ -211,7 +226,7 @@ export async function resumeAnalysis(deps: WorkflowDeps, signal?: AbortSignal): 
  * generic wait, then shows its results and loads their mesh.
  */
 export async function openJob(deps: WorkflowDeps, jobId: string, signal?: AbortSignal): Promise<void> {
-  const fileName = `job ${jobId.slice(0, 8)}`;
+  const fileName = jobName(jobId) ?? `job ${jobId.slice(0, 8)}`;
   patchAnalysis(deps, {
     status: 'running',
     jobId,
