@@ -2,7 +2,7 @@ import { AnalysisConfigForm } from '../config/AnalysisConfigForm.tsx';
 import { MeshQualityReport } from '../meshing/MeshQualityReport.tsx';
 import { MultiBodyBox } from '../meshing/MultiBodyBox.tsx';
 import { SurfaceMeshCard } from '../meshing/SurfaceMeshCard.tsx';
-import { RunBar } from '../run/RunBar.tsx';
+import { RunBar, RunStatus } from '../run/RunBar.tsx';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { hasVolumeMesh } from '../state/environment-state.ts';
 import { UnitsPicker } from '../upload/UnitsPicker.tsx';
@@ -62,6 +62,7 @@ export function LeftPanel() {
         )}
         {model && volume && <AnalysisConfigForm />}
         {model && volume && <RunBar />}
+        {!(model && volume) && <RunStatus />}
         {!model && (
           <p className="muted small empty-hint">
             Start by uploading a STEP/STL/OBJ model, a mesh in JSON form, or a results file you saved earlier.

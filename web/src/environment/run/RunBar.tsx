@@ -36,9 +36,20 @@ export function RunBar() {
         )}
       </div>
       {!busy && <RunEstimate />}
+      <RunStatus />
+    </div>
+  );
+}
+
+/** The analysis job's progress, error and notice. Also shown without a model on screen: a job opened from
+ * the address or Recent Activity that is still running, failed or was cancelled has no mesh to show. */
+export function RunStatus() {
+  const analysis = useEnv((s) => s.analysis);
+  return (
+    <>
       {analysis.status === 'running' && <Progress value={analysis.progress} label={analysis.message} />}
       {analysis.error && <ErrorBox error={analysis.error} testId="analysis-error" />}
       {analysis.notice && <Notice testId="analysis-notice">{analysis.notice}</Notice>}
-    </div>
+    </>
   );
 }
