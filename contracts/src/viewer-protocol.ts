@@ -93,6 +93,15 @@ export const ProblemMarkers = z.object({
   messages: z.array(z.string()).default([]),
 });
 
+/** How a marked face is coloured: what holds the model, what loads it, anything else, the row being picked. */
+export const FACE_MARK_TONES = ['constraint', 'load', 'other', 'active'] as const;
+export const FaceMark = z.object({
+  /** 1-based face ids (docs/conventions.md), as the form's face lists hold them */
+  faces: z.array(z.number().int().positive()),
+  tone: z.enum(FACE_MARK_TONES),
+});
+export type FaceMark = z.infer<typeof FaceMark>;
+
 /** Functions the parent may call in the viewer via `call-function`. */
 export const VIEWER_FUNCTIONS = [
   'setRenderMode', // (mode: 0 Shell & Wireframe | 1 Wireframe | 2 X-Ray | 3 Solid)
@@ -123,6 +132,7 @@ export const VIEWER_FUNCTIONS = [
   'setFrame', // (index)
   'setAnimationSpeed', // (fps 0.5–10)
   'highlightProblems', // (ProblemMarkers)
+  'markFaces', // (FaceMark[]) — the faces the form's supports, loads, conditions and ports sit on, coloured by role
   'clearData',
 ] as const;
 export type ViewerFunctionName = (typeof VIEWER_FUNCTIONS)[number];

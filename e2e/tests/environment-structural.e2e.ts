@@ -40,6 +40,7 @@ type Shown = {
   field: string | null;
   legend: { title: string; units: string; min: number; max: number } | null;
   deformation: { field: string | null; scale: number };
+  marks: Record<string, number>;
 };
 
 /** 1-based ids of the faces whose every vertex passes `test`. */
@@ -107,6 +108,15 @@ describe('structural analysis from the environment', () => {
     await page.click('[data-testid=load-0] button.pick');
     expect(await page.inputValue('[data-testid=load-0-fz]')).toBe('-500');
 
+    const shown = () =>
+      frame.evaluate(() =>
+        (window as unknown as { fieldlineViewer: { shown: () => Shown } }).fieldlineViewer.shown(),
+      );
+    // The supports and the load are marked on the model in their colours (qa31: nothing showed where they were).
+    await expect
+      .poll(async () => (await shown()).marks)
+      .toEqual({ constraint: holes.length, load: top.length });
+
     // The estimate beside Run: unknowns and memory before anything is queued.
     expect(await page.textContent('[data-testid=run-estimate]')).toMatch(
       /^≈ [\d.]+ (k |M )?unknowns, ≈ [\d.]+ (MB|GB) · direct solver$/,
@@ -122,10 +132,8 @@ describe('structural analysis from the environment', () => {
 
     // The viewer shows von Mises on the deformed shape, its legend in MPa.
     await settled(frame);
-    const shown = () =>
-      frame.evaluate(() =>
-        (window as unknown as { fieldlineViewer: { shown: () => Shown } }).fieldlineViewer.shown(),
-      );
+    // with the results shown the marks go, so they do not hide the stress at the bolt holes
+    expect((await shown()).marks).toEqual({});
     await expect.poll(async () => (await shown()).legend?.title).toBe('Von Mises stress');
     const s = await shown();
     expect(s.legend?.units).toBe('Pa');

@@ -1,5 +1,6 @@
 import {
   DeformationSetting,
+  FaceMark,
   FieldSelection,
   ParentToViewerMessage,
   ProblemMarkers,
@@ -55,6 +56,7 @@ export const FUNCTION_ARGS = {
   setFrame: z.tuple([z.number().int().nonnegative()]),
   setAnimationSpeed: z.tuple([z.number().min(0.5).max(10)]),
   highlightProblems: z.tuple([ProblemMarkers]),
+  markFaces: z.tuple([z.array(FaceMark)]),
   clearData: z.tuple([]),
 } satisfies Record<ViewerFunctionName, z.ZodTypeAny>;
 

@@ -79,6 +79,7 @@ describe('the command table', () => {
     expect(byLayer.deformation).toEqual(['setDeformation']);
     expect(byLayer.streamlines).toEqual(['setStreamlines']);
     expect(byLayer.picking).toEqual(['setFacePicking']);
+    expect(byLayer.marks).toEqual(['markFaces']);
     expect(byLayer.problems).toEqual(['highlightProblems']);
     expect(byLayer.exporter).toEqual(['exportPng']);
   });

@@ -177,6 +177,34 @@ describe('the layers composed (no WebGL)', () => {
     expect(layers.exporter.shown()).toMatchObject({ field: null, legend: null, position: null });
   });
 
+  it('markFaces draws the form’s faces in their role’s colour, kept across a new model and cleared with it', () => {
+    const { layers, ctx } = loaded();
+    runCommand(layers, 'markFaces', [
+      [
+        { faces: [1, 2], tone: 'constraint' },
+        { faces: [4, 99], tone: 'load' },
+      ],
+    ]);
+    // face ids are 1-based surface triangles; 99 is not on this model
+    expect(layers.exporter.shown().marks).toEqual({ constraint: 2, load: 1 });
+    const group = ctx.overlays.children.find(
+      (c) => c instanceof THREE.Group && c !== undefined,
+    ) as THREE.Group;
+    const colours = group.children.map((c) =>
+      ((c as THREE.Mesh).material as THREE.MeshBasicMaterial).color.getHex(),
+    );
+    expect(colours).toEqual([0x3b8bff, 0xff6a2b]);
+    // the marks share the surface's positions, so they follow the deformed shape
+    const surface = layers.model.model!.surfaceGeometry.getAttribute('position');
+    expect((group.children[0] as THREE.Mesh).geometry.getAttribute('position')).toBe(surface);
+    layers.model.load({ type: 'load-mesh', mesh: mesh(), fields: { heat } });
+    expect(layers.exporter.shown().marks).toEqual({ constraint: 2, load: 1 });
+    runCommand(layers, 'markFaces', [[{ faces: [3], tone: 'active' }]]);
+    expect(layers.exporter.shown().marks).toEqual({ active: 1 });
+    runCommand(layers, 'clearData', []);
+    expect(layers.exporter.shown().marks).toEqual({});
+  });
+
   it('keeps the user’s field across results that have it; says so when one lacks it', () => {
     const { layers, ctx } = loaded();
     runCommand(layers, 'setField', [{ name: 'warp', display: 'magnitude' }]);

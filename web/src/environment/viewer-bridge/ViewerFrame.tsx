@@ -1,7 +1,8 @@
-import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import { toggleFacesInList } from '../config/face-list.ts';
-import { useServices } from '../state/EnvironmentContext.tsx';
+import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { loadFile } from '../workflows/load-file.ts';
+import { faceMarks } from './face-marks.ts';
 
 export const VIEWER_URL = '/viewer.html';
 
@@ -14,6 +15,16 @@ export const ViewerFrame = forwardRef<HTMLDivElement>(function ViewerFrame(_prop
   useImperativeHandle(ref, () => box.current as HTMLDivElement);
 
   useEffect(() => (frame.current ? bridge.attach(frame.current) : undefined), [bridge]);
+
+  // the form's supports, loads, conditions and ports, marked on the model in their role's colour
+  const form = useEnv((s) => s.form);
+  const pickTarget = useEnv((s) => s.pickTarget);
+  const showingResults = useEnv((s) => s.results !== null);
+  const marks = useMemo(
+    () => JSON.stringify(faceMarks(form, pickTarget, showingResults)),
+    [form, pickTarget, showingResults],
+  );
+  useEffect(() => bridge.call('markFaces', JSON.parse(marks)), [bridge, marks]);
 
   // face-picked → add to (or remove from) the face list being picked; whole CAD faces when known
   useEffect(

@@ -24,6 +24,7 @@ const STATEFUL_CALLS: ReadonlySet<ViewerFunctionName> = new Set([
   'setSectionLock',
   'setWheelScrubs',
   'setFacePicking',
+  'markFaces',
   'setAnimationSpeed',
 ]);
 

@@ -39,6 +39,7 @@ export const COMMANDS: { [K in ViewerFunctionName]: Command<K> } = {
   setWheelScrubs: { layer: 'section', run: (l, on) => l.section.setWheelScrubs(on) },
 
   setFacePicking: { layer: 'picking', run: (l, on) => l.picking.setFacePicking(on) },
+  markFaces: { layer: 'marks', run: (l, marks) => l.marks.markFaces(marks) },
 
   highlightProblems: { layer: 'problems', run: (l, markers) => l.problems.show(markers) },
 

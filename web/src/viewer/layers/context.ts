@@ -9,6 +9,7 @@ import type { CameraLayer } from './camera-layer.ts';
 import type { DeformationLayer } from './deformation-layer.ts';
 import type { ExportLayer } from './export-layer.ts';
 import type { HudLayer } from './hud-layer.ts';
+import type { MarksLayer } from './marks-layer.ts';
 import type { ModelLayer } from './model-layer.ts';
 import type { PickingLayer } from './picking-layer.ts';
 import type { ProblemsLayer } from './problems-layer.ts';
@@ -86,6 +87,7 @@ export interface Layers {
   streamlines: StreamlinesLayer;
   problems: ProblemsLayer;
   picking: PickingLayer;
+  marks: MarksLayer;
   deformation: DeformationLayer;
   animation: AnimationLayer;
   camera: CameraLayer;
@@ -102,7 +104,7 @@ export interface ViewerContext {
   readonly colors: ColorUniforms;
   /** model-space objects: surface, edges, cap, arrows, streamlines, undeformed outline */
   readonly root: THREE.Group;
-  /** drawn over the model: picked-face highlight, problem markers */
+  /** drawn over the model: picked-face highlight, marked faces, problem markers */
   readonly overlays: THREE.Group;
   readonly worker: WorkerClient;
   readonly stats: ViewerStats;

@@ -11,6 +11,8 @@ export interface Shown {
   position: [number, number, number] | null;
   /** where the drawn (deformed) vertices fall in the view: normalised device coordinates, −1…1 is in frame */
   extent: { x: [number, number]; y: [number, number] } | null;
+  /** surface triangles marked per tone (markFaces) */
+  marks: Partial<Record<'constraint' | 'load' | 'other' | 'active', number>>;
 }
 
 /** Export: the picture (exportPng, with the legend and the badge drawn in) and what is shown, for tests. */
@@ -63,6 +65,7 @@ export class ExportLayer {
       deformation: L.deformation.setting,
       position: p && 3 * i + 2 < p.length ? [p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!] : null,
       extent: p ? this.extent(p) : null,
+      marks: { ...L.marks.counts },
     };
   }
 

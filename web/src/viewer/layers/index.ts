@@ -5,6 +5,7 @@ import type { Layers, ViewerContext } from './context.ts';
 import { DeformationLayer } from './deformation-layer.ts';
 import { ExportLayer } from './export-layer.ts';
 import { HudLayer } from './hud-layer.ts';
+import { MarksLayer } from './marks-layer.ts';
 import { ModelLayer } from './model-layer.ts';
 import { PickingLayer } from './picking-layer.ts';
 import { ProblemsLayer } from './problems-layer.ts';
@@ -23,6 +24,7 @@ export function buildLayers(ctx: ViewerContext): Layers {
   layers.surface = new SurfaceLayer(ctx);
   layers.hud = new HudLayer(ctx);
   layers.picking = new PickingLayer(ctx);
+  layers.marks = new MarksLayer(ctx);
   layers.problems = new ProblemsLayer(ctx);
   layers.model = new ModelLayer(ctx);
   layers.animation = new AnimationLayer(ctx);

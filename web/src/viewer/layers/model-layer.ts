@@ -39,6 +39,7 @@ export class ModelLayer {
     L.surface.reset();
     L.deformation.clear();
     L.problems.clear();
+    L.marks.redraw();
     this.status.textContent = 'No model loaded';
     ctx.stats.loaded = false;
     L.hud.update();
@@ -93,6 +94,7 @@ export class ModelLayer {
     this.applyBodyVisibility(false);
     L.surface.apply();
     if (message.problemMarkers) L.problems.show(message.problemMarkers);
+    L.marks.redraw();
     ctx.stats.loaded = true;
     ctx.timeUntilRendered(t0, (ms) => {
       ctx.stats.loadToFirstFrameMs = ms;
