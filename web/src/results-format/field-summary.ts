@@ -1,4 +1,5 @@
 import { type FieldKind, metresPerUnit, SPEC_FIELD_MODES } from '@fieldline/contracts';
+import { peakPhaseVectors } from './peak-phase.ts';
 import type { ViewerPayload } from './viewer-payload.ts';
 
 /** What the field controls need to know of a result's catalogue (docs/multiphysics.md §1), without data. */
@@ -41,7 +42,7 @@ export function summarizeCatalogue(payload: ViewerPayload): CatalogueSummary {
         field: found[0],
         autoScale: autoDeformationScale(
           payload.mesh.positions,
-          largestMagnitude(found[1].values),
+          largestMagnitude(peakPhaseVectors(found[1].values, found[1].imag)),
           metresPerUnit(payload.mesh.units),
         ),
       }

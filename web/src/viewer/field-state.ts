@@ -6,6 +6,7 @@ import {
   type ViewerField,
   type ViewerFields,
 } from '@fieldline/contracts';
+import { peakPhaseVectors } from '../results-format/peak-phase.ts';
 import { type ColorRange, dataRange, safeRange } from './color/color-scale.ts';
 
 /**
@@ -194,6 +195,17 @@ export class FieldState {
     if (!field || !at || field.kind !== 'vector' || at.magnitudeOnly || field.location !== 'vertex')
       return null;
     return at.values;
+  }
+
+  /**
+   * Per-vertex xyz to warp the model by (the deformed shape): a phasor field at its peak phase
+   * (peakPhaseVectors), any other vector field as it is.
+   */
+  deformationAt(name: string, frame: number): Float32Array | null {
+    const vectors = this.vectorsAt(name, frame);
+    const imag = this.valuesAt(name, frame)?.imag;
+    if (!vectors || !imag) return vectors;
+    return this.derive('peak-phase', vectors, () => peakPhaseVectors(vectors, imag));
   }
 
   /** The auto range of a selection: over every frame, so colours compare across the animation. */

@@ -82,7 +82,7 @@ export class DeformationLayer {
   apply(): void {
     const { field, scale } = this.setting;
     const L = this.ctx.layers;
-    const offsets = field ? L.model.fields.vectorsAt(field, L.animation.frame) : null;
+    const offsets = field ? L.model.fields.deformationAt(field, L.animation.frame) : null;
     // Fields are SI (metres), vertices are in the model's unit.
     const perUnit = metresPerUnit(L.model.model?.mesh.units);
     this.warp(offsets, (scale * this.swing) / perUnit);
