@@ -146,6 +146,23 @@ describe('S-parameters', () => {
     );
     expect(text).toEqual(['80.8 %', '0.0 %', '80.4 %']);
   });
+
+  it('a harmonic run names the probe its peak was read at (qa31: read as the whole part’s response)', () => {
+    const one = extractQuantities({
+      quantities: { first_frequency_Hz: 3122, peak_frequency_Hz: 3100, peak_displacement_m: 8.01e-7 },
+      harmonic_response: { probes: [{ name: 'P1', point: [0, 0, 0] }] },
+    });
+    expect(one.map((q) => `${q.label}: ${quantityText(q)}`)).toEqual([
+      'First frequency: 3.122 kHz',
+      'Peak frequency at probe P1: 3.1 kHz',
+      'Peak displacement at probe P1: 801 nm',
+    ]);
+    const two = extractQuantities({
+      quantities: { peak_displacement_m: 1e-6 },
+      harmonic_response: { probes: [{ name: 'tip' }, { name: 'base' }] },
+    });
+    expect(two[0]!.label).toBe('Peak displacement at the probes');
+  });
 });
 
 describe('problem markers', () => {

@@ -74,6 +74,21 @@ function unitOf(key: string, lengthUnit: string): string {
 const isNumberMap = (v: unknown): v is Record<string, number> =>
   isRecord(v) && Object.values(v).every((x) => typeof x === 'number');
 
+/**
+ * A harmonic run's peak is read at its probes, not over the model (vibration/analysis.py): the label says so,
+ * with the probe's name when there is one (qa31: "Peak displacement 801 nm" at a probe by the supports read as
+ * the bracket's response, whose legend went to 469 µm).
+ */
+function probeLabel(key: string, result: Record<string, unknown>): string | null {
+  if (key !== 'peak_displacement_m' && key !== 'peak_frequency_Hz') return null;
+  const response = isRecord(result.harmonic_response) ? result.harmonic_response : null;
+  const names = Array.isArray(response?.probes)
+    ? response.probes.map((p) => (isRecord(p) && typeof p.name === 'string' ? p.name : '')).filter(Boolean)
+    : [];
+  const where = names.length === 1 ? `probe ${names[0]}` : 'the probes';
+  return key === 'peak_displacement_m' ? `Peak displacement at ${where}` : `Peak frequency at ${where}`;
+}
+
 /** Key quantities (capacitance, resistance, energy, charges …) from `quantities` or top-level keys. */
 export function extractQuantities(result: Record<string, unknown>): Quantity[] {
   const source: Record<string, unknown> = {
@@ -87,7 +102,7 @@ export function extractQuantities(result: Record<string, unknown>): Quantity[] {
   for (const [key, value] of Object.entries(source)) {
     if (SHOWN_ELSEWHERE.has(key)) continue;
     if (typeof value === 'number' || (Array.isArray(value) && value.every((x) => typeof x === 'number'))) {
-      out.push({ key, label: labelOf(key), value, unit: unitOf(key, lengthUnit) });
+      out.push({ key, label: probeLabel(key, result) ?? labelOf(key), value, unit: unitOf(key, lengthUnit) });
     } else if (isNumberMap(value)) {
       out.push({ key, label: labelOf(key), value, unit: unitOf(key, lengthUnit) });
     }
