@@ -1,8 +1,10 @@
+import { ANALYSIS_TYPES } from '@fieldline/contracts';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthProvider } from '../src/auth/index.ts';
 import { DebugPanel } from '../src/dashboard/debug/DebugPanel.tsx';
+import { jobTitle } from '../src/dashboard/overview/RecentActivity.tsx';
 import { DashboardPage } from '../src/pages/DashboardPage.tsx';
 import { LandingPage, TAGLINE } from '../src/pages/LandingPage.tsx';
 import { fakeApi, json, signedInUser, subscriptionInfo } from './billing/fake-api.ts';
@@ -136,6 +138,18 @@ describe('dashboard cards', () => {
     available = 3;
     fireEvent.click(await screen.findByRole('button', { name: 'Refresh Usage' }));
     expect(await screen.findByText(/3 tokens available\./)).toBeTruthy();
+  });
+});
+
+describe('Recent Activity titles', () => {
+  it('names every analysis type (qa31: vibration runs were listed as bare "modal" and "harmonic")', () => {
+    const title = (analysis_type: string, kind: 'analysis' | 'meshing' = 'analysis') =>
+      jobTitle({ analysis_type, kind } as Parameters<typeof jobTitle>[0]);
+    for (const type of ANALYSIS_TYPES) expect(title(type)).not.toBe(type);
+    expect(title('modal')).toBe('Vibration: natural frequencies');
+    expect(title('harmonic')).toBe('Vibration: harmonic response');
+    expect(title('structural')).toBe('Structural analysis');
+    expect(title('thermal')).toBe('Thermal analysis');
   });
 });
 

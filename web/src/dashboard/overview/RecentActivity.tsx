@@ -1,18 +1,27 @@
-import type { RecentJob } from '@fieldline/contracts';
+import type { AnalysisType, RecentJob } from '@fieldline/contracts';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { fetchRecentJobs } from '../../billing/billing-api.ts';
 import { formatDate, formatHours, formatTokens } from '../../billing/usage-rules.ts';
 
-const ANALYSIS_NAMES: Record<string, string> = {
+/** Every analysis type by name (qa31: vibration runs were listed as bare "modal" and "harmonic"). */
+const ANALYSIS_NAMES: Record<AnalysisType, string> = {
   em: 'Electromagnetic analysis',
   'em-time': 'Electromagnetic transient',
   'em-eigen': 'Electromagnetic eigenmodes',
+  thermal: 'Thermal analysis',
+  'thermal-time': 'Thermal transient',
+  structural: 'Structural analysis',
+  modal: 'Vibration: natural frequencies',
+  harmonic: 'Vibration: harmonic response',
   'tetra-only': 'Volume meshing',
 };
 
 export function jobTitle(job: Pick<RecentJob, 'analysis_type' | 'kind'>): string {
-  return ANALYSIS_NAMES[job.analysis_type] ?? (job.kind === 'meshing' ? 'Meshing' : job.analysis_type);
+  return (
+    ANALYSIS_NAMES[job.analysis_type as AnalysisType] ??
+    (job.kind === 'meshing' ? 'Meshing' : job.analysis_type)
+  );
 }
 
 const STATUS_TONE: Record<string, string> = {
