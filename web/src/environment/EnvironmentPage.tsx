@@ -85,7 +85,7 @@ export function EnvironmentPage() {
     store.set((st) => ({ form: { ...st.form, physics, meshOrder: order ?? st.form.meshOrder } }));
   }, [physics, store]);
   const [left, setLeft] = useState(true);
-  // below 980 px the panels float over the viewer: start with only the configuration open
+  // below 980 px the visualization panel floats over the viewer: start with only the configuration open
   const [right, setRight] = useState(() => window.innerWidth > 980);
   const [rawOpen, setRawOpen] = useState(false);
   const rawResults = useStoreState(store, (s) => s.rawResults);
