@@ -113,10 +113,14 @@ const UNREACHABLE = new Set([
   'ENOTFOUND',
 ]);
 const PG_UNAVAILABLE = /^(08|57P0[1-3])/; // connection_exception, admin/crash shutdown, cannot_connect_now
+// node-postgres's own words for a client whose connection is gone: cut under a query, or used again after
+// that (the ROLLBACK of a transaction cut by a database crash fails this way, and that is what surfaces).
+const PG_CONNECTION_GONE =
+  /^(Connection terminated|Client has encountered a connection error and is not queryable|Client was closed and is not queryable)/;
 
 export function isBackendUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown };
   const code = typeof e?.code === 'string' ? e.code : '';
   if (UNREACHABLE.has(code) || PG_UNAVAILABLE.test(code)) return true;
-  return typeof e?.message === 'string' && /^Connection terminated/.test(e.message);
+  return typeof e?.message === 'string' && PG_CONNECTION_GONE.test(e.message);
 }
