@@ -116,7 +116,25 @@ export function initialEnvironmentState(): EnvironmentState {
 export type EnvironmentStore = Store<EnvironmentState>;
 
 export function createEnvironmentStore(): EnvironmentStore {
-  return createStore(initialEnvironmentState());
+  const store = createStore(initialEnvironmentState());
+  clearRefusalOnEdit(store);
+  return store;
+}
+
+/**
+ * A run refused before any job existed (a check or the server's 400 on the configuration) is about the form:
+ * the first edit of the form takes the error away (qa31: "The model has no supports" stayed on screen after a
+ * support had been added). A failed job keeps its error: it has results and a job id to reopen.
+ */
+export function clearRefusalOnEdit(store: EnvironmentStore): () => void {
+  let form = store.get().form;
+  return store.subscribe(() => {
+    const s = store.get();
+    if (s.form === form) return;
+    form = s.form;
+    if (s.analysis.status === 'failed' && !s.analysis.jobId && s.analysis.error)
+      store.set({ analysis: { ...s.analysis, status: 'idle', error: undefined } });
+  });
 }
 
 /**
