@@ -129,6 +129,14 @@ describe('structural analysis from the environment', () => {
     const reaction = await page.textContent('[data-testid=reactions] tbody tr:first-child td:nth-child(4)');
     console.log(`bracket: support reaction Fz shown as ${reaction}`);
     expect(reaction).toMatch(/^500(\.0+)? N$/);
+    // the table reads as columns: padded cells across the panel (qa31: "0 N 0 N 500 N" ran together)
+    const layout = await page.$eval('[data-testid=reactions] table', (t) => ({
+      width: t.getBoundingClientRect().width,
+      panel: (t.closest('[data-testid=reactions]') as HTMLElement).getBoundingClientRect().width,
+      padding: Number.parseFloat(getComputedStyle(t.querySelector('td') as HTMLElement).paddingLeft),
+    }));
+    expect(layout.width).toBeGreaterThan(0.95 * layout.panel);
+    expect(layout.padding).toBeGreaterThanOrEqual(4);
 
     // The viewer shows von Mises on the deformed shape, its legend in MPa.
     await settled(frame);
