@@ -81,3 +81,38 @@ describe('the magnetic energy of a model without air', () => {
     expect(screen.queryByTestId('magnetic-closure-note')).toBeNull();
   });
 });
+
+// qa31: one terminal at 0 V (the other had no faces) ran to "Stored energy 0 J" with no word why.
+describe('an electrostatic run with nothing driving it', () => {
+  it('says the field is zero and why, under the stored energy; not when there is energy', async () => {
+    const { deps } = makeDeps(new FakeServer());
+    const services = {
+      store: deps.store,
+      deps,
+      bridge: new ViewerBridge(window, '*'),
+      jobs: createJobControls(),
+    };
+    const run = (energy: number) => ({
+      ...completedResults,
+      quantities: { stored_energy_J: energy },
+      analysis_config: { analysisType: 'em', frequency: 0 },
+    });
+    await loadFile(new File([JSON.stringify(run(0))], 'zero.json'), deps);
+    const { unmount } = render(
+      <EnvironmentContext.Provider value={services}>
+        <FeaResults />
+      </EnvironmentContext.Provider>,
+    );
+    const note = screen.getByTestId('zero-field-note');
+    expect(screen.getByTestId('quantity-stored_energy_J').nextElementSibling).toBe(note);
+    expect(note.textContent).toContain('every terminal is at the same potential');
+    unmount();
+    await loadFile(new File([JSON.stringify(run(1.8e-13))], 'driven.json'), deps);
+    render(
+      <EnvironmentContext.Provider value={services}>
+        <FeaResults />
+      </EnvironmentContext.Provider>,
+    );
+    expect(screen.queryByTestId('zero-field-note')).toBeNull();
+  });
+});

@@ -55,6 +55,8 @@ describe('value → colour position', () => {
     expect(flat.max).toBeGreaterThan(flat.min);
     const log = safeRange(0, 100, true);
     expect(log.min).toBeGreaterThan(0);
+    // a field zero everywhere (an undriven electrostatic run): 0…1, never a negative magnitude (qa31)
+    expect(safeRange(0, 0, false)).toEqual({ min: 0, max: 1, log: false });
   });
 
   it('labels legends with one SI prefix and nice ticks', () => {

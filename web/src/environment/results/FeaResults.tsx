@@ -112,6 +112,9 @@ export function FeaResults() {
                     ...(q.key === 'magnetic_energy_J' && closedByShell
                       ? [<MagneticClosureNote key={`${q.key}-note`} />]
                       : []),
+                    ...(q.key === 'stored_energy_J' && q.value === 0
+                      ? [<ZeroFieldNote key={`${q.key}-note`} />]
+                      : []),
                   ],
             )}
           </tbody>
@@ -169,6 +172,21 @@ function sParameterSource(result: Record<string, unknown>): string | null {
 }
 
 /** Beside "Magnetic energy" of a model that is conductor throughout (magnetic-closure.ts). */
+/**
+ * An electrostatic run whose stored energy is exactly 0 had nothing driving it (qa31: one terminal at 0 V, the
+ * other left without faces, gave "0 J, 0 C" and a blank plot with no word why).
+ */
+function ZeroFieldNote() {
+  return (
+    <tr className="quantity-note" data-testid="zero-field-note">
+      <td colSpan={2}>
+        The field is zero everywhere: every terminal is at the same potential and nothing else drives it. Give
+        another face group a different voltage (a group without faces is not sent).
+      </td>
+    </tr>
+  );
+}
+
 function MagneticClosureNote() {
   return (
     <tr className="quantity-note" data-testid="magnetic-closure-note">

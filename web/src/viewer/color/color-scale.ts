@@ -17,6 +17,9 @@ export function safeRange(min: number, max: number, log: boolean): ColorRange {
   if (log) {
     if (!(hi > 0)) hi = 1;
     if (!(lo > 0) || lo >= hi) lo = hi / 1e6;
+  } else if (lo === 0 && hi === 0) {
+    // a field that is zero everywhere: 0…1, not −1…1 (a magnitude is never negative, qa31)
+    hi = 1;
   } else if (hi <= lo) {
     const pad = Math.abs(hi) > 0 ? Math.abs(hi) * 0.01 : 1;
     lo -= pad;
