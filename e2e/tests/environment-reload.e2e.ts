@@ -1,9 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boxMesh, facesOnPlane } from '../../server/test/support/box-mesh.ts';
 import { launchBrowser } from '../support/browser.ts';
+import { capacitorMeshFile, loadCapacitorTerminals } from '../support/capacitor-model.ts';
 import { openEnvironment, signUp } from '../support/environment-page.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 
@@ -26,23 +26,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
-function capacitorFile(name: string, gap: number) {
-  const mesh = boxMesh([0.005, 0.005, gap], [2, 2, 2]);
-  const path = join(server.dataDir, name);
-  writeFileSync(path, JSON.stringify({ ...mesh, units: 'm' }));
-  return { path, bottom: facesOnPlane(mesh, 2, 0), top: facesOnPlane(mesh, 2, gap) };
-}
-
 /** Loads a parallel-plate capacitor and starts a 1 V electrostatic run; returns the job id in the address. */
 async function runCapacitor(page: Page, name: string, gap: number): Promise<string> {
-  const cap = capacitorFile(name, gap);
-  await page.setInputFiles('[data-testid=file-input]', cap.path);
-  await page.waitForSelector('[data-testid=config-form]');
-  await page.click('[data-testid=add-dirichlet-group]');
-  await page.click('[data-testid=add-dirichlet-group]');
-  await page.fill('[data-testid=dirichlet-group-0-faces]', cap.bottom.join(', '));
-  await page.fill('[data-testid=dirichlet-group-1-faces]', cap.top.join(', '));
-  await page.fill('[data-testid=dirichlet-group-1-voltage]', '1');
+  await loadCapacitorTerminals(page, capacitorMeshFile(server.dataDir, name, gap), '1');
   await page.click('[data-testid=run-analysis]');
   await expect
     .poll(() => new URL(page.url().replace('#/', '')).searchParams.get('job'), { timeout: 30_000 })

@@ -1,9 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boxMesh, facesOnPlane } from '../../server/test/support/box-mesh.ts';
 import { launchBrowser } from '../support/browser.ts';
+import { capacitorMeshFile, loadCapacitorTerminals } from '../support/capacitor-model.ts';
 import {
   openEnvironment,
   pickFace,
@@ -30,15 +30,6 @@ afterAll(async () => {
 async function newPage(): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1366, height: 800 }, acceptDownloads: true });
   return context.newPage();
-}
-
-/** A 5 mm × 5 mm parallel-plate capacitor with a 1 mm gap, as a volume mesh in JSON (units: m). */
-function capacitorMeshFile(dir: string) {
-  const gap = 0.001;
-  const mesh = boxMesh([0.005, 0.005, gap], [2, 2, 2]);
-  const path = join(dir, 'capacitor.json');
-  writeFileSync(path, JSON.stringify({ ...mesh, units: 'm' }));
-  return { path, mesh, gap, bottom: facesOnPlane(mesh, 2, 0), top: facesOnPlane(mesh, 2, gap) };
 }
 
 describe('/environment with a volume mesh, against the real server and engine', () => {
@@ -92,13 +83,7 @@ describe('/environment with a volume mesh, against the real server and engine', 
     await openEnvironment(page, server.origin);
     await signUp(page);
     const cap = capacitorMeshFile(server.dataDir);
-    await page.setInputFiles('[data-testid=file-input]', cap.path);
-    await page.waitForSelector('[data-testid=config-form]');
-    await page.click('[data-testid=add-dirichlet-group]');
-    await page.click('[data-testid=add-dirichlet-group]');
-    await page.fill('[data-testid=dirichlet-group-0-faces]', cap.bottom.join(', '));
-    await page.fill('[data-testid=dirichlet-group-1-faces]', cap.top.join(', '));
-    await page.fill('[data-testid=dirichlet-group-1-voltage]', '1');
+    await loadCapacitorTerminals(page, cap, '1');
     await page.click('[data-testid=group-transient] .section-head');
     await page.check('[data-testid=transient]');
     await page.getByLabel('Time step').fill('2e-12');
