@@ -5,6 +5,7 @@ import { Section } from '../../ui/Section.tsx';
 import { TripleInput } from '../../ui/TripleInput.tsx';
 import { newRows, type PulseShape, type TimeScheme } from '../analysis-form.ts';
 import { useForm } from '../use-form.ts';
+import { pulseResolutionWarning } from './pulse-resolution.ts';
 
 const PULSE_LABELS: Record<PulseShape, string> = {
   gaussian: 'Gaussian',
@@ -17,6 +18,7 @@ export function TransientGroup() {
   const { form, set, setRow, addRow, removeRow } = useForm();
   const units = useEnv((s) => s.model?.mesh.units ?? 'm');
   const bodies = useEnv((s) => s.bodies);
+  const resolution = pulseResolutionWarning(form);
   return (
     <Section title="Transient" badge={form.transient ? 'on' : undefined} testId="group-transient">
       <Checkbox
@@ -72,6 +74,11 @@ export function TransientGroup() {
           <small className="hint">
             0 = automatic: width endTime/15, delay 5 widths, carrier = the frequency above.
           </small>
+          {resolution && (
+            <small className="hint bad" data-testid="pulse-resolution" role="status">
+              {resolution}
+            </small>
+          )}
           <h4>Probes ({units})</h4>
           <div className="rows">
             {form.probes.map((p) => (
