@@ -606,6 +606,26 @@ describe('resuming after a reload (generic wait, spec 001 §9)', () => {
     );
   });
 
+  it('a new upload while a job opens does not say "Analysis cancelled." (qa31); stopping the watch alone does', async () => {
+    const server = new FakeServer().on('/api/fea/status/o1', json({ status: 'running', progress: 10 }));
+    const { deps, store } = makeDeps(server);
+    deps.wait = async () => {
+      await loadFile(file('v.json', tinyVolume), deps); // the user drops another model meanwhile
+      throw new AbortedError();
+    };
+    await openJob(deps, 'o1');
+    expect(store.get().model?.fileName).toBe('v.json');
+    expect(store.get().analysis.status).toBe('idle');
+    expect(store.get().analysis.notice).toBeUndefined();
+
+    const stopped = makeDeps(server);
+    stopped.deps.wait = async () => {
+      throw new AbortedError();
+    };
+    await openJob(stopped.deps, 'o1');
+    expect(stopped.store.get().analysis.notice).toBe('Analysis cancelled.');
+  });
+
   it('the "Opening job …" notice goes once the job has loaded (qa29: it stayed beside the results)', async () => {
     const server = new FakeServer().on(
       '/api/fea/status/j2',

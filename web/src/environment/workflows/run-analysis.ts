@@ -196,6 +196,9 @@ async function watchAnalysis(
     }
   } catch (err) {
     if (err instanceof AbortedError) {
+      // Cancel stops the watch of the job on screen; a new upload or Clear Data stops it too, but has already
+      // put a new page in its place, where "Analysis cancelled." would be false (qa31: the job had completed)
+      if (deps.store.get().analysis.jobId !== jobId) return;
       patchAnalysis(deps, { status: 'idle', progress: 0, notice: RUN_MESSAGES.cancelled });
       return;
     }
