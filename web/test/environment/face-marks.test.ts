@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultAnalysisForm, newRows } from '../../src/environment/config/analysis-form.ts';
 import { newStructuralRows } from '../../src/environment/config/structural/structural-form.ts';
 import { newThermalRows } from '../../src/environment/config/thermal/thermal-form.ts';
-import { faceMarks } from '../../src/environment/viewer-bridge/face-marks.ts';
+import { faceMarks, markToneOf } from '../../src/environment/viewer-bridge/face-marks.ts';
 
 /** qa31: picked supports and loads were never shown on the model. */
 describe('faceMarks: what the viewer marks', () => {
@@ -72,5 +72,19 @@ describe('faceMarks: what the viewer marks', () => {
     expect(faceMarks({ ...thermal, physics: 'em' }, null, false)).toEqual([
       { faces: [3], tone: 'constraint' },
     ]);
+  });
+
+  it('each face list shows the colour its faces are marked in (the key to the marks)', () => {
+    const { form, support, load } = structural();
+    expect(markToneOf(form, { list: 'structuralSupports', key: support.key })).toBe('constraint');
+    expect(markToneOf(form, { list: 'structuralLoads', key: load.key })).toBe('load');
+    // a modal run sends no loads: their rows are not marked
+    expect(
+      markToneOf(
+        { ...form, physics: 'vibration', vibrationKind: 'modal' },
+        { list: 'structuralLoads', key: load.key },
+      ),
+    ).toBeNull();
+    expect(markToneOf(form, { list: 'structuralLoads', key: 'gone' })).toBeNull();
   });
 });

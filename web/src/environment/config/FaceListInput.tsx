@@ -1,7 +1,10 @@
 import { useId } from 'react';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import type { PickTarget } from '../state/environment-state.ts';
+import { markToneOf } from '../viewer-bridge/face-marks.ts';
 import { parseFaceList } from './face-list.ts';
+
+const MARK_NAMES = { constraint: 'blue', load: 'orange', other: 'green', active: 'amber' } as const;
 
 /**
  * A face id list: typed as comma-separated integers, or picked by clicking faces in the viewer
@@ -17,6 +20,7 @@ export function FaceListInput(props: {
   const { store, bridge } = useServices();
   const picking = useEnv((s) => s.pickTarget?.key === props.target.key);
   const faceCount = useEnv((s) => s.model?.mesh.faces.length ?? 0);
+  const tone = useEnv((s) => markToneOf(s.form, props.target));
   const id = useId();
   const ids = parseFaceList(props.value);
   const outOfRange = faceCount > 0 ? ids.filter((id) => id > faceCount) : [];
@@ -28,7 +32,16 @@ export function FaceListInput(props: {
   return (
     <div className={`field face-list${outOfRange.length ? ' field-invalid' : ''}`}>
       <label htmlFor={id}>
-        {props.label ?? 'Faces'}{' '}
+        <span>
+          {tone && (
+            <span
+              className={`mark-swatch mark-${tone}`}
+              title={`Marked in ${MARK_NAMES[tone]} on the model`}
+              data-testid={props.testId ? `${props.testId}-swatch` : undefined}
+            />
+          )}
+          {props.label ?? 'Faces'}
+        </span>{' '}
         <span className="muted">
           {ids.length} face{ids.length === 1 ? '' : 's'}
         </span>

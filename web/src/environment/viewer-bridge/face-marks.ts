@@ -60,3 +60,10 @@ export function faceMarks(
   }
   return marks;
 }
+
+/** The colour a row's faces are marked in (its swatch beside the face list), or null when not marked. */
+export function markToneOf(form: AnalysisForm, target: PickTarget): FaceMark['tone'] | null {
+  const entry = listsOf(form).find(([list]) => list === target.list);
+  const row = entry && (form[target.list] as FaceRows).find((r) => r.key === target.key);
+  return entry && row ? entry[1](row) : null;
+}
