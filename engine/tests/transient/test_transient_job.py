@@ -67,6 +67,7 @@ def test_coax_pulse_job_with_frames(engine, tmp_path, shorted_coax):
     assert tdi["scheme"] == "newmark" and tdi["time_step"] == 4e-12 and len(tdi["times"]) == 126
     assert [p["name"] for p in tdi["probes"]] == ["P1"]  # the point on the axis is inside the inner conductor
     assert any("outside the mesh" in n for n in tdi["notes"])
+    assert not any("steps per width" in n for n in tdi["notes"])  # 30 ps pulse, 4 ps steps: resolved
     assert len(tdi["probes"][0]["e"]) == 126 and len(tdi["probes"][0]["h"][0]) == 3
     # the probe's spectrum after the pulse, Newmark's warping undone (values: test_newmark_warping.py)
     assert tdi["resonances"]["corrected"] and tdi["resonances"]["probes"][0]["probe"] == "P1"
@@ -124,6 +125,27 @@ def test_coax_pulse_job_with_frames(engine, tmp_path, shorted_coax):
     assert header["arrays"]["frames/9/electric_field"]["shape"] == [nv, 3]
     assert header["arrays"]["frames/0/magnetic_field"]["shape"] == [nv, 3]
     assert header["fields"]["electric_field"]["unit"] == "V/m"
+
+
+def test_a_pulse_under_five_steps_wide_gets_a_note(engine, tmp_path, shorted_coax):
+    """The spec's defaults (timeStep 100 ps, endTime 1 ns) make the automatic pulse endTime/15 = 66.7 ps wide,
+    under one step: the run goes ahead, and says its pulse is not resolved and which step would be."""
+    mesh_data, faces = shorted_coax
+    config = {
+        "analysisType": "em-time",
+        "meshOrder": 1,
+        "timeStep": 100e-12,
+        "endTime": 1e-9,
+        "useWavePorts": True,
+        "wavePorts": [{"portID": 1, "faces": faces["port_0"], "mode": "TEM"}],
+    }
+    write_job(tmp_path, mesh_data, config)
+    events = engine("solve", tmp_path)
+    assert events[-1]["event"] == "done", events[-1]
+    notes = json.loads((tmp_path / "results.json").read_text())["time_domain_info"]["notes"]
+    note = next(n for n in notes if "steps per width" in n)
+    print(f"under-resolved pulse: {note}")
+    assert "6.667e-11 s wide" in note and "at most 1.333e-11 s" in note
 
 
 def test_voltage_source_between_face_groups(engine, tmp_path):

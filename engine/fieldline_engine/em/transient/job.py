@@ -27,7 +27,7 @@ from fieldline_engine.em.transient.smatrix import (
     why_no_matrix,
 )
 from fieldline_engine.em.transient.solver import TransientRun, TransientSolver, transient_media
-from fieldline_engine.em.transient.waveforms import waveform_from_config
+from fieldline_engine.em.transient.waveforms import pulse_resolution_note, waveform_from_config
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.curving import curve_mesh
 from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
@@ -82,6 +82,8 @@ def solve_transient_job(model: TetModel, config: dict[str, Any]) -> Solution:
     curving = curve_mesh(mesh, model, config, order)
     bodies = body_materials(model, config)
     media, notes = transient_media(mesh, bodies, waveform.frequency)
+    if (resolution := pulse_resolution_note(waveform, grid.time_step)) is not None:
+        notes.append(resolution)
 
     protocol.progress(8, "Port modes and sources")
     ports = []

@@ -106,6 +106,24 @@ def waveform_from_config(config: dict, end_time: float) -> Waveform:
     return Waveform(shape, width, delay, frequency, ramp)
 
 
+# Time steps per pulse width (τ) below which a Gaussian and its spectrum are not resolved (the web form's
+# warning uses the same figure: web/src/environment/config/em/pulse-resolution.ts).
+MIN_STEPS_PER_WIDTH = 5
+
+
+def pulse_resolution_note(waveform: Waveform, time_step: float) -> str | None:
+    """A note when the time step is too coarse for the pulse (qa31: the spec's default step and end time give
+    the automatic width endTime/15 under one step, and the pulse's frequency response showed |S11| > 0 dB)."""
+    if waveform.shape == "sinusoidal" or waveform.width >= MIN_STEPS_PER_WIDTH * time_step:
+        return None
+    return (
+        f"The pulse is {waveform.width:.4g} s wide but the time step is {time_step:.4g} s "
+        f"({waveform.width / time_step:.2g} steps per width, under {MIN_STEPS_PER_WIDTH}): the pulse is not "
+        "resolved, so its fields and frequency response are not to be trusted. Use a timeStep of at most "
+        f"{waveform.width / MIN_STEPS_PER_WIDTH:.4g} s, or a wider pulse (pulseWidth, or a longer endTime)."
+    )
+
+
 def _non_negative(config: dict, key: str) -> float:
     raw = config.get(key)
     value = float(raw) if raw is not None else 0.0
