@@ -249,7 +249,12 @@ export const newRows = {
     amplitude: index === 0 ? '1' : '0',
     phase: '0',
   }),
-  probe: (index: number): ProbeRow => ({ key: rowKey(), name: `P${index + 1}`, point: ['0', '0', '0'] }),
+  /** `point`: where it starts (config/probe-default.ts puts it inside the model). */
+  probe: (index: number, point: [string, string, string] = ['0', '0', '0']): ProbeRow => ({
+    key: rowKey(),
+    name: `P${index + 1}`,
+    point,
+  }),
   volumeCurrent: (): VolumeCurrentRow => ({
     key: rowKey(),
     density: ['0', '0', '1'],

@@ -4,6 +4,7 @@ import { Checkbox, Select, TextField } from '../../ui/fields.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { TripleInput } from '../../ui/TripleInput.tsx';
 import { newRows, type PulseShape, type TimeScheme } from '../analysis-form.ts';
+import { defaultProbePoint } from '../probe-default.ts';
 import { useForm } from '../use-form.ts';
 import { pulseResolutionWarning } from './pulse-resolution.ts';
 
@@ -16,6 +17,7 @@ const PULSE_LABELS: Record<PulseShape, string> = {
 /** Transient: time step, end time, scheme, the excitation pulse, probes and volume currents. */
 export function TransientGroup() {
   const { form, set, setRow, addRow, removeRow } = useForm();
+  const mesh = useEnv((s) => s.model?.mesh);
   const units = useEnv((s) => s.model?.mesh.units ?? 'm');
   const bodies = useEnv((s) => s.bodies);
   const resolution = pulseResolutionWarning(form);
@@ -107,7 +109,7 @@ export function TransientGroup() {
             <button
               type="button"
               className="add"
-              onClick={() => addRow('probes', newRows.probe(form.probes.length))}
+              onClick={() => addRow('probes', newRows.probe(form.probes.length, defaultProbePoint(mesh)))}
             >
               + Add probe
             </button>

@@ -8,6 +8,7 @@ import { SolverGroup, SPD_SOLVERS } from '../common/SolverGroup.tsx';
 import { FaceListInput } from '../FaceListInput.tsx';
 import { parseFaceList } from '../face-list.ts';
 import { parseNumber } from '../numbers.ts';
+import { defaultProbePoint } from '../probe-default.ts';
 import { useForm } from '../use-form.ts';
 import {
   CONDITION_UNITS,
@@ -239,6 +240,7 @@ function VoltageTerminals() {
 
 function ThermalTransientGroup() {
   const { form, set, setRow, addRow, removeRow } = useForm();
+  const mesh = useEnv((s) => s.model?.mesh);
   const units = useEnv((s) => s.model?.mesh.units ?? 'm');
   return (
     <Section
@@ -311,7 +313,7 @@ function ThermalTransientGroup() {
             <button
               type="button"
               className="add"
-              onClick={() => addRow('probes', newRows.probe(form.probes.length))}
+              onClick={() => addRow('probes', newRows.probe(form.probes.length, defaultProbePoint(mesh)))}
             >
               + Add probe
             </button>

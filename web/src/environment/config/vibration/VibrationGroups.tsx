@@ -1,9 +1,11 @@
+import { useEnv } from '../../state/EnvironmentContext.tsx';
 import { Select, TextField } from '../../ui/fields.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { TripleInput } from '../../ui/TripleInput.tsx';
 import { newRows } from '../analysis-form.ts';
 import { BodyMaterialsGroup } from '../common/BodyMaterialsGroup.tsx';
 import { SolverGroup, SPD_SOLVERS } from '../common/SolverGroup.tsx';
+import { defaultProbePoint } from '../probe-default.ts';
 import { LoadsGroup, StructuralOrderGroup, SupportsGroup } from '../structural/StructuralGroups.tsx';
 import { useForm } from '../use-form.ts';
 import { VIBRATION_PROPERTIES } from './vibration-form.ts';
@@ -26,6 +28,7 @@ export function VibrationGroups() {
 
 function VibrationKindGroup() {
   const { form, set, setRow, addRow, removeRow } = useForm();
+  const mesh = useEnv((s) => s.model?.mesh);
   return (
     <Section title="Vibration" defaultOpen badge={form.vibrationKind} testId="group-vibration">
       <Select<'modal' | 'harmonic'>
@@ -150,7 +153,7 @@ function VibrationKindGroup() {
             <button
               type="button"
               className="add"
-              onClick={() => addRow('probes', newRows.probe(form.probes.length))}
+              onClick={() => addRow('probes', newRows.probe(form.probes.length, defaultProbePoint(mesh)))}
             >
               + Add probe
             </button>
