@@ -4,7 +4,7 @@ import { Checkbox, Select, TextField } from '../../ui/fields.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { TripleInput } from '../../ui/TripleInput.tsx';
 import { newRows, type PulseShape, type TimeScheme } from '../analysis-form.ts';
-import { defaultProbePoint } from '../probe-default.ts';
+import { ProbeRows } from '../common/ProbeRows.tsx';
 import { useForm } from '../use-form.ts';
 import { pulseResolutionWarning } from './pulse-resolution.ts';
 
@@ -17,7 +17,6 @@ const PULSE_LABELS: Record<PulseShape, string> = {
 /** Transient: time step, end time, scheme, the excitation pulse, probes and volume currents. */
 export function TransientGroup() {
   const { form, set, setRow, addRow, removeRow } = useForm();
-  const mesh = useEnv((s) => s.model?.mesh);
   const units = useEnv((s) => s.model?.mesh.units ?? 'm');
   const bodies = useEnv((s) => s.bodies);
   const resolution = pulseResolutionWarning(form);
@@ -82,38 +81,7 @@ export function TransientGroup() {
             </small>
           )}
           <h4>Probes ({units})</h4>
-          <div className="rows">
-            {form.probes.map((p) => (
-              <div className="row-inline" key={p.key}>
-                <input
-                  className="probe-name"
-                  aria-label="Probe name"
-                  value={p.name}
-                  onChange={(e) => setRow('probes', p.key, { name: e.target.value })}
-                />
-                <TripleInput
-                  label="at"
-                  value={p.point}
-                  onChange={(t) => setRow('probes', p.key, { point: t })}
-                />
-                <button
-                  type="button"
-                  className="icon"
-                  title="Remove"
-                  onClick={() => removeRow('probes', p.key)}
-                >
-                  ✕
-                </button>
-              </div>
-            ))}
-            <button
-              type="button"
-              className="add"
-              onClick={() => addRow('probes', newRows.probe(form.probes.length, defaultProbePoint(mesh)))}
-            >
-              + Add probe
-            </button>
-          </div>
+          <ProbeRows />
           <h4>Volume currents</h4>
           <div className="rows">
             {form.volumeCurrents.map((c) => (

@@ -1,14 +1,13 @@
 import { useEnv } from '../../state/EnvironmentContext.tsx';
 import { Checkbox, Select, TextField } from '../../ui/fields.tsx';
 import { Section } from '../../ui/Section.tsx';
-import { TripleInput } from '../../ui/TripleInput.tsx';
 import { type MeshOrder, newRows } from '../analysis-form.ts';
 import { BodyMaterialsGroup } from '../common/BodyMaterialsGroup.tsx';
+import { ProbeRows } from '../common/ProbeRows.tsx';
 import { SolverGroup, SPD_SOLVERS } from '../common/SolverGroup.tsx';
 import { FaceListInput } from '../FaceListInput.tsx';
 import { parseFaceList } from '../face-list.ts';
 import { parseNumber } from '../numbers.ts';
-import { defaultProbePoint } from '../probe-default.ts';
 import { useForm } from '../use-form.ts';
 import {
   CONDITION_UNITS,
@@ -239,8 +238,7 @@ function VoltageTerminals() {
 }
 
 function ThermalTransientGroup() {
-  const { form, set, setRow, addRow, removeRow } = useForm();
-  const mesh = useEnv((s) => s.model?.mesh);
+  const { form, set } = useForm();
   const units = useEnv((s) => s.model?.mesh.units ?? 'm');
   return (
     <Section
@@ -286,38 +284,7 @@ function ThermalTransientGroup() {
             onChange={(v) => set({ thermalScheme: v })}
           />
           <h4>Probes ({units})</h4>
-          <div className="rows">
-            {form.probes.map((p) => (
-              <div className="row-inline" key={p.key}>
-                <input
-                  className="probe-name"
-                  aria-label="Probe name"
-                  value={p.name}
-                  onChange={(e) => setRow('probes', p.key, { name: e.target.value })}
-                />
-                <TripleInput
-                  label="at"
-                  value={p.point}
-                  onChange={(t) => setRow('probes', p.key, { point: t })}
-                />
-                <button
-                  type="button"
-                  className="icon"
-                  title="Remove"
-                  onClick={() => removeRow('probes', p.key)}
-                >
-                  ✕
-                </button>
-              </div>
-            ))}
-            <button
-              type="button"
-              className="add"
-              onClick={() => addRow('probes', newRows.probe(form.probes.length, defaultProbePoint(mesh)))}
-            >
-              + Add probe
-            </button>
-          </div>
+          <ProbeRows />
         </>
       )}
     </Section>

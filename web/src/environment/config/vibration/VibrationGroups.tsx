@@ -1,11 +1,8 @@
-import { useEnv } from '../../state/EnvironmentContext.tsx';
 import { Select, TextField } from '../../ui/fields.tsx';
 import { Section } from '../../ui/Section.tsx';
-import { TripleInput } from '../../ui/TripleInput.tsx';
-import { newRows } from '../analysis-form.ts';
 import { BodyMaterialsGroup } from '../common/BodyMaterialsGroup.tsx';
+import { ProbeRows } from '../common/ProbeRows.tsx';
 import { SolverGroup, SPD_SOLVERS } from '../common/SolverGroup.tsx';
-import { defaultProbePoint } from '../probe-default.ts';
 import { LoadsGroup, StructuralOrderGroup, SupportsGroup } from '../structural/StructuralGroups.tsx';
 import { useForm } from '../use-form.ts';
 import { VIBRATION_PROPERTIES } from './vibration-form.ts';
@@ -27,8 +24,7 @@ export function VibrationGroups() {
 }
 
 function VibrationKindGroup() {
-  const { form, set, setRow, addRow, removeRow } = useForm();
-  const mesh = useEnv((s) => s.model?.mesh);
+  const { form, set } = useForm();
   return (
     <Section title="Vibration" defaultOpen badge={form.vibrationKind} testId="group-vibration">
       <Select<'modal' | 'harmonic'>
@@ -126,38 +122,7 @@ function VibrationKindGroup() {
             />
           </div>
           <h4>Probes</h4>
-          <div className="rows">
-            {form.probes.map((p) => (
-              <div className="row-inline" key={p.key}>
-                <input
-                  className="probe-name"
-                  aria-label="Probe name"
-                  value={p.name}
-                  onChange={(e) => setRow('probes', p.key, { name: e.target.value })}
-                />
-                <TripleInput
-                  label="at"
-                  value={p.point}
-                  onChange={(t) => setRow('probes', p.key, { point: t })}
-                />
-                <button
-                  type="button"
-                  className="icon"
-                  title="Remove"
-                  onClick={() => removeRow('probes', p.key)}
-                >
-                  ✕
-                </button>
-              </div>
-            ))}
-            <button
-              type="button"
-              className="add"
-              onClick={() => addRow('probes', newRows.probe(form.probes.length, defaultProbePoint(mesh)))}
-            >
-              + Add probe
-            </button>
-          </div>
+          <ProbeRows />
         </>
       )}
     </Section>
