@@ -81,7 +81,7 @@ export function TransientGroup() {
             </small>
           )}
           <h4>Probes ({units})</h4>
-          <ProbeRows />
+          <ProbeRows outsideOutcome="The run leaves this probe out." />
           <h4>Volume currents</h4>
           <div className="rows">
             {form.volumeCurrents.map((c) => (

@@ -284,7 +284,7 @@ function ThermalTransientGroup() {
             onChange={(v) => set({ thermalScheme: v })}
           />
           <h4>Probes ({units})</h4>
-          <ProbeRows />
+          <ProbeRows outsideOutcome="The run stops with an error at this probe." />
         </>
       )}
     </Section>

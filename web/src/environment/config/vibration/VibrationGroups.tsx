@@ -122,7 +122,7 @@ function VibrationKindGroup() {
             />
           </div>
           <h4>Probes</h4>
-          <ProbeRows />
+          <ProbeRows outsideOutcome="The run stops with an error at this probe." />
         </>
       )}
     </Section>
