@@ -95,12 +95,50 @@ export const ProblemMarkers = z.object({
 
 /** How a marked face is coloured: what holds the model, what loads it, anything else, the row being picked. */
 export const FACE_MARK_TONES = ['constraint', 'load', 'other', 'active'] as const;
+export type FaceMarkTone = (typeof FACE_MARK_TONES)[number];
 export const FaceMark = z.object({
   /** 1-based face ids (docs/conventions.md), as the form's face lists hold them */
   faces: z.array(z.number().int().positive()),
   tone: z.enum(FACE_MARK_TONES),
+  /** which member of its role (0: the first port, support, terminal…), to colour each its own way */
+  member: z.number().int().nonnegative().optional(),
 });
 export type FaceMark = z.infer<typeof FaceMark>;
+
+/**
+ * The colours of the face marks, shared by the viewer and the form's swatches (the key to the marks): per
+ * role a family of four, one per member by index (qa32: two wave ports, or two terminals, were one colour,
+ * so port 1 could not be told from port 2); a fifth member takes the first colour again. Each is at least
+ * 3:1 against the panel behind its swatch and ΔE ≥ 30 from the model's grey-blue, lit or in shade, at the
+ * marks' 75 % opacity; members of a role are ΔE ≥ 25 apart (web/test/viewer/mark-colours.test.ts).
+ */
+export const FACE_MARK_PALETTES: Record<FaceMarkTone, readonly { hex: string; name: string }[]> = {
+  constraint: [
+    { hex: '#3b8bff', name: 'blue' },
+    { hex: '#a35cff', name: 'violet' },
+    { hex: '#00d0e0', name: 'cyan' },
+    { hex: '#d58cff', name: 'lavender' },
+  ],
+  load: [
+    { hex: '#ff6a2b', name: 'orange' },
+    { hex: '#e8175d', name: 'crimson' },
+    { hex: '#ff8fb8', name: 'pink' },
+    { hex: '#ff00cc', name: 'magenta' },
+  ],
+  other: [
+    { hex: '#2fbf71', name: 'green' },
+    { hex: '#c8f060', name: 'lime' },
+    { hex: '#7ff5c8', name: 'mint' },
+    { hex: '#8c6238', name: 'brown' },
+  ],
+  active: [{ hex: '#ffb224', name: 'amber' }],
+};
+
+/** The colour a mark of `tone` is drawn in for the member'th row of its role. */
+export function faceMarkColour(tone: FaceMarkTone, member = 0): { hex: string; name: string } {
+  const palette = FACE_MARK_PALETTES[tone];
+  return palette[member % palette.length]!;
+}
 
 /** Functions the parent may call in the viewer via `call-function`. */
 export const VIEWER_FUNCTIONS = [
@@ -132,7 +170,7 @@ export const VIEWER_FUNCTIONS = [
   'setFrame', // (index)
   'setAnimationSpeed', // (fps 0.5–10)
   'highlightProblems', // (ProblemMarkers)
-  'markFaces', // (FaceMark[]) — the faces the form's supports, loads, conditions and ports sit on, coloured by role
+  'markFaces', // (FaceMark[]) — the faces the form's supports, loads, conditions and ports sit on, coloured by role and member
   'clearData',
 ] as const;
 export type ViewerFunctionName = (typeof VIEWER_FUNCTIONS)[number];

@@ -183,22 +183,25 @@ describe('the layers composed (no WebGL)', () => {
       [
         { faces: [1, 2], tone: 'constraint' },
         { faces: [4, 99], tone: 'load' },
+        { faces: [3], tone: 'load', member: 1 },
       ],
     ]);
     // face ids are 1-based surface triangles; 99 is not on this model
-    expect(layers.exporter.shown().marks).toEqual({ constraint: 2, load: 1 });
+    expect(layers.exporter.shown().marks).toEqual({ constraint: 2, load: 2 });
     const group = ctx.overlays.children.find(
       (c) => c instanceof THREE.Group && c !== undefined,
     ) as THREE.Group;
     const colours = group.children.map((c) =>
       ((c as THREE.Mesh).material as THREE.MeshBasicMaterial).color.getHex(),
     );
-    expect(colours).toEqual([0x3b8bff, 0xff6a2b]);
+    // the second load (port 2, terminal 2) is not the first's colour (qa32)
+    expect(colours).toEqual([0x3b8bff, 0xff6a2b, 0xe8175d]);
+    expect(layers.exporter.shown().markColours).toEqual({ '#3b8bff': 2, '#ff6a2b': 1, '#e8175d': 1 });
     // the marks share the surface's positions, so they follow the deformed shape
     const surface = layers.model.model!.surfaceGeometry.getAttribute('position');
     expect((group.children[0] as THREE.Mesh).geometry.getAttribute('position')).toBe(surface);
     layers.model.load({ type: 'load-mesh', mesh: mesh(), fields: { heat } });
-    expect(layers.exporter.shown().marks).toEqual({ constraint: 2, load: 1 });
+    expect(layers.exporter.shown().marks).toEqual({ constraint: 2, load: 2 });
     runCommand(layers, 'markFaces', [[{ faces: [3], tone: 'active' }]]);
     expect(layers.exporter.shown().marks).toEqual({ active: 1 });
     runCommand(layers, 'clearData', []);

@@ -1,14 +1,13 @@
 import { useId } from 'react';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import type { PickTarget } from '../state/environment-state.ts';
-import { markToneOf } from '../viewer-bridge/face-marks.ts';
+import { markOf } from '../viewer-bridge/face-marks.ts';
 import { parseFaceList } from './face-list.ts';
-
-const MARK_NAMES = { constraint: 'blue', load: 'orange', other: 'green', active: 'amber' } as const;
 
 /**
  * A face id list: typed as comma-separated integers, or picked by clicking faces in the viewer
- * while "Pick" is on. Shows how many valid ids the text holds.
+ * while "Pick" is on. Shows how many valid ids the text holds, and a swatch of the colour its faces are
+ * marked in on the model beside the row's name ("Port 2 faces"): the key to the marks.
  */
 export function FaceListInput(props: {
   label?: string;
@@ -20,7 +19,8 @@ export function FaceListInput(props: {
   const { store, bridge } = useServices();
   const picking = useEnv((s) => s.pickTarget?.key === props.target.key);
   const faceCount = useEnv((s) => s.model?.mesh.faces.length ?? 0);
-  const tone = useEnv((s) => markToneOf(s.form, props.target));
+  const form = useEnv((s) => s.form);
+  const mark = markOf(form, props.target);
   const id = useId();
   const ids = parseFaceList(props.value);
   const outOfRange = faceCount > 0 ? ids.filter((id) => id > faceCount) : [];
@@ -33,14 +33,15 @@ export function FaceListInput(props: {
     <div className={`field face-list${outOfRange.length ? ' field-invalid' : ''}`}>
       <label htmlFor={id}>
         <span>
-          {tone && (
+          {mark && (
             <span
-              className={`mark-swatch mark-${tone}`}
-              title={`Marked in ${MARK_NAMES[tone]} on the model`}
+              className="mark-swatch"
+              style={{ background: mark.colour.hex }}
+              title={`${mark.name}: marked in ${mark.colour.name} on the model`}
               data-testid={props.testId ? `${props.testId}-swatch` : undefined}
             />
           )}
-          {props.label ?? 'Faces'}
+          {props.label ?? (mark ? `${mark.name} faces` : 'Faces')}
         </span>{' '}
         <span className="muted">
           {ids.length} face{ids.length === 1 ? '' : 's'}

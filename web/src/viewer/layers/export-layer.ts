@@ -13,6 +13,8 @@ export interface Shown {
   extent: { x: [number, number]; y: [number, number] } | null;
   /** surface triangles marked per tone (markFaces) */
   marks: Partial<Record<'constraint' | 'load' | 'other' | 'active', number>>;
+  /** surface triangles marked per colour ('#a35cff'), so a test can tell port 1's from port 2's */
+  markColours: Record<string, number>;
 }
 
 /** Export: the picture (exportPng, with the legend and the badge drawn in) and what is shown, for tests. */
@@ -66,6 +68,7 @@ export class ExportLayer {
       position: p && 3 * i + 2 < p.length ? [p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!] : null,
       extent: p ? this.extent(p) : null,
       marks: { ...L.marks.counts },
+      markColours: { ...L.marks.colours },
     };
   }
 

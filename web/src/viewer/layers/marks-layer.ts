@@ -1,27 +1,21 @@
-import type { FaceMark } from '@fieldline/contracts';
+import { type FaceMark, faceMarkColour } from '@fieldline/contracts';
 import * as THREE from 'three';
 import { createOverlayMaterial } from '../scene/materials.ts';
 import type { ViewerContext } from './context.ts';
 
-/** Supports and fixed temperatures blue, loads orange, other conditions green, the row being picked amber. */
-export const MARK_COLOURS: Record<FaceMark['tone'], number> = {
-  constraint: 0x3b8bff,
-  load: 0xff6a2b,
-  other: 0x2fbf71,
-  active: 0xffb224,
-};
-
 /**
  * markFaces: the faces the parent's supports, loads, conditions and ports sit on, drawn over the model in the
- * colour of their role (qa31: picked faces were never shown, so nobody could check where a support went).
+ * colour of their role, each member of a role (port 1, port 2) in its own (contracts FACE_MARK_PALETTES; qa31:
+ * picked faces were never shown, so nobody could check where a support went).
  * The marks are kept across a new model (a re-mesh keeps the face ids) and follow the deformed shape, since
  * they share the surface's positions.
  */
 export class MarksLayer {
   private marks: FaceMark[] = [];
   private drawn: THREE.Group | null = null;
-  /** surface triangles drawn per tone (for tests) */
+  /** surface triangles drawn per tone, and per colour (for tests) */
   counts: Partial<Record<FaceMark['tone'], number>> = {};
+  colours: Record<string, number> = {};
 
   constructor(private readonly ctx: ViewerContext) {}
 
@@ -34,6 +28,7 @@ export class MarksLayer {
   redraw(): void {
     this.remove();
     this.counts = {};
+    this.colours = {};
     const m = this.ctx.layers.model.model;
     if (!m || this.marks.length === 0) {
       this.ctx.view.requestRender();
@@ -60,11 +55,16 @@ export class MarksLayer {
       const geometry = new THREE.BufferGeometry();
       geometry.setAttribute('position', m.surfaceGeometry.getAttribute('position'));
       geometry.setIndex(index);
-      const mesh = new THREE.Mesh(geometry, createOverlayMaterial(MARK_COLOURS[mark.tone], 0.75));
+      const colour = faceMarkColour(mark.tone, mark.member).hex;
+      const mesh = new THREE.Mesh(
+        geometry,
+        createOverlayMaterial(Number.parseInt(colour.slice(1), 16), 0.75),
+      );
       mesh.frustumCulled = false;
       mesh.renderOrder = mark.tone === 'active' ? 3 : 2;
       group.add(mesh);
       this.counts[mark.tone] = (this.counts[mark.tone] ?? 0) + index.length / 3;
+      this.colours[colour] = (this.colours[colour] ?? 0) + index.length / 3;
     }
     this.drawn = group;
     this.ctx.overlays.add(group);

@@ -4,7 +4,7 @@ import { groupByBody } from '../geometry/body-groups.ts';
 import { type ColorUniforms, createLineMaterial, createSurfaceMaterial } from './materials.ts';
 
 /** Colours of bodies when no field is shown: calm, distinguishable, readable under the headlight. */
-const BODY_COLORS = [0x8fa8c8, 0xd9a66b, 0x7fbf9a, 0xc98fb7, 0xb9b27a, 0x86b7c4, 0xd08c7f, 0x9e9ad6];
+export const BODY_COLORS = [0x8fa8c8, 0xd9a66b, 0x7fbf9a, 0xc98fb7, 0xb9b27a, 0x86b7c4, 0xd08c7f, 0x9e9ad6];
 
 export interface Model {
   mesh: ViewerMesh;
