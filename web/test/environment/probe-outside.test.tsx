@@ -94,7 +94,7 @@ describe('the probe rows warn before the run', () => {
     expect(screen.queryByTestId('probe-0-outside')).toBeNull();
     setPoint('1.5', '0', '12.5');
     expect(screen.getByTestId('probe-0-outside').textContent).toBe(
-      'Outside the model: the model spans z 0 to 10 mm. The run stops with an error at this probe.',
+      'Outside the model: the model spans z 0 to 10\u00a0mm. The run stops with an error at this probe.',
     );
     setPoint('0', '0', '5');
     expect(screen.getByTestId('probe-0-outside').textContent).toContain(

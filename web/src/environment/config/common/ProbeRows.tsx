@@ -66,7 +66,7 @@ function OutsideWarning(props: { mesh: MeshData; point: Triple; outcome: string;
   const units = mesh.units ?? 'm';
   const where =
     place.kind === 'outside-box'
-      ? `the model spans ${place.axis} ${text(place.low)} to ${text(place.high)} ${units}`
+      ? `the model spans ${place.axis} ${text(place.low)} to ${text(place.high)}\u00a0${units}`
       : 'the point is within its bounding box but in no element (a hole or a gap)';
   return (
     <small className="hint warn" role="status" data-testid={props.testId}>
