@@ -1,4 +1,4 @@
-"""Command line: python -m fieldline_engine <command> [--job DIR]."""
+"""Command line: python -m fieldline_engine <command> [--job DIR], or `standby` (standby.py)."""
 
 import argparse
 import errno
@@ -14,6 +14,7 @@ from fieldline_engine import protocol
 from fieldline_engine.core import ranks
 from fieldline_engine.errors import EngineError
 from fieldline_engine.limits import apply_memory_limit_from_env, limit_blas_threads, watch_parent_from_env
+from fieldline_engine.standby import serve_one
 
 limit_blas_threads()  # before any numeric library is imported
 
@@ -68,22 +69,28 @@ def _require_job(job: Path | None) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="fieldline_engine")
-    parser.add_argument("command", choices=sorted(COMMANDS))
+    parser.add_argument("command", choices=sorted([*COMMANDS, "standby"]))
     parser.add_argument("--job", type=Path, default=None, help="job directory holding job.json")
     args = parser.parse_args(argv)
     protocol.redirect_library_output()
-    code = _run(args)
+    if args.command == "standby":
+        # Started before its job, warmed up; the job arrives on stdin (standby.py).
+        watch_parent_from_env()
+        code = serve_one(lambda command, job: _run(argparse.Namespace(command=command, job=job), watch=False))
+    else:
+        code = _run(args)
     if code != 0:
         ranks.abort_after_failure(code)
     return code
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, watch: bool = True) -> int:
     try:
         apply_memory_limit_from_env()
         if not ranks.is_root():
             protocol.silence()  # under mpiexec only rank 0 speaks the protocol (docs/distributed.md)
-        watch_parent_from_env()
+        if watch:
+            watch_parent_from_env()
         _run_plugin(args.command, args.job)
         result = COMMANDS[args.command](args.job)
         protocol.done(result)

@@ -64,6 +64,11 @@ def error(code: str, message: str) -> None:
     _emit({"event": "error", "code": code, "message": message})
 
 
+def ready() -> None:
+    """A standby engine process has warmed up and waits for its job on stdin (standby.py)."""
+    _emit({"event": "ready"})
+
+
 def silence() -> None:
     """No protocol lines from this process (an MPI rank other than 0: rank 0 reports for the job)."""
     import os

@@ -1,0 +1,82 @@
+"""A generic warm-up for a standby engine process (`standby.py`): loads the libraries a job uses and runs
+each kind of operation once on a tiny cube, so a job's first assembly or factorization does not pay for
+code being paged in and element tables being built.
+
+It never sees a job's model and keeps nothing: what stays warm is library state (code pages, NGSolve's
+reference-element tables per order, NumPy's and SciPy's first calls), not results.
+"""
+
+import gc
+
+import numpy as np
+
+_CUBE_VERTICES = [[x, y, z] for z in (0.0, 1.0) for y in (0.0, 1.0) for x in (0.0, 1.0)]
+# Six tetrahedra around the cube's diagonal 0–7 (Kuhn's subdivision), all positively oriented.
+_CUBE_TETS = [[0, 1, 3, 7], [0, 5, 1, 7], [0, 3, 2, 7], [0, 2, 6, 7], [0, 4, 5, 7], [0, 6, 4, 7]]
+
+
+def warm_up() -> None:
+    import fieldline_engine.commands.mesh  # noqa: F401 — meshing jobs' libraries (netgen, gmsh)
+    import fieldline_engine.commands.solve  # noqa: F401 — registers every family (their imports)
+
+    matrices = _finite_elements()
+    _sparse_linear_algebra(matrices)
+    np.fft.irfft(np.fft.rfft(np.linspace(0.0, 1.0, 64)))
+    gc.collect()
+
+
+def _finite_elements() -> list:
+    """H1, VectorH1 and HCurl at orders 1–3 (assembly, both direct solvers, a point evaluation) and H1 on
+    the boundary."""
+    import ngsolve as ng
+
+    from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
+    from fieldline_engine.mesh.tet_model import model_from_mesh_data
+
+    mesh = build_ngsolve_mesh(model_from_mesh_data({"vertices": _CUBE_VERTICES, "tetrahedra": _CUBE_TETS}))
+    point = mesh(0.3, 0.4, 0.5)
+    matrices = []
+    for order in (1, 2, 3):
+        for space in (
+            ng.H1(mesh, order=order, dirichlet="default"),
+            ng.VectorH1(mesh, order=order, dirichlet="default"),
+            ng.HCurl(mesh, order=order, dirichlet="default"),
+        ):
+            u, v = space.TnT()
+            derivative = ng.curl if isinstance(space, ng.HCurl) else ng.grad
+            form = ng.BilinearForm(
+                ng.InnerProduct(derivative(u), derivative(v)) * ng.dx + ng.InnerProduct(u, v) * ng.dx
+            ).Assemble()
+            load = ng.CF((1.0,) * v.dim) if v.dim > 1 else ng.CF(1.0)
+            rhs = ng.LinearForm(ng.InnerProduct(load, v) * ng.dx).Assemble()
+            field = ng.GridFunction(space)
+            for solver in ("sparsecholesky", "umfpack"):
+                field.vec.data = form.mat.Inverse(space.FreeDofs(), inverse=solver) * rhs.vec
+            field(point)
+            matrices.append(form.mat)
+        # Surface elements (ports' 2D mode solves, boundary conditions): a space on the boundary alone.
+        surface = ng.H1(mesh, order=order, definedon=mesh.Boundaries("default"))
+        u, v = surface.TnT()
+        ng.BilinearForm(ng.grad(u).Trace() * ng.grad(v).Trace() * ng.ds + u * v * ng.ds).Assemble()
+    return matrices
+
+
+def _sparse_linear_algebra(matrices: list) -> None:
+    """SciPy's CSR products and factorizations, and CHOLMOD through cholespy when it is installed."""
+    import scipy.sparse as sp
+    import scipy.sparse.linalg as spla
+
+    rows, cols, values = matrices[-1].COO()
+    a = sp.csr_matrix((np.asarray(values), (np.asarray(rows), np.asarray(cols))))
+    a = a + sp.identity(a.shape[0], format="csr")  # the Dirichlet rows are empty
+    x = np.ones(a.shape[0])
+    spla.splu(a.tocsc()).solve(a @ x)
+    spla.eigsh(a, k=1, which="LM", v0=x, maxiter=50, tol=1e-3)
+    try:
+        from cholespy import CholeskySolverD, MatrixType
+    except ImportError:
+        return
+    coo = a.tocoo()
+    solver = CholeskySolverD(a.shape[0], coo.row, coo.col, coo.data, MatrixType.COO)
+    out = np.zeros_like(x)
+    solver.solve(x, out)
