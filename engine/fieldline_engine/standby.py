@@ -59,4 +59,14 @@ def _accept(request: dict[str, Any]) -> tuple[str, Path | None]:
     if limit is not None:
         os.environ["FIELDLINE_MEMORY_LIMIT_MB"] = str(int(limit))
     job = request.get("job")
+    _retitle(command, job)
     return command, Path(job) if job else None
+
+
+def _retitle(command: str, job: str | None) -> None:
+    """`ps` (and the server's fault tests) see the command line a cold start of this job would have."""
+    from setproctitle import setproctitle
+
+    setproctitle(
+        " ".join([sys.executable, "-m", "fieldline_engine", command, *(["--job", job] if job else [])])
+    )

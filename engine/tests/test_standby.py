@@ -70,19 +70,22 @@ def test_a_standby_process_gives_the_same_results_as_a_cold_start(engine, tmp_pa
     assert warm["terminal_currents_A"] == pytest.approx(cold["terminal_currents_A"], rel=1e-12)
 
 
-def test_the_job_gets_its_memory_limit_and_environment(tmp_path):
+def test_the_job_gets_its_memory_limit_environment_and_title(tmp_path):
     proc = start_standby()
     wait_ready(proc)
     request = {
         "command": "health",
-        "job": None,
+        "job": str(tmp_path),
         "memoryLimitMb": 3000,
         "env": {"FIELDLINE_ENGINE_PLUGIN": "standby_probe", "STANDBY_MARKER": "job-42"},
     }
     events, code = send(proc, request)
     assert code == 0 and events[-1]["event"] == "done", events[-1]
     logs = [e["message"] for e in events if e["event"] == "log"]
-    assert logs == ["probe command=health rlimit_as_mb=3000 marker=job-42"], logs
+    assert logs[0] == "probe command=health rlimit_as_mb=3000 marker=job-42", logs
+    assert logs[1].startswith("title /") and logs[1].endswith(
+        f"python -m fieldline_engine health --job {tmp_path}"
+    ), logs
 
 
 def test_a_standby_process_exits_quietly_when_no_job_comes():

@@ -23,6 +23,7 @@ import { createCompute, createQueue } from './compute.ts';
 import type { AppConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { EngineHealthProbe } from './engine/engine-health.ts';
+import { engineLocation } from './engine/engine-location.ts';
 import { registerFeaRoutes } from './fea/fea-routes.ts';
 import { FeaService } from './fea/fea-service.ts';
 import { statusFastLane } from './fea/status-fast-lane.ts';
@@ -83,11 +84,8 @@ export async function buildApp(
   );
   if (options.migrate !== false) await migrateToLatest(db);
 
-  const engine = {
-    python: config.enginePython,
-    engineDir: config.engineDir,
-    isolateNetwork: config.engineNetworkIsolation === 'auto',
-  };
+  // The embedded queue runs jobs in this process's children; with BullMQ or Batch, workers do.
+  const engine = engineLocation(config, config.computeBackend === 'embedded', app.log);
   const compute = createCompute(config, db, secrets, engine, app.log);
   const sessions = new SessionService(db, secrets.sessionKey);
   const ctx: AppContext = {
@@ -243,11 +241,13 @@ export async function buildApp(
     await ctx.statusFeed?.stop();
     sweeper.stop();
     await ctx.queue.stop(config.compute.shutdownGraceSeconds * 1000);
+    await engine.standby?.close();
     await close();
   });
   if (options.startQueue !== false) {
     app.addHook('onReady', async () => {
       await ctx.queue.start();
+      engine.standby?.start();
       sweeper.start();
     });
   }

@@ -36,6 +36,8 @@ export interface AppConfig {
   zipMaxExpandedMb: number;
   /** Run engine processes without network access (`unshare -n`) when the system allows it. */
   engineNetworkIsolation: 'auto' | 'off';
+  /** Engine processes kept started and warmed up, waiting for a job (engine-standby.ts). */
+  engineStandby: number;
   secureCookies: boolean;
   logLevel: string;
   trustProxy: boolean;
@@ -185,6 +187,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     convertMemoryLimitMb: int(env, 'CONVERT_MEMORY_LIMIT_MB', 4096),
     zipMaxExpandedMb: int(env, 'ZIP_MAX_EXPANDED_MB', 1024),
     engineNetworkIsolation: env.ENGINE_NETWORK_ISOLATION === 'off' ? 'off' : 'auto',
+    engineStandby: Math.max(0, int(env, 'ENGINE_STANDBY', 1)),
     secureCookies: bool(env, 'SECURE_COOKIES', publicOrigin.startsWith('https://')),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: bool(env, 'TRUST_PROXY', false),

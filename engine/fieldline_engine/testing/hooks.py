@@ -1,4 +1,4 @@
-"""Test-only hooks that give queue tests a job of controllable duration.
+"""Test-only hooks that give queue tests a job of controllable duration or memory.
 
 An engine plugin (cli.py's FIELDLINE_ENGINE_PLUGIN): the server names this module only when its
 ENGINE_TEST_HOOKS setting is on (never in production), and the hooks act only when the job input carries
@@ -22,6 +22,12 @@ def apply_test_hooks(job: dict[str, Any]) -> None:
     hooks = job.get("test_hooks")
     if not isinstance(hooks, dict):
         return
+    megabytes = float(hooks.get("allocate_mb", 0) or 0)
+    if megabytes > 0:
+        # A job that needs more memory than its limit, whether it started cold or on a standby process.
+        import numpy as np
+
+        np.ones(int(megabytes * 2**20 / 8))
     seconds = float(hooks.get("sleep_seconds", 0) or 0)
     deadline = time.monotonic() + max(0.0, min(seconds, 600.0))
     while (left := deadline - time.monotonic()) > 0:

@@ -1,5 +1,5 @@
 """An engine plugin (FIELDLINE_ENGINE_PLUGIN) for test_standby.py: reports, as a log line, the address-space
-limit and an environment variable the job's process really has when its command starts."""
+limit, an environment variable and the command line (`ps`) the job's process really has when its command starts."""
 
 import os
 import resource
@@ -11,3 +11,5 @@ def before_command(command: str, _job_dir) -> None:
     soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
     limit_mb = None if soft == resource.RLIM_INFINITY else soft // (1024 * 1024)
     protocol.log(f"probe command={command} rlimit_as_mb={limit_mb} marker={os.environ.get('STANDBY_MARKER')}")
+    with open("/proc/self/cmdline", encoding="utf-8") as cmdline:
+        protocol.log(f"title {cmdline.read().rstrip(chr(0))}")

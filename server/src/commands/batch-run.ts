@@ -3,6 +3,7 @@ import pino from 'pino';
 import { createCompute } from '../compute.ts';
 import type { AppConfig } from '../config.ts';
 import { migrateToLatest, openDatabase } from '../db/database.ts';
+import { engineLocation } from '../engine/engine-location.ts';
 import { type RunEnd, runClaimedJob } from '../jobs/job-runner.ts';
 import { loadOrCreateSecrets } from '../secrets.ts';
 
@@ -31,13 +32,8 @@ export async function runBatchJob(config: AppConfig, jobId: string): Promise<Bat
   process.once('SIGINT', () => onSignal('SIGINT'));
   try {
     await migrateToLatest(db);
-    const compute = createCompute(
-      config,
-      db,
-      secrets,
-      { python: config.enginePython, engineDir: config.engineDir },
-      log,
-    );
+    // One job per container: nothing to keep warm for.
+    const compute = createCompute(config, db, secrets, engineLocation(config, false), log);
     const claim = await compute.jobs.claim(jobId, workerId, config.compute.leaseSeconds);
     if (!claim.claimed) {
       log.info({ reason: claim.reason }, 'job not claimed; nothing to run');

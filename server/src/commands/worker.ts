@@ -2,6 +2,7 @@ import pino from 'pino';
 import { createCompute } from '../compute.ts';
 import type { AppConfig } from '../config.ts';
 import { migrateToLatest, openDatabase } from '../db/database.ts';
+import { engineLocation } from '../engine/engine-location.ts';
 import { BullmqWorker } from '../jobs/bullmq-worker.ts';
 import { loadOrCreateSecrets } from '../secrets.ts';
 
@@ -19,13 +20,8 @@ export async function runWorker(config: AppConfig): Promise<void> {
     log.warn({ err }, 'database connection lost while idle; the next query reconnects'),
   );
   await migrateToLatest(db);
-  const compute = createCompute(
-    config,
-    db,
-    secrets,
-    { python: config.enginePython, engineDir: config.engineDir },
-    log,
-  );
+  const engine = engineLocation(config, true, log);
+  const compute = createCompute(config, db, secrets, engine, log);
   const worker = new BullmqWorker({
     ...compute.runner,
     redisUrl: config.redisUrl,
@@ -34,12 +30,14 @@ export async function runWorker(config: AppConfig): Promise<void> {
     log,
   });
   await worker.start();
+  engine.standby?.start();
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'worker shutting down');
     await worker.stop(config.compute.shutdownGraceSeconds * 1000);
+    await engine.standby?.close();
     await close();
     process.exit(0);
   };

@@ -1,9 +1,14 @@
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { hostname } from 'node:os';
 import { isAbsolute } from 'node:path';
-import { createInterface } from 'node:readline';
-import { networkIsolationPrefix } from './network-isolation.ts';
+import { createInterface, type Interface } from 'node:readline';
+import {
+  type EngineInstallation,
+  killEngineGroup,
+  spawnEngineProcess,
+  spawnPrefix,
+} from './engine-process.ts';
+import type { EngineStandby } from './engine-standby.ts';
 
 /** One line of the engine's stdout protocol (DESIGN.md §3). */
 export type EngineEvent =
@@ -33,11 +38,9 @@ export interface EngineRunOptions {
   mpi?: { ranks: number; threadsPerRank: number; hostfile?: string | null };
 }
 
-export interface EngineLocation {
-  python: string;
-  engineDir: string;
-  /** Start the engine without network access where the system allows it (network-isolation.ts). */
-  isolateNetwork?: boolean;
+export interface EngineLocation extends EngineInstallation {
+  /** Warm engine processes a job takes instead of starting one (engine-standby.ts); not for MPI runs. */
+  standby?: EngineStandby;
 }
 
 const STDERR_TAIL_BYTES = 8192;
@@ -71,56 +74,13 @@ export function runEngine(engine: EngineLocation, opts: EngineRunOptions): Promi
     let stderrTail = '';
     let killedFor: 'timeout' | 'cancel' | null = null;
 
-    // Ranks on other machines (a hostfile) talk over the network; on one machine they need none.
-    const prefix = engine.isolateNetwork && !ranks?.hostfile ? networkIsolationPrefix() : [];
-    if (prefix.length > 0 && isAbsolute(engine.python)) {
-      // Behind `unshare` a missing interpreter is an exit code, not a spawn error: check it first.
-      try {
-        accessSync(engine.python, constants.X_OK);
-      } catch (err) {
-        resolvePromise({
-          ok: false,
-          code: 'engine_unavailable',
-          message: `Engine could not start: ${(err as Error).message}`,
-          seconds: seconds(),
-        });
-        return;
-      }
+    const launch = startEngine(engine, opts, args, ranks);
+    if ('error' in launch) {
+      resolvePromise({ ok: false, code: 'engine_unavailable', message: launch.error, seconds: seconds() });
+      return;
     }
-    const [program, ...programArgs] = [...prefix, engine.python, ...args] as [string, ...string[]];
-    const child = spawn(program, programArgs, {
-      cwd: engine.engineDir,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: process.env.HOME ?? '/tmp',
-        LANG: 'C.UTF-8',
-        PYTHONUNBUFFERED: '1',
-        PYTHONPATH: engine.engineDir,
-        FIELDLINE_MEMORY_LIMIT_MB: String(opts.memoryLimitMb),
-        OMP_NUM_THREADS: process.env.OMP_NUM_THREADS ?? '1',
-        OPENBLAS_NUM_THREADS: process.env.OPENBLAS_NUM_THREADS ?? '1',
-        // Ranks never take every core each: they share the machine's cores (docs/distributed.md).
-        FIELDLINE_THREADS: ranks ? String(ranks.threadsPerRank) : (process.env.FIELDLINE_THREADS ?? ''),
-        // '0': an iterative full-wave frequency's ports in one process, not forked ones (docs/fullwave.md).
-        FIELDLINE_PORT_PROCESSES: process.env.FIELDLINE_PORT_PROCESSES ?? '',
-        // The engine exits by itself if this process dies (SIGKILL leaves no chance to kill the group);
-        // under mpiexec the ranks on this host watch the pid instead of their parent.
-        FIELDLINE_PARENT_PID: String(process.pid),
-        FIELDLINE_PARENT_HOST: hostname(),
-        ...opts.env,
-      },
-    });
-
-    const killGroup = () => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    };
+    const { child, lines } = launch;
+    const killGroup = () => killEngineGroup(child);
     const timer = setTimeout(() => {
       killedFor = 'timeout';
       killGroup();
@@ -139,13 +99,13 @@ export function runEngine(engine: EngineLocation, opts: EngineRunOptions): Promi
       resolvePromise(outcome);
     };
 
-    createInterface({ input: child.stdout }).on('line', (line) => {
+    lines.on('line', (line) => {
       const event = parseEvent(line);
       if (!event) return;
       if (event.event === 'progress') opts.onProgress?.(clampPercent(event.percent), event.message);
       if (event.event === 'done' || event.event === 'error') last = event;
     });
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
       stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
     });
     child.on('error', (err) => {
@@ -196,6 +156,47 @@ export function runEngine(engine: EngineLocation, opts: EngineRunOptions): Promi
       });
     });
   });
+}
+
+/**
+ * A standby process when one is ready (not for MPI runs, whose launcher starts the ranks), else a fresh
+ * one. Either way the child leads its own process group and prints the protocol on stdout.
+ */
+function startEngine(
+  engine: EngineLocation,
+  opts: EngineRunOptions,
+  args: string[],
+  ranks: EngineRunOptions['mpi'] | null,
+): { child: ChildProcess; lines: Interface } | { error: string } {
+  const taken =
+    ranks || opts.extraArgs?.length
+      ? null
+      : engine.standby?.take({
+          command: opts.command,
+          jobDir: opts.jobDir,
+          memoryLimitMb: opts.memoryLimitMb,
+          env: opts.env,
+        });
+  if (taken) return taken;
+  // Ranks on other machines (a hostfile) talk over the network; on one machine they need none.
+  const allowNetwork = Boolean(ranks?.hostfile);
+  if (spawnPrefix(engine, { allowNetwork }).length > 0 && isAbsolute(engine.python)) {
+    // Behind `unshare` a missing interpreter is an exit code, not a spawn error: check it first.
+    try {
+      accessSync(engine.python, constants.X_OK);
+    } catch (err) {
+      return { error: `Engine could not start: ${(err as Error).message}` };
+    }
+  }
+  const child = spawnEngineProcess(engine, {
+    args,
+    memoryLimitMb: opts.memoryLimitMb,
+    threads: ranks ? String(ranks.threadsPerRank) : undefined,
+    allowNetwork,
+    stdin: 'ignore',
+    env: opts.env,
+  });
+  return { child, lines: createInterface({ input: child.stdout as NodeJS.ReadableStream }) };
 }
 
 function parseEvent(line: string): EngineEvent | null {

@@ -17,7 +17,7 @@ import type { JobService } from '../jobs/job-service.ts';
 import { JobParams, jobOf, ownedJob } from '../jobs/owned-job.ts';
 import { ensureSession, type SessionCookieOptions } from '../sessions/session-plugin.ts';
 import type { SessionService } from '../sessions/session-service.ts';
-import type { FeaService } from './fea-service.ts';
+import type { FeaService, TestHooks } from './fea-service.ts';
 import { etagMatches, identityStream, pickEncoding } from './status-replies.ts';
 
 /** A malformed job id is answered like an unknown job; a bad query is a 400 naming the field. */
@@ -208,10 +208,15 @@ export function registerFeaRoutes(route: Route, deps: FeaRouteDeps): void {
 
 /**
  * Test-only (ENGINE_TEST_HOOKS=1, never in production): `x-test-sleep-seconds` makes the engine wait
- * before its real solve, so queue tests get jobs of controllable duration.
+ * before its real solve, so queue tests get jobs of controllable duration; `x-test-allocate-mb` makes it
+ * allocate that much first (memory-limit tests).
  */
-function testHooks(enabled: boolean, request: FastifyRequest): { sleep_seconds: number } | undefined {
+function testHooks(enabled: boolean, request: FastifyRequest): TestHooks | undefined {
   if (!enabled) return undefined;
-  const raw = Number(request.headers['x-test-sleep-seconds']);
-  return Number.isFinite(raw) && raw > 0 ? { sleep_seconds: raw } : undefined;
+  const hooks: TestHooks = {};
+  const seconds = Number(request.headers['x-test-sleep-seconds']);
+  if (Number.isFinite(seconds) && seconds > 0) hooks.sleep_seconds = seconds;
+  const megabytes = Number(request.headers['x-test-allocate-mb']);
+  if (Number.isFinite(megabytes) && megabytes > 0) hooks.allocate_mb = megabytes;
+  return Object.keys(hooks).length > 0 ? hooks : undefined;
 }

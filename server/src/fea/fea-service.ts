@@ -61,6 +61,12 @@ function refuseUnavailableAnalysis(config: AnalysisConfig): void {
 }
 
 /** The limits FeaService applies (from the server's configuration). */
+/** Test-only job input (ENGINE_TEST_HOOKS; engine/fieldline_engine/testing/hooks.py). */
+export interface TestHooks {
+  sleep_seconds?: number;
+  allocate_mb?: number;
+}
+
 export interface FeaLimits {
   /** JOB_MEMORY_LIMIT_MB: an analysis whose estimate is above it is refused at submit. */
   jobMemoryLimitMb: number;
@@ -117,7 +123,7 @@ export class FeaService {
     mesh: MeshData,
     config: AnalysisConfig,
     modelBytes: number,
-    testHooks?: { sleep_seconds: number },
+    testHooks?: TestHooks,
   ): Promise<SubmitResponse> {
     const meshing = config.meshingOnly || config.analysisType === 'tetra-only';
     const kind = meshing ? 'meshing' : 'analysis';

@@ -305,15 +305,21 @@ describe('limits', () => {
   });
 
   it('stops a job at its memory limit with a message naming the limit', async () => {
-    const t = await createTestApp({ ...ENV, JOB_MEMORY_LIMIT_MB: '300' });
+    // Room for the libraries (a standby process has them loaded already), not for the job's 3 GB.
+    const t = await createTestApp({ ...ENV, JOB_MEMORY_LIMIT_MB: '1536' });
     try {
       const { userId, cookie } = await signedInUser(t);
       await creditTokens(t.ctx, userId, 1);
-      const res = await submit(t.app, cookie);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/fea/submit',
+        payload: tinyJob(),
+        headers: { cookie, 'x-test-allocate-mb': '3000' },
+      });
       const { body } = await waitForJob(t.app, res.json().job_id, cookie);
       expect(body.status).toBe('failed');
       expect(body.error).toBe(
-        'The job exceeded its memory limit of 300 MB. Use a coarser mesh or lower element order, or ask the operator to raise the limit (JOB_MEMORY_LIMIT_MB).',
+        'The job exceeded its memory limit of 1536 MB. Use a coarser mesh or lower element order, or ask the operator to raise the limit (JOB_MEMORY_LIMIT_MB).',
       );
     } finally {
       await t.close();

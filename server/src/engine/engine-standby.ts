@@ -1,0 +1,179 @@
+import type { ChildProcess } from 'node:child_process';
+import { createInterface, type Interface } from 'node:readline';
+import { type EngineInstallation, killEngineGroup, spawnEngineProcess } from './engine-process.ts';
+
+/** What a standby process is told when a job takes it (engine/fieldline_engine/standby.py). */
+export interface StandbyRequest {
+  command: string;
+  jobDir?: string;
+  memoryLimitMb: number;
+  env?: Record<string, string>;
+}
+
+/** A warmed-up engine process now running one job: supervised by the caller like a fresh one. */
+export interface TakenEngine {
+  child: ChildProcess;
+  lines: Interface;
+}
+
+interface Spare {
+  child: ChildProcess;
+  lines: Interface;
+  ready: boolean;
+  stderrTail: string;
+  detach: () => void;
+}
+
+export interface StandbyLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/** After a spare died before it was ready (a broken installation), jobs start cold for this long. */
+const RETRY_AFTER_FAILURE_MS = 60_000;
+const RETRY_AFTER_LOSS_MS = 1_000;
+
+/**
+ * Engine processes started before their jobs (ENGINE_STANDBY, docs/compute.md): each imports the
+ * libraries and warms them up on a generic cube, then waits for one job on stdin, so a job does not wait
+ * ≈ 0.3–0.5 s for Python and NGSolve to load nor pay their first-use costs. Each is spawned exactly as a
+ * job's engine is (own process group, network namespace, the server's pid to watch) and serves one job,
+ * then exits; a new one is started in its place. When none is ready a job starts cold, as before.
+ */
+export class EngineStandby {
+  private readonly spares = new Set<Spare>();
+  private started = false;
+  private closed = false;
+  private retryTimer: NodeJS.Timeout | null = null;
+  /** Jobs that started on a standby process (tests, logs). */
+  taken = 0;
+
+  constructor(
+    private readonly engine: EngineInstallation,
+    private readonly size: number,
+    private readonly log?: StandbyLog,
+  ) {}
+
+  /** Starts the spares: call when this process begins running jobs. */
+  start(): void {
+    if (this.closed || this.size <= 0) return;
+    this.started = true;
+    this.refill();
+  }
+
+  /** Hands a ready spare its job, or returns null (the caller starts the engine cold). */
+  take(request: StandbyRequest): TakenEngine | null {
+    const spare = [...this.spares].find(
+      (s) => s.ready && s.child.exitCode === null && s.child.signalCode === null,
+    );
+    if (!spare) return null;
+    this.spares.delete(spare);
+    spare.detach();
+    const line = JSON.stringify({
+      command: request.command,
+      job: request.jobDir ?? null,
+      memoryLimitMb: request.memoryLimitMb,
+      env: request.env ?? {},
+    });
+    spare.child.stdin?.end(`${line}\n`);
+    this.taken += 1;
+    setImmediate(() => this.refill());
+    return { child: spare.child, lines: spare.lines };
+  }
+
+  /** Ready spares now (tests wait for one). */
+  readyCount(): number {
+    return [...this.spares].filter((s) => s.ready).length;
+  }
+
+  /** Process ids of the spares (tests, logs). */
+  processIds(): number[] {
+    return [...this.spares].flatMap((s) => (s.child.pid === undefined ? [] : [s.child.pid]));
+  }
+
+  /** Kills the spares and starts no more; waits for them to exit. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    const exits = [...this.spares].map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          if (s.child.exitCode !== null || s.child.signalCode !== null) return resolve();
+          s.child.once('close', () => resolve());
+          killEngineGroup(s.child);
+        }),
+    );
+    this.spares.clear();
+    await Promise.all(exits);
+  }
+
+  private refill(): void {
+    if (!this.started || this.closed || this.retryTimer) return;
+    while (this.spares.size < this.size) this.spares.add(this.spawnSpare());
+  }
+
+  private retryLater(ms: number): void {
+    if (this.closed || this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.refill();
+    }, ms);
+    this.retryTimer.unref();
+  }
+
+  private spawnSpare(): Spare {
+    const child = spawnEngineProcess(this.engine, {
+      args: ['-m', 'fieldline_engine', 'standby'],
+      stdin: 'pipe',
+    });
+    const spare: Spare = {
+      child,
+      lines: createInterface({ input: child.stdout as NodeJS.ReadableStream }),
+      ready: false,
+      stderrTail: '',
+      detach: () => {},
+    };
+    const onLine = (line: string) => {
+      if (parseReady(line)) spare.ready = true;
+    };
+    const onStderr = (chunk: Buffer) => {
+      spare.stderrTail = (spare.stderrTail + chunk.toString('utf8')).slice(-2048);
+    };
+    let gone = false;
+    const onGone = (how: string) => {
+      if (gone) return;
+      gone = true;
+      if (!this.spares.delete(spare) || this.closed) return;
+      this.log?.warn(
+        { how, ready: spare.ready, stderr: spare.stderrTail.trim().split('\n').slice(-3).join(' | ') },
+        'standby engine process ended before a job took it; jobs start cold meanwhile',
+      );
+      this.retryLater(spare.ready ? RETRY_AFTER_LOSS_MS : RETRY_AFTER_FAILURE_MS);
+    };
+    const onError = (err: Error) => onGone(err.message);
+    const onClose = (code: number | null, signal: string | null) =>
+      onGone(signal ? `signal ${signal}` : `exit code ${code}`);
+    // A job written to a spare that has just died must not crash the server (EPIPE).
+    child.stdin?.on('error', () => {});
+    spare.lines.on('line', onLine);
+    child.stderr?.on('data', onStderr);
+    child.on('error', onError);
+    child.on('close', onClose);
+    spare.detach = () => {
+      spare.lines.off('line', onLine);
+      child.stderr?.off('data', onStderr);
+      child.off('error', onError);
+      child.off('close', onClose);
+    };
+    return spare;
+  }
+}
+
+function parseReady(line: string): boolean {
+  if (!line.startsWith('{')) return false;
+  try {
+    return (JSON.parse(line) as { event?: unknown }).event === 'ready';
+  } catch {
+    return false;
+  }
+}
