@@ -145,12 +145,20 @@ def fem_run(order: int, maxh: float, safety: float, dt: float) -> dict:
 
 
 def wedge_run(
-    kind: str, order: int, angle: float, a: float, b: float, dt_ps: float
+    kind: str,
+    order: int,
+    angle: float,
+    a: float,
+    b: float,
+    dt_ps: float,
+    standby: bool = False,
 ) -> dict:
-    """One wedge rung in a fresh interpreter (first-use costs count, imports do not: as openEMS's rungs)."""
+    """One wedge rung in a fresh interpreter (first-use costs count, imports do not: as openEMS's rungs);
+    `standby`: after the engine's generic warm-up, as a job on a standby engine process runs."""
     proc = subprocess.run(
         [sys.executable, str(HERE / "coax_wedge.py"), kind]
-        + [str(x) for x in (order, angle, a, b, dt_ps)],
+        + [str(x) for x in (order, angle, a, b, dt_ps)]
+        + (["--standby"] if standby else []),
         capture_output=True,
         text=True,
         env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
@@ -211,9 +219,11 @@ def smatrix_stepping(
     }
 
 
-def openems_run(cells_per_mm: float, given_dt: float | None = None) -> dict:
+def openems_run(
+    cells_per_mm: float, given_dt: float | None = None, warm: bool = False
+) -> dict:
     """One openEMS rung in a fresh interpreter; `given_dt`: its own time step from an earlier run, so it
-    sets up once instead of twice (openems_coax.py)."""
+    sets up once instead of twice; `warm`: after a short run on another grid (openems_coax.py)."""
     work = HERE / "out" / f"openems_{cells_per_mm:g}"
     env = {**os.environ, "OPENEMS_THREADS": "1"}
     proc = subprocess.run(
@@ -223,7 +233,8 @@ def openems_run(cells_per_mm: float, given_dt: float | None = None) -> dict:
             str(cells_per_mm),
             str(work),
         ]
-        + ([repr(given_dt)] if given_dt is not None else []),
+        + ([repr(given_dt)] if given_dt is not None else [])
+        + (["--warm"] if warm else []),
         capture_output=True,
         text=True,
         env=env,
@@ -241,25 +252,39 @@ def openems_run(cells_per_mm: float, given_dt: float | None = None) -> dict:
 
 
 def paired_rounds(fem: dict, oems: dict, oems_given: dict) -> dict:
-    """Re-runs the three cheapest rungs alternately, PAIRED_ROUNDS times; medians of the per-round ratios."""
+    """Re-runs the cheapest rungs alternately, PAIRED_ROUNDS times; medians of the per-round ratios.
+
+    Besides the cold rows (each in a fresh interpreter), the rung as a job runs it on a standby engine
+    process (after the engine's generic warm-up) against openEMS given its step after a warm-up run of its
+    own in the same process: both codes warm, neither on the timed model."""
     fem_rung = fem["rung_args"]
     rounds = []
     for _ in range(PAIRED_ROUNDS):
         a = wedge_run(*fem_rung)
         b = openems_run(oems["cells_per_mm"])
         c = openems_run(oems_given["cells_per_mm"], oems_given["dt"])
-        rounds.append((a, b, c))
+        d = wedge_run(*fem_rung, standby=True)
+        e = openems_run(oems_given["cells_per_mm"], oems_given["dt"], warm=True)
+        rounds.append((a, b, c, d, e))
     out: dict = {"rounds": PAIRED_ROUNDS}
     for clock in ("seconds", "cpu_seconds"):
         out[clock] = {
             "fieldline": [r[0][clock] for r in rounds],
             "openems": [r[1][clock] for r in rounds],
             "openems_step_given": [r[2][clock] for r in rounds],
+            "fieldline_standby": [r[3][clock] for r in rounds],
+            "openems_step_given_warm": [r[4][clock] for r in rounds],
             "ratio_median": statistics.median(
                 r[0][clock] / r[1][clock] for r in rounds
             ),
             "ratio_step_given_median": statistics.median(
                 r[0][clock] / r[2][clock] for r in rounds
+            ),
+            "ratio_standby_to_step_given_median": statistics.median(
+                r[3][clock] / r[2][clock] for r in rounds
+            ),
+            "ratio_both_warm_median": statistics.median(
+                r[3][clock] / r[4][clock] for r in rounds
             ),
         }
     return out
@@ -499,6 +524,13 @@ def main() -> None:
                     f"{statistics.median(p['openems_step_given']):.3f} → Fieldline/openEMS "
                     f"{p['ratio_median']:.3g}, Fieldline/openEMS step given {p['ratio_step_given_median']:.3g} "
                     "(medians of the per-round ratios)"
+                )
+                print(
+                    f"  as a job on a standby engine process: Fieldline median "
+                    f"{statistics.median(p['fieldline_standby']):.4f} → /openEMS step given "
+                    f"{p['ratio_standby_to_step_given_median']:.3g}; openEMS step given after a warm-up run "
+                    f"{statistics.median(p['openems_step_given_warm']):.4f} → both warm "
+                    f"{p['ratio_both_warm_median']:.3g}"
                 )
     fem = [progress(fem_run(*rung)) for rung in FEM_LADDER]
     block = smatrix_stepping()

@@ -22,7 +22,9 @@ spectrum is 10 % of its peak (openEMS's fc for the same pulse).
 Timed like openems_coax.py: from before meshing to the end of stepping, in a fresh interpreter, imports
 excluded (bench.py measures those as start-up), so first-use costs inside NGSolve and the engine count.
 Run: `.venv/bin/python bench/em-transient/coax_wedge.py netgen ORDER ANGLE_DEG MAXH_MM CURVATURE_SAFETY DT_PS`
-or `… coax_wedge.py structured ORDER ANGLE_DEG N_RADIAL N_AXIAL DT_PS` (one JSON line on stdout).
+or `… coax_wedge.py structured ORDER ANGLE_DEG N_RADIAL N_AXIAL DT_PS` (one JSON line on stdout); `--standby`
+times the rung as a job on a standby engine process runs it (server ENGINE_STANDBY, the default): after
+the engine's generic warm-up (`core/warm_up.py`, a cube, not this model) in the same process.
 """
 
 import json
@@ -137,7 +139,12 @@ def run(
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
+    args = [a for a in sys.argv[1:] if a != "--standby"]
+    if "--standby" in sys.argv:
+        # As a job runs on a standby engine process: the libraries warmed up on a generic cube first.
+        from fieldline_engine.core.warm_up import warm_up
+
+        warm_up()
     print(
         json.dumps(
             run(

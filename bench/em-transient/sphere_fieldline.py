@@ -119,7 +119,11 @@ def run(
         "solver": f"Fieldline (FEM, {scheme})",
         "rung": f"p={order}, h={maxh_mm:g} mm"
         + ("" if curvature_safety is None else f" (curv. {curvature_safety:g})")
-        + ("" if opt_steps is None else f", {opt_steps} opt. pass{'es' if opt_steps != 1 else ''}")
+        + (
+            ""
+            if opt_steps is None
+            else f", {opt_steps} opt. pass{'es' if opt_steps != 1 else ''}"
+        )
         + f", Δt={dt * 1e12:.3g} ps",
         "scheme": scheme,
         "unknowns": solver.ndof,
