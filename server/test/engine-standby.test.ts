@@ -57,8 +57,11 @@ describe('standby engine processes (ENGINE_STANDBY)', () => {
     await pollUntil(async () => standby.readyCount() === 1, 60_000);
     const firstSpare = standby.processIds()[0];
 
-    const warm = await runEngine({ ...installation, standby }, solve(jobDir('warm')));
-    const cold = await runEngine(installation, solve(jobDir('cold')));
+    const starts: string[] = [];
+    const onStart = (how: string) => starts.push(how);
+    const warm = await runEngine({ ...installation, standby }, solve(jobDir('warm'), { onStart }));
+    const cold = await runEngine(installation, solve(jobDir('cold'), { onStart }));
+    expect(starts).toEqual(['standby', 'cold']);
     console.log(
       `tiny job: cold start ${cold.seconds.toFixed(3)} s, on a standby process ${warm.seconds.toFixed(3)} s`,
     );

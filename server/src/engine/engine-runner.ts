@@ -28,6 +28,8 @@ export interface EngineRunOptions {
   timeoutSeconds: number;
   memoryLimitMb: number;
   onProgress?: (percent: number, message: string | undefined) => void;
+  /** How the engine process started: taken from the standby pool, or spawned for this run. */
+  onStart?: (start: 'standby' | 'cold') => void;
   signal?: AbortSignal;
   /** Extra environment for the engine (e.g. FIELDLINE_ENGINE_PLUGIN, set only in tests). */
   env?: Record<string, string>;
@@ -80,6 +82,7 @@ export function runEngine(engine: EngineLocation, opts: EngineRunOptions): Promi
       return;
     }
     const { child, lines } = launch;
+    opts.onStart?.(launch.standby ? 'standby' : 'cold');
     const killGroup = () => killEngineGroup(child);
     const timer = setTimeout(() => {
       killedFor = 'timeout';
@@ -167,7 +170,7 @@ function startEngine(
   opts: EngineRunOptions,
   args: string[],
   ranks: EngineRunOptions['mpi'] | null,
-): { child: ChildProcess; lines: Interface } | { error: string } {
+): { child: ChildProcess; lines: Interface; standby: boolean } | { error: string } {
   const taken =
     ranks || opts.extraArgs?.length
       ? null
@@ -177,7 +180,7 @@ function startEngine(
           memoryLimitMb: opts.memoryLimitMb,
           env: opts.env,
         });
-  if (taken) return taken;
+  if (taken) return { ...taken, standby: true };
   // Ranks on other machines (a hostfile) talk over the network; on one machine they need none.
   const allowNetwork = Boolean(ranks?.hostfile);
   if (spawnPrefix(engine, { allowNetwork }).length > 0 && isAbsolute(engine.python)) {
@@ -196,7 +199,7 @@ function startEngine(
     stdin: 'ignore',
     env: opts.env,
   });
-  return { child, lines: createInterface({ input: child.stdout as NodeJS.ReadableStream }) };
+  return { child, lines: createInterface({ input: child.stdout as NodeJS.ReadableStream }), standby: false };
 }
 
 function parseEvent(line: string): EngineEvent | null {

@@ -85,6 +85,7 @@ export async function runClaimedJob(
   let dir: string | null = null;
   let outcome: RunOutcome;
   let cores = 1;
+  let engineStart: 'standby' | 'cold' | undefined;
   try {
     if (control.shutdown.aborted) stop('shutdown');
     dir = await jobs.files.stageIn(job.id, job.attempts);
@@ -105,6 +106,9 @@ export async function runClaimedJob(
           memoryLimitMb: Math.floor(deps.limits.memoryLimitMb / ranks),
           mpi: ranks > 1 ? { ranks, threadsPerRank: threads, hostfile: deps.mpi?.hostfile } : undefined,
           signal: engineStop.signal,
+          onStart: (how) => {
+            engineStart = how;
+          },
           env: deps.engineTestHooks
             ? { FIELDLINE_ENGINE_PLUGIN: 'fieldline_engine.testing.hooks' }
             : undefined,
@@ -163,8 +167,8 @@ export async function runClaimedJob(
       .catch((err) => jobLog.warn({ err }, 'could not remove partial results'));
   }
   if (outcome.status === 'failed')
-    jobLog.warn({ seconds, code: outcome.code, reason: outcome.message }, 'job failed');
-  else jobLog.info({ seconds, status: outcome.status }, `job ${outcome.status}`);
+    jobLog.warn({ seconds, engineStart, code: outcome.code, reason: outcome.message }, 'job failed');
+  else jobLog.info({ seconds, engineStart, status: outcome.status }, `job ${outcome.status}`);
   return 'finished';
 }
 
