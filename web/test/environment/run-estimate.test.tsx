@@ -11,7 +11,7 @@ afterEach(cleanup);
 /**
  * qa32: a 27-unknown model's estimate said ≈ 1.0 GB, read as what the model needs. The GB is the engine's
  * address space with its libraries loaded (what the job's memory limit counts; a small job measured
- * 873 MB of it, 129 MB resident), so the estimate now says what it is made of.
+ * 873 MB of it, 132 MB resident), so the estimate now says what it is made of.
  */
 describe('the run estimate beside Run Analysis', () => {
   it('says how much of the memory is the solver’s libraries and how much the model', () => {
