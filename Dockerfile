@@ -22,6 +22,9 @@ RUN npm ci --no-audit --no-fund --ignore-scripts
 FROM node-deps AS web-build
 COPY tsconfig.base.json biome.json ./
 COPY contracts contracts
+# The Validation page imports the validation report and the benches' summaries from outside web/.
+COPY docs/validation docs/validation
+COPY bench bench
 COPY web web
 RUN npm run build -w web
 

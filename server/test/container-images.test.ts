@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
@@ -75,6 +75,42 @@ describe('container images', () => {
     expect(all.find((s) => s.name === 'worker')?.lines).toContain('CMD ["worker"]');
     expect(all.find((s) => s.name === 'server')?.lines).toContain('CMD ["serve"]');
     expect(readFileSync(join(ROOT, 'engine', 'pyproject.toml'), 'utf8')).toMatch(/ngsolve==/);
+  });
+
+  it('Dockerfile: the web build stage copies every file the web app imports from outside web/', () => {
+    // The Validation page imports docs/validation/report.json and bench/*/summary.json: a build
+    // context without them fails inside the image build (found by building the image with podman).
+    const stageCopies = (name: string): string[] => {
+      const stage = all.find((s) => s.name === name);
+      if (!stage) return [];
+      const own = stage.lines.flatMap((line) => {
+        const copy = /^COPY\s+(?!--from)(.+)$/i.exec(line);
+        return copy ? (copy[1] as string).split(/\s+/).slice(0, -1) : [];
+      });
+      return [...own, ...stageCopies(stage.from)];
+    };
+    const copied = stageCopies('web-build');
+    const webDir = join(ROOT, 'web');
+    const outside = new Set<string>();
+    const sources = readdirSync(join(webDir, 'src'), { recursive: true, withFileTypes: true }).filter(
+      (e) => e.isFile() && /\.tsx?$/.test(e.name),
+    );
+    for (const entry of sources) {
+      const file = join(entry.parentPath, entry.name);
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/(?:from\s+|import\.meta\.glob(?:<[^>]*>)?\()'(\.\.?\/[^']+)'/g)) {
+        const target = relative(ROOT, resolve(dirname(file), m[1] as string));
+        if (!target.startsWith(`web${sep}`)) outside.add(target);
+      }
+    }
+    expect([...outside].sort()).toEqual(
+      expect.arrayContaining(['docs/validation/report.json', 'bench/*/summary.json']),
+    );
+    for (const target of outside)
+      expect(
+        copied.some((src) => target === src || target.startsWith(`${src}/`)),
+        `${target} is imported by web/src but not copied into the web-build stage`,
+      ).toBe(true);
   });
 
   it('compose.yaml: server, workers, PostgreSQL, Redis and an S3-compatible store, built from the Dockerfile targets', () => {

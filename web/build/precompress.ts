@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
@@ -52,6 +52,8 @@ export function precompress(): Plugin {
       outDir = join(config.root, config.build.outDir);
     },
     closeBundle() {
+      // Called after a failed build too: leave the build's own error to be seen, not a missing dist/.
+      if (!existsSync(outDir)) return;
       const done = precompressDir(outDir);
       const total = done.reduce((s, f) => s + f.bytes, 0);
       const br = done.reduce((s, f) => s + f.br, 0);
