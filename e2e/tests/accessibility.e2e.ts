@@ -1,38 +1,30 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { boxMesh } from '../../server/test/support/box-mesh.ts';
 import { registerApiUser } from '../support/api-user.ts';
 import { axeViolations, formatViolations } from '../support/axe.ts';
-import { launchBrowser } from '../support/browser.ts';
 import { openEnvironment, viewerFrame } from '../support/environment-page.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { serverAndBrowser } from '../support/stand.ts';
 
 /**
  * axe-core (WCAG 2.0/2.1 A and AA, best practices) on every page of the app in Chromium against the
  * real server: 0 violations, the failing rules and elements printed when not.
  */
-let server: RunningServer;
-let browser: Browser;
 let guest: BrowserContext;
 let user: BrowserContext;
 
+const stand = serverAndBrowser({ webgl: true });
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser({ webgl: true });
-  guest = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  user = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const cookie = await registerApiUser(server.origin);
+  guest = await stand.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  user = await stand.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const cookie = await registerApiUser(stand.server.origin);
   const [name, value] = cookie.split('=') as [string, string];
-  await user.addCookies([{ name, value, url: server.origin }]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await user.addCookies([{ name, value, url: stand.server.origin }]);
 });
 
-const url = (hashPath: string) => `${server.origin}/#${hashPath}`;
+const url = (hashPath: string) => `${stand.server.origin}/#${hashPath}`;
 
 async function expectNoViolations(page: Page, where: string) {
   const violations = await axeViolations(page);
@@ -126,19 +118,19 @@ describe('axe: 0 violations', () => {
 
   it('the HTML 404 page of the server', async () => {
     const page = await guest.newPage();
-    await page.goto(`${server.origin}/no/such/page`);
+    await page.goto(`${stand.server.origin}/no/such/page`);
     await expectNoViolations(page, 'server 404');
     await page.close();
   });
 
   it('environment: empty, with a mesh loaded, with results shown', async () => {
     const page = await user.newPage();
-    await openEnvironment(page, server.origin);
+    await openEnvironment(page, stand.server.origin);
     await viewerFrame(page);
     await page.waitForLoadState('networkidle');
     await expectNoViolations(page, 'environment (empty)');
 
-    const meshFile = join(server.dataDir, 'a11y-volume.json');
+    const meshFile = join(stand.server.dataDir, 'a11y-volume.json');
     writeFileSync(meshFile, JSON.stringify({ ...boxMesh([0.01, 0.01, 0.01], [1, 1, 1]), units: 'm' }));
     await page.setInputFiles('[data-testid=file-input]', meshFile);
     await page.waitForSelector('[data-testid=physics-chooser]');
@@ -176,7 +168,7 @@ describe('axe: 0 violations', () => {
         S22: { real: [0.001, 0.002, 0.001], imag: [0, 0, 0] },
       },
     };
-    const resultsFile = join(server.dataDir, 'a11y-results.json');
+    const resultsFile = join(stand.server.dataDir, 'a11y-results.json');
     writeFileSync(resultsFile, JSON.stringify(results));
     await page.setInputFiles('[data-testid=file-input]', resultsFile);
     await expect.poll(() => page.textContent('[data-testid=status-chip]')).toBe('FEA: completed');

@@ -1,33 +1,23 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { serverAndBrowser } from '../support/stand.ts';
 
 // Spec 000 §2 auth flows in Chromium against the real server.
-let server: RunningServer;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const stand = serverAndBrowser();
 afterEach(async () => {
   await context?.close();
 });
 
 async function freshPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
-  context = await browser.newContext({ viewport });
+  context = await stand.browser.newContext({ viewport });
   page = await context.newPage();
   return page;
 }
 
-const url = (hashPath: string) => `${server.origin}/#${hashPath}`;
+const url = (hashPath: string) => `${stand.server.origin}/#${hashPath}`;
 const hashPath = (p: Page) => decodeURIComponent(new URL(p.url()).hash.slice(1));
 let n = 0;
 const person = () => {
@@ -133,7 +123,7 @@ describe('login and guards', () => {
   let who: ReturnType<typeof person>;
   beforeAll(async () => {
     who = person();
-    const res = await fetch(`${server.origin}/api/auth/register`, {
+    const res = await fetch(`${stand.server.origin}/api/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ ...who, acceptedTerms: true }),

@@ -1,36 +1,28 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { boxMesh, facesOnPlane } from '../../server/test/support/box-mesh.ts';
 import { registerApiUser } from '../support/api-user.ts';
-import { launchBrowser } from '../support/browser.ts';
 import { seedUsage } from '../support/seed-usage.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { serverAndBrowser } from '../support/stand.ts';
 
 // Spec 000 §2 dashboard, usage panel, billing page and debug panel in Chromium against the real server,
 // with the built-in test-mode checkout (no Stripe keys): the purchase flow of a fresh install.
-let server: RunningServer;
-let browser: Browser;
 const contexts: BrowserContext[] = [];
 const WELCOME = 2;
 /** Set E2E_SCREENSHOTS=<dir> to keep screenshots of the screens for a look by eye. */
 const SHOTS = process.env.E2E_SCREENSHOTS;
 
+const stand = serverAndBrowser();
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 afterEach(async () => {
   for (const c of contexts.splice(0)) await c.close();
 });
 
-const url = (hashPath: string) => `${server.origin}/#${hashPath}`;
+const url = (hashPath: string) => `${stand.server.origin}/#${hashPath}`;
 const hashPath = (p: Page) => decodeURIComponent(new URL(p.url()).hash.slice(1));
 const shot = async (p: Page, name: string) => {
   if (SHOTS) await p.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
@@ -44,12 +36,12 @@ interface User {
 
 /** A new account (registered through the API) signed in in a fresh browser context. */
 async function newUser(): Promise<User> {
-  const cookie = await registerApiUser(server.origin);
-  const me = await (await fetch(`${server.origin}/api/auth/check`, { headers: { cookie } })).json();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const cookie = await registerApiUser(stand.server.origin);
+  const me = await (await fetch(`${stand.server.origin}/api/auth/check`, { headers: { cookie } })).json();
+  const context = await stand.browser.newContext({ viewport: { width: 1280, height: 900 } });
   contexts.push(context);
   const [name, value] = cookie.split('=') as [string, string];
-  await context.addCookies([{ name, value, url: server.origin }]);
+  await context.addCookies([{ name, value, url: stand.server.origin }]);
   return { id: me.user.id, cookie, page: await context.newPage() };
 }
 
@@ -74,9 +66,9 @@ async function payOnCheckoutPage(p: Page, total: string) {
 
 async function runTinyJob(cookie: string): Promise<string> {
   const mesh = boxMesh([1, 1, 1], [1, 1, 1]);
-  const res = await fetch(`${server.origin}/api/fea/submit`, {
+  const res = await fetch(`${stand.server.origin}/api/fea/submit`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.origin, cookie },
+    headers: { 'content-type': 'application/json', origin: stand.server.origin, cookie },
     body: JSON.stringify({
       mesh_data: mesh,
       config: {
@@ -94,7 +86,7 @@ async function runTinyJob(cookie: string): Promise<string> {
   while (status === 'queued' || status === 'running') {
     await new Promise((r) => setTimeout(r, 200));
     status = (
-      await (await fetch(`${server.origin}/api/fea/status/${job_id}`, { headers: { cookie } })).json()
+      await (await fetch(`${stand.server.origin}/api/fea/status/${job_id}`, { headers: { cookie } })).json()
     ).status;
   }
   expect(status).toBe('completed');
@@ -178,7 +170,7 @@ describe('token plan', () => {
 
   it('warns at 75 % (yellow) and offers Buy More Tokens below 5 tokens', async () => {
     const { page: p, id } = await newUser();
-    await seedUsage(server.dataDir, id, { tokens: 1.55 }); // 77.5 % of the 2 granted tokens
+    await seedUsage(stand.server.dataDir, id, { tokens: 1.55 }); // 77.5 % of the 2 granted tokens
     await openDashboard(p);
     expect(await p.getByTestId('usage-percent').textContent()).toBe('77.5%');
     expect(await p.getByTestId('usage-percent').getAttribute('class')).toContain('dash-level-approaching');
@@ -220,7 +212,7 @@ describe('monthly plan', () => {
     expect(await p.getByTestId('usage-counts').textContent()).toBe('0 min / 10 hours');
     expect(await p.getByRole('button', { name: 'Buy Extra Tokens' }).isVisible()).toBe(true);
 
-    await seedUsage(server.dataDir, id, { hours: 7.6, planId: 'single' });
+    await seedUsage(stand.server.dataDir, id, { hours: 7.6, planId: 'single' });
     await p.getByRole('button', { name: 'Refresh Usage', exact: true }).click();
     await expect.poll(() => p.getByTestId('usage-percent').textContent()).toBe('76.0%');
     expect(await p.getByTestId('usage-percent').getAttribute('class')).toContain('dash-level-approaching');
@@ -233,7 +225,7 @@ describe('monthly plan', () => {
     );
     await shot(p, 'dashboard-subscriber-76');
 
-    await seedUsage(server.dataDir, id, { hours: 1.6, planId: 'single' });
+    await seedUsage(stand.server.dataDir, id, { hours: 1.6, planId: 'single' });
     await p.getByRole('button', { name: 'Refresh usage', exact: true }).click(); // the icon button
     await expect.poll(() => p.getByTestId('usage-percent').textContent()).toBe('92.0%');
     expect(await p.getByTestId('usage-percent').getAttribute('class')).toContain('dash-level-limit');

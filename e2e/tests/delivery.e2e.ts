@@ -1,25 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
 import { DIST } from '../support/bundle.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { serverAndBrowser } from '../support/stand.ts';
 
 // The built app (web/dist) served by the real server, as a browser gets it.
-let server: RunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const stand = serverAndBrowser();
 
 const get = (path: string, headers: Record<string, string> = {}) =>
-  fetch(`${server.origin}${path}`, { headers, redirect: 'manual' });
+  fetch(`${stand.server.origin}${path}`, { headers, redirect: 'manual' });
 
 const entryScript = () => {
   const html = readFileSync(join(DIST, 'index.html'), 'utf8');
@@ -78,9 +67,9 @@ describe('delivery', () => {
       expect(res.status, from).toBe(302);
       expect(res.headers.get('location'), from).toBe(to);
     }
-    const page = await browser.newPage();
-    await page.goto(`${server.origin}/userdatabase/Login`);
-    await expect.poll(() => page.url()).toBe(`${server.origin}/#/userdatabase/Login`);
+    const page = await stand.browser.newPage();
+    await page.goto(`${stand.server.origin}/userdatabase/Login`);
+    await expect.poll(() => page.url()).toBe(`${stand.server.origin}/#/userdatabase/Login`);
     await page.waitForSelector('#login-email');
     await page.close();
   });
@@ -89,8 +78,8 @@ describe('delivery', () => {
     const res = await get('/no/such/page', { accept: 'text/html' });
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
-    const page = await browser.newPage();
-    await page.goto(`${server.origin}/no/such/page`);
+    const page = await stand.browser.newPage();
+    await page.goto(`${stand.server.origin}/no/such/page`);
     expect(await page.locator('h1').textContent()).toBe('Page not found');
     await page.click('a.home');
     await expect.poll(() => page.locator('h1').textContent()).toContain('Fieldline');
@@ -102,14 +91,14 @@ describe('delivery', () => {
   });
 
   it('loads the landing page with ≤ 150 kB of compressed JavaScript and no simulator or viewer', async () => {
-    const page = await browser.newPage();
+    const page = await stand.browser.newPage();
     const scripts: { url: string; bytes: number }[] = [];
     page.on('requestfinished', async (request) => {
       if (request.resourceType() !== 'script') return;
       const sizes = await request.sizes();
       scripts.push({ url: request.url(), bytes: sizes.responseBodySize });
     });
-    await page.goto(`${server.origin}/`, { waitUntil: 'networkidle' });
+    await page.goto(`${stand.server.origin}/`, { waitUntil: 'networkidle' });
     await expect.poll(() => page.locator('h1').textContent()).toContain('Fieldline');
     const total = scripts.reduce((s, r) => s + r.bytes, 0);
     console.log(`landing JS transferred: ${(total / 1000).toFixed(1)} kB in ${scripts.length} files`);

@@ -1,6 +1,5 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   openEnvironment,
   pickFace,
@@ -10,27 +9,20 @@ import {
   viewerFrame,
 } from '../support/environment-page.ts';
 import { writeCoaxStep, writeSelfIntersectingStl } from '../support/geometry-files.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { serverAndBrowser } from '../support/stand.ts';
 
 const EPS0 = 8.854187817e-12;
-let server: RunningServer;
-let browser: Browser;
 /** CAD upload and meshing come from the geometry issue; until its route is on the server these skip. */
 let hasConvert = false;
 
+const stand = serverAndBrowser();
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  const probe = await fetch(`${server.origin}/api/convert-step`, { method: 'POST' });
+  const probe = await fetch(`${stand.server.origin}/api/convert-step`, { method: 'POST' });
   hasConvert = probe.status !== 404;
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
+  const context = await stand.browser.newContext({ viewport: { width: 1366, height: 800 } });
   return context.newPage();
 }
 
@@ -50,9 +42,9 @@ describe('/environment with CAD: convert, mesh, run', () => {
   it('STEP coax section → convert → Generate Volume Mesh → two Dirichlet groups → Run → C per metre', async (ctx) => {
     if (!hasConvert) ctx.skip();
     const dims = { a: 0.5, b: 2.3, length: 5 };
-    const step = writeCoaxStep(server.dataDir, dims);
+    const step = writeCoaxStep(stand.server.dataDir, dims);
     const page = await newPage();
-    await openEnvironment(page, server.origin);
+    await openEnvironment(page, stand.server.origin);
     await signUp(page);
     const frame = await viewerFrame(page);
     await recordViewerMessages(frame);
@@ -112,9 +104,9 @@ describe('/environment with CAD: convert, mesh, run', () => {
 
   it('a self-intersecting STL fails meshing and the problem markers are shown', async (ctx) => {
     if (!hasConvert) ctx.skip();
-    const stl = writeSelfIntersectingStl(server.dataDir);
+    const stl = writeSelfIntersectingStl(stand.server.dataDir);
     const page = await newPage();
-    await openEnvironment(page, server.origin);
+    await openEnvironment(page, stand.server.origin);
     const frame = await viewerFrame(page);
     await recordViewerMessages(frame);
     await page.setInputFiles('[data-testid=file-input]', stl);

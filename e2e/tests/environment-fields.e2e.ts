@@ -1,11 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Frame, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { boxMesh } from '../../server/test/support/box-mesh.ts';
-import { launchBrowser } from '../support/browser.ts';
 import { openEnvironment, received, recordViewerMessages, viewerFrame } from '../support/environment-page.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { serverAndBrowser } from '../support/stand.ts';
 import { settled } from '../support/viewer-harness.ts';
 
 /**
@@ -15,17 +14,7 @@ import { settled } from '../support/viewer-harness.ts';
  * the viewer or the environment names these fields.
  */
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const stand = serverAndBrowser();
 
 const L = 0.1; // a 100 mm × 20 mm × 20 mm bar, written in millimetres
 type Shown = {
@@ -82,11 +71,13 @@ const shown = (frame: Frame, i: number) =>
 
 describe('named fields from a results file', () => {
   it('lists, colours with the legend and warps by the displacement, without naming either field', async () => {
-    const page: Page = await (await browser.newContext({ viewport: { width: 1366, height: 800 } })).newPage();
-    await openEnvironment(page, server.origin);
+    const page: Page = await (
+      await stand.browser.newContext({ viewport: { width: 1366, height: 800 } })
+    ).newPage();
+    await openEnvironment(page, stand.server.origin);
     const frame = await viewerFrame(page);
     await recordViewerMessages(frame);
-    const { path, mesh, displacement } = syntheticResults(server.dataDir);
+    const { path, mesh, displacement } = syntheticResults(stand.server.dataDir);
     await page.setInputFiles('[data-testid=file-input]', path);
     await expect.poll(() => page.textContent('[data-testid=status-chip]')).toBe('FEA: completed');
 
@@ -134,8 +125,10 @@ describe('named fields from a results file', () => {
   });
 
   it('the deformed shape is drawn inside the frame, and Zoom to fit frames it (qa29: the bar ran past it)', async () => {
-    const page: Page = await (await browser.newContext({ viewport: { width: 1366, height: 800 } })).newPage();
-    await openEnvironment(page, server.origin);
+    const page: Page = await (
+      await stand.browser.newContext({ viewport: { width: 1366, height: 800 } })
+    ).newPage();
+    await openEnvironment(page, stand.server.origin);
     const frame = await viewerFrame(page);
     // the 100 mm bar pulled along its axis: u_x = 0.1 mm·x/L, so the exaggeration stretches it past its frame
     const mesh = boxMesh([L, 0.02, 0.02], [5, 1, 1]);
@@ -158,7 +151,7 @@ describe('named fields from a results file', () => {
       },
       quantities: {},
     };
-    const path = join(server.dataDir, 'tension-results.json');
+    const path = join(stand.server.dataDir, 'tension-results.json');
     writeFileSync(path, JSON.stringify(results));
     await page.setInputFiles('[data-testid=file-input]', path);
     await expect.poll(() => page.textContent('[data-testid=status-chip]')).toBe('FEA: completed');
@@ -184,8 +177,10 @@ describe('named fields from a results file', () => {
   it('a structural results file: every quantity, its unit and the location fit in the results panel', async () => {
     // Found by qa29: "Max von Mises location 4.247, 6.177, 4.502 mm" did not wrap, so the whole column
     // was pushed past the panel's edge and read "10.45" (no MPa), "2" (safety factor 23.93).
-    const page: Page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
-    await openEnvironment(page, server.origin);
+    const page: Page = await (
+      await stand.browser.newContext({ viewport: { width: 1366, height: 900 } })
+    ).newPage();
+    await openEnvironment(page, stand.server.origin);
     const mesh = boxMesh([L, 0.01, 0.01], [5, 1, 1]);
     const results = {
       solver_info: {
@@ -207,7 +202,7 @@ describe('named fields from a results file', () => {
         strain_energy_J: 2.491e-3,
       },
     };
-    const path = join(server.dataDir, 'structural-results.json');
+    const path = join(stand.server.dataDir, 'structural-results.json');
     writeFileSync(path, JSON.stringify(results));
     await page.setInputFiles('[data-testid=file-input]', path);
     await expect.poll(() => page.textContent('[data-testid=status-chip]')).toBe('FEA: completed');

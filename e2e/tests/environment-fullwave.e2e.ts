@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   openEnvironment,
   received,
@@ -11,27 +10,23 @@ import {
   viewerFrame,
 } from '../support/environment-page.ts';
 import { writeWaveguideStep } from '../support/geometry-files.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { serverAndBrowser } from '../support/stand.ts';
 
 const C0 = 299_792_458;
-let server: RunningServer;
-let browser: Browser;
 /** CAD upload and meshing come from the geometry issue; without its route this skips. */
 let hasConvert = false;
 
+const stand = serverAndBrowser();
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  const probe = await fetch(`${server.origin}/api/convert-step`, { method: 'POST' });
+  const probe = await fetch(`${stand.server.origin}/api/convert-step`, { method: 'POST' });
   hasConvert = probe.status !== 404;
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, acceptDownloads: true });
+  const context = await stand.browser.newContext({
+    viewport: { width: 1366, height: 900 },
+    acceptDownloads: true,
+  });
   return context.newPage();
 }
 
@@ -85,7 +80,7 @@ async function downloadTouchstone(page: Page): Promise<ReturnType<typeof parseS2
   await page.click('[data-testid=download-touchstone]');
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/\.s2p$/);
-  const saved = join(server.dataDir, download.suggestedFilename());
+  const saved = join(stand.server.dataDir, download.suggestedFilename());
   await download.saveAs(saved);
   return parseS2p(readFileSync(saved, 'utf8'));
 }
@@ -95,9 +90,9 @@ describe('/environment full-wave: WR-90 section with two wave ports, adaptive S-
     if (!hasConvert) ctx.skip();
     const wg = { a: 22.86, b: 10.16, length: 25 };
     const points = 21;
-    const step = writeWaveguideStep(server.dataDir, wg);
+    const step = writeWaveguideStep(stand.server.dataDir, wg);
     const page = await newPage();
-    await openEnvironment(page, server.origin);
+    await openEnvironment(page, stand.server.origin);
     await signUp(page);
     const frame = await viewerFrame(page);
     await recordViewerMessages(frame, true);

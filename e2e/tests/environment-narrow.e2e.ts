@@ -1,33 +1,21 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
 import { openEnvironment, signUp } from '../support/environment-page.ts';
 import { writeBusBarStep } from '../support/geometry-files.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { serverAndBrowser } from '../support/stand.ts';
 
 /**
  * An 800 px window (qa31): the configuration panel sat over the left of the viewer, so the model and
  * "Zoom to fit" were half under it. It now sits beside the viewer; the visualization panel still floats.
  */
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const stand = serverAndBrowser();
 
 describe('the environment in a narrow window', () => {
   it('at 800 px the viewer is beside the configuration, not under it', async () => {
-    const page = await (await browser.newContext({ viewport: { width: 800, height: 900 } })).newPage();
-    await openEnvironment(page, server.origin);
+    const page = await (await stand.browser.newContext({ viewport: { width: 800, height: 900 } })).newPage();
+    await openEnvironment(page, stand.server.origin);
     await signUp(page);
-    await page.setInputFiles('[data-testid=file-input]', writeBusBarStep(server.dataDir));
+    await page.setInputFiles('[data-testid=file-input]', writeBusBarStep(stand.server.dataDir));
     await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
     const box = async (selector: string) => {
       const b = await page.locator(selector).boundingBox();

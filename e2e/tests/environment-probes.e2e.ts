@@ -1,32 +1,21 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { capacitorMeshFile } from '../support/capacitor-model.ts';
 import { openEnvironment } from '../support/environment-page.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { serverAndBrowser } from '../support/stand.ts';
 
 /**
  * Probe points in the configuration form (qa32): their x, y, z inputs were 47 px wide beside the probe's
  * name, so "0.001875" showed as "0.001" and a typo could not be seen.
  */
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const stand = serverAndBrowser();
 
 /** The capacitor (5 × 5 × 1 mm, in metres) with the thermal transient's probes open. */
 async function thermalProbes(width: number): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: { width, height: 900 } })).newPage();
-  await openEnvironment(page, server.origin);
-  await page.setInputFiles('[data-testid=file-input]', capacitorMeshFile(server.dataDir).path);
+  const page = await (await stand.browser.newContext({ viewport: { width, height: 900 } })).newPage();
+  await openEnvironment(page, stand.server.origin);
+  await page.setInputFiles('[data-testid=file-input]', capacitorMeshFile(stand.server.dataDir).path);
   await page.waitForSelector('[data-testid=config-form]');
   await page.click('[data-testid=physics-thermal]');
   await page.click('[data-testid=group-thermal-transient] .section-head');

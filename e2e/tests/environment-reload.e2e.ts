@@ -1,11 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { capacitorMeshFile, loadCapacitorTerminals } from '../support/capacitor-model.ts';
 import { openEnvironment, signUp } from '../support/environment-page.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { serverAndBrowser } from '../support/stand.ts';
 
 /**
  * The job on screen lives in the address (`?job=…`): F5 after a run brings it back under its file name,
@@ -14,21 +13,12 @@ import { type RunningServer, startServer } from '../support/server.ts';
  */
 
 const OUT = resolve(import.meta.dirname, '..', 'out');
-let server: RunningServer;
-let browser: Browser;
 
-beforeAll(async () => {
-  server = await startServer({ ENGINE_TEST_HOOKS: '1' });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const stand = serverAndBrowser({ env: { ENGINE_TEST_HOOKS: '1' } });
 
 /** Loads a parallel-plate capacitor and starts a 1 V electrostatic run; returns the job id in the address. */
 async function runCapacitor(page: Page, name: string, gap: number): Promise<string> {
-  await loadCapacitorTerminals(page, capacitorMeshFile(server.dataDir, name, gap), '1');
+  await loadCapacitorTerminals(page, capacitorMeshFile(stand.server.dataDir, name, gap), '1');
   await page.click('[data-testid=run-analysis]');
   await expect
     .poll(() => new URL(page.url().replace('#/', '')).searchParams.get('job'), { timeout: 30_000 })
@@ -41,8 +31,8 @@ const chip = (page: Page) => page.textContent('[data-testid=status-chip]');
 
 describe('the job on screen across reloads and history', () => {
   it('F5 keeps the file name, back/forward switch jobs, F5 after Cancel says there are no results', async () => {
-    const page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
-    await openEnvironment(page, server.origin);
+    const page = await (await stand.browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
+    await openEnvironment(page, stand.server.origin);
     await signUp(page);
 
     const first = await runCapacitor(page, 'plates-1mm.json', 0.001);
@@ -57,7 +47,7 @@ describe('the job on screen across reloads and history', () => {
     const second = await runCapacitor(page, 'plates-2mm.json', 0.002);
     await expect.poll(() => chip(page), { timeout: 120_000 }).toBe('FEA: completed');
     expect(second).not.toBe(first);
-    await page.goto(`${server.origin}/#/environment?job=${first}`);
+    await page.goto(`${stand.server.origin}/#/environment?job=${first}`);
     await expect.poll(() => fileShown(page), { timeout: 60_000 }).toBe('plates-1mm.json');
     await page.goBack();
     await expect.poll(() => fileShown(page), { timeout: 60_000 }).toBe('plates-2mm.json');

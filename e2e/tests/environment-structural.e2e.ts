@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
   openEnvironment,
   pickFace,
@@ -11,7 +10,7 @@ import {
   viewerFrame,
 } from '../support/environment-page.ts';
 import { writeBracketStep } from '../support/geometry-files.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { serverAndBrowser } from '../support/stand.ts';
 import { settled } from '../support/viewer-harness.ts';
 
 /**
@@ -23,17 +22,7 @@ import { settled } from '../support/viewer-harness.ts';
 /** Screenshots for a person to look at (not compared). */
 const OUT = resolve(import.meta.dirname, '..', 'out');
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const stand = serverAndBrowser();
 
 type Mesh = { vertices: number[][]; faces: number[][] };
 type Shown = {
@@ -54,8 +43,10 @@ function facesWhere(mesh: Mesh, test: (v: number[]) => boolean): number[] {
 
 describe('structural analysis from the environment', () => {
   it('bracket: bolt holes fixed, 500 N on the upright, deformed shape by von Mises in MPa, reactions', async () => {
-    const page: Page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
-    await openEnvironment(page, server.origin);
+    const page: Page = await (
+      await stand.browser.newContext({ viewport: { width: 1366, height: 900 } })
+    ).newPage();
+    await openEnvironment(page, stand.server.origin);
     await signUp(page);
     const frame = await viewerFrame(page);
     await recordViewerMessages(frame);
@@ -69,7 +60,7 @@ describe('structural analysis from the environment', () => {
       if (body?.status === 'completed' && body.results?.tetrahedra && !volume) volume = body.results;
     });
 
-    await page.setInputFiles('[data-testid=file-input]', writeBracketStep(server.dataDir));
+    await page.setInputFiles('[data-testid=file-input]', writeBracketStep(stand.server.dataDir));
     await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
     await page.click('[data-testid=generate-volume-mesh]');
     await page.waitForSelector('[data-testid=config-form]', { timeout: 180_000 });

@@ -1,11 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { openEnvironment, pickFace, signUp, viewerFrame } from '../support/environment-page.ts';
 import { writeBusBarStep } from '../support/geometry-files.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { serverAndBrowser } from '../support/stand.ts';
 import { settled } from '../support/viewer-harness.ts';
 
 /**
@@ -14,17 +13,8 @@ import { settled } from '../support/viewer-harness.ts';
  */
 
 const OUT = resolve(import.meta.dirname, '..', 'out');
-let server: RunningServer;
-let browser: Browser;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const stand = serverAndBrowser();
 
 type Mesh = { vertices: number[][]; faces: number[][] };
 type Shown = {
@@ -42,8 +32,10 @@ function facesWhere(mesh: Mesh, test: (v: number[]) => boolean): number[] {
 
 describe('thermal analysis with Joule heating from the environment', () => {
   it('bus bar: 10 mV across, convection around, one run gives the temperature in K and °C and the current', async () => {
-    const page: Page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
-    await openEnvironment(page, server.origin);
+    const page: Page = await (
+      await stand.browser.newContext({ viewport: { width: 1366, height: 900 } })
+    ).newPage();
+    await openEnvironment(page, stand.server.origin);
     await signUp(page);
     const frame = await viewerFrame(page);
     let volume: Mesh | null = null;
@@ -55,7 +47,7 @@ describe('thermal analysis with Joule heating from the environment', () => {
       } | null;
       if (body?.status === 'completed' && body.results?.tetrahedra && !volume) volume = body.results;
     });
-    await page.setInputFiles('[data-testid=file-input]', writeBusBarStep(server.dataDir));
+    await page.setInputFiles('[data-testid=file-input]', writeBusBarStep(stand.server.dataDir));
     await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
     await page.click('[data-testid=generate-volume-mesh]');
     await page.waitForSelector('[data-testid=config-form]', { timeout: 180_000 });

@@ -1,11 +1,10 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { openEnvironment, pickFace, signUp, viewerFrame } from '../support/environment-page.ts';
 import { writeBracketStep } from '../support/geometry-files.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { serverAndBrowser } from '../support/stand.ts';
 import { settled } from '../support/viewer-harness.ts';
 
 /**
@@ -14,17 +13,8 @@ import { settled } from '../support/viewer-harness.ts';
  */
 
 const OUT = resolve(import.meta.dirname, '..', 'out');
-let server: RunningServer;
-let browser: Browser;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const stand = serverAndBrowser();
 
 type Mesh = { vertices: number[][]; faces: number[][] };
 type Shown = { deformation: { field: string | null }; position: [number, number, number] | null };
@@ -39,8 +29,10 @@ function facesWhere(mesh: Mesh, test: (v: number[]) => boolean): number[] {
 
 describe('vibration from the environment', () => {
   it('bracket: 6 modes with mode 1 animated and its frequency shown, then a harmonic peak at mode 1', async () => {
-    const page: Page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
-    await openEnvironment(page, server.origin);
+    const page: Page = await (
+      await stand.browser.newContext({ viewport: { width: 1366, height: 900 } })
+    ).newPage();
+    await openEnvironment(page, stand.server.origin);
     await signUp(page);
     const frame = await viewerFrame(page);
     let volume: Mesh | null = null;
@@ -52,7 +44,7 @@ describe('vibration from the environment', () => {
       } | null;
       if (body?.status === 'completed' && body.results?.tetrahedra && !volume) volume = body.results;
     });
-    await page.setInputFiles('[data-testid=file-input]', writeBracketStep(server.dataDir));
+    await page.setInputFiles('[data-testid=file-input]', writeBracketStep(stand.server.dataDir));
     await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
     await page.click('[data-testid=generate-volume-mesh]');
     await page.waitForSelector('[data-testid=config-form]', { timeout: 180_000 });
@@ -138,7 +130,7 @@ describe('vibration from the environment', () => {
     await page.click('[data-testid=download-harmonic-response]');
     const download = await downloading;
     expect(download.suggestedFilename()).toBe('fea_harmonic_response.csv');
-    const saved = join(server.dataDir, 'fea_harmonic_response.csv');
+    const saved = join(stand.server.dataDir, 'fea_harmonic_response.csv');
     await download.saveAs(saved);
     const [header, ...lines] = readFileSync(saved, 'utf8').trimEnd().split('\n');
     const columns = (header ?? '').split(',');

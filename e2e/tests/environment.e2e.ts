@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { capacitorMeshFile, loadCapacitorTerminals } from '../support/capacitor-model.ts';
 import {
   openEnvironment,
@@ -12,34 +11,28 @@ import {
   signUp,
   viewerFrame,
 } from '../support/environment-page.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { serverAndBrowser } from '../support/stand.ts';
 
 const EPS0 = 8.854187817e-12;
-let server: RunningServer;
-let browser: Browser;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const stand = serverAndBrowser();
 
 async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 800 }, acceptDownloads: true });
+  const context = await stand.browser.newContext({
+    viewport: { width: 1366, height: 800 },
+    acceptDownloads: true,
+  });
   return context.newPage();
 }
 
 describe('/environment with a volume mesh, against the real server and engine', () => {
   it('configures two Dirichlet face groups (typed and picked in the viewer), runs, shows C and sends fields', async () => {
     const page = await newPage();
-    await openEnvironment(page, server.origin);
+    await openEnvironment(page, stand.server.origin);
     await signUp(page);
     const frame = await viewerFrame(page);
     await recordViewerMessages(frame);
-    const cap = capacitorMeshFile(server.dataDir);
+    const cap = capacitorMeshFile(stand.server.dataDir);
 
     await page.setInputFiles('[data-testid=file-input]', cap.path);
     await page.waitForSelector('[data-testid=config-form]');
@@ -80,9 +73,9 @@ describe('/environment with a volume mesh, against the real server and engine', 
 
   it('runs a time-domain analysis fed between the two plates: signals vs time, Z_in of the capacitor, CSV', async () => {
     const page = await newPage();
-    await openEnvironment(page, server.origin);
+    await openEnvironment(page, stand.server.origin);
     await signUp(page);
-    const cap = capacitorMeshFile(server.dataDir);
+    const cap = capacitorMeshFile(stand.server.dataDir);
     await loadCapacitorTerminals(page, cap, '1');
     await page.click('[data-testid=group-transient] .section-head');
     await page.check('[data-testid=transient]');
@@ -103,7 +96,7 @@ describe('/environment with a volume mesh, against the real server and engine', 
     await page.click('[data-testid=download-frequency-response]');
     const download = await downloading;
     expect(download.suggestedFilename()).toBe('fea_frequency_response.csv');
-    const saved = join(server.dataDir, 'fea_frequency_response.csv');
+    const saved = join(stand.server.dataDir, 'fea_frequency_response.csv');
     await download.saveAs(saved);
     const [header, ...rows] = readFileSync(saved, 'utf8').trimEnd().split('\n');
     expect(header).toBe('frequency_hz,S11_re,S11_im,S11_db,S11_deg,Zin_gap_0_re_ohm,Zin_gap_0_im_ohm');
@@ -121,7 +114,7 @@ describe('/environment with a volume mesh, against the real server and engine', 
 
   it('opens and closes the raw JSON drawer, downloads the JSON and loads it again as results', async () => {
     const page = await newPage();
-    await openEnvironment(page, server.origin);
+    await openEnvironment(page, stand.server.origin);
     const alerts: string[] = [];
     page.on('dialog', (d) => {
       alerts.push(d.message());
@@ -131,7 +124,7 @@ describe('/environment with a volume mesh, against the real server and engine', 
     await expect.poll(() => alerts).toEqual(['No analysis results available yet.']);
 
     await signUp(page);
-    const cap = capacitorMeshFile(server.dataDir);
+    const cap = capacitorMeshFile(stand.server.dataDir);
     await page.setInputFiles('[data-testid=file-input]', cap.path);
     await page.click('[data-testid=add-dirichlet-group]');
     await page.click('[data-testid=add-dirichlet-group]');
@@ -147,7 +140,7 @@ describe('/environment with a volume mesh, against the real server and engine', 
     await page.click('[data-testid=raw-json-download]');
     const download = await downloading;
     expect(download.suggestedFilename()).toBe('fea_results_raw.json');
-    const saved = join(server.dataDir, 'fea_results_raw.json');
+    const saved = join(stand.server.dataDir, 'fea_results_raw.json');
     await download.saveAs(saved);
     expect(JSON.parse(readFileSync(saved, 'utf8')).solver_info.elements).toBe(cap.mesh.tetrahedra.length);
     await page.keyboard.press('Escape');
@@ -164,9 +157,9 @@ describe('/environment with a volume mesh, against the real server and engine', 
 
   it('a downloaded results file loaded again restores the form it ran with and shows the run settings', async () => {
     const page = await newPage();
-    await openEnvironment(page, server.origin);
+    await openEnvironment(page, stand.server.origin);
     await signUp(page);
-    const cap = capacitorMeshFile(server.dataDir);
+    const cap = capacitorMeshFile(stand.server.dataDir);
     await page.setInputFiles('[data-testid=file-input]', cap.path);
     await page.waitForSelector('[data-testid=config-form]');
     await page.fill('[data-testid=frequency-input]', '1.5');
@@ -188,7 +181,7 @@ describe('/environment with a volume mesh, against the real server and engine', 
 
     const downloading = page.waitForEvent('download');
     await page.click('[data-testid=download-results-json]');
-    const saved = join(server.dataDir, 'saved-run.json');
+    const saved = join(stand.server.dataDir, 'saved-run.json');
     await (await downloading).saveAs(saved);
     const config = JSON.parse(readFileSync(saved, 'utf8')).analysis_config;
     expect(config).toMatchObject({ frequency: 1.5e9, meshOrder: 2 });
@@ -214,13 +207,13 @@ describe('/environment with a volume mesh, against the real server and engine', 
 
   it('sends a guest who presses Run to log in and brings them back to the same model and configuration', async () => {
     const other = await newPage();
-    await openEnvironment(other, server.origin);
+    await openEnvironment(other, stand.server.origin);
     const account = await signUp(other);
     await other.context().close();
 
     const page = await newPage();
-    await openEnvironment(page, server.origin);
-    const cap = capacitorMeshFile(server.dataDir);
+    await openEnvironment(page, stand.server.origin);
+    const cap = capacitorMeshFile(stand.server.dataDir);
     await page.setInputFiles('[data-testid=file-input]', cap.path);
     await page.click('[data-testid=add-dirichlet-group]');
     await page.fill('[data-testid=dirichlet-group-0-faces]', '3, 4, 5');

@@ -1,11 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { boxMesh, facesOnPlane } from '../../server/test/support/box-mesh.ts';
-import { launchBrowser } from '../support/browser.ts';
 import { openEnvironment, signUp, viewerFrame } from '../support/environment-page.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { serverAndBrowser } from '../support/stand.ts';
 
 /**
  * The environment with the keyboard only (Tab, Shift+Tab, Enter, Space, typing), in Chromium against the
@@ -13,17 +12,8 @@ import { type RunningServer, startServer } from '../support/server.ts';
  * result panel and use the viewer toolbar. Every focus stop on the way must show where the focus is.
  */
 const EPS0 = 8.854187817e-12;
-let server: RunningServer;
-let browser: Browser;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser({ webgl: true });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const stand = serverAndBrowser({ webgl: true });
 
 interface Stop {
   name: string;
@@ -74,14 +64,14 @@ const byName = (name: string) => (s: Stop) => s.name === name;
 
 describe('the environment with the keyboard only', () => {
   it('uploads a model, fills the form groups, runs, opens a result panel and uses the viewer toolbar', async () => {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
+    const context = await stand.browser.newContext({ viewport: { width: 1366, height: 800 } });
     const page = await context.newPage();
-    await openEnvironment(page, server.origin);
+    await openEnvironment(page, stand.server.origin);
     await signUp(page);
     await viewerFrame(page);
     const gap = 0.001;
     const mesh = boxMesh([0.005, 0.005, gap], [2, 2, 2]);
-    const file = join(server.dataDir, 'keyboard-capacitor.json');
+    const file = join(stand.server.dataDir, 'keyboard-capacitor.json');
     writeFileSync(file, JSON.stringify({ ...mesh, units: 'm' }));
     const stops: Stop[] = [];
 

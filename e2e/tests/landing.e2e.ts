@@ -1,37 +1,25 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { boxMesh } from '../../server/test/support/box-mesh.ts';
-import { launchBrowser } from '../support/browser.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { serverAndBrowser } from '../support/stand.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const stand = serverAndBrowser();
 
 it('serves the landing page with the product name and Open Beta', async () => {
-  const page = await browser.newPage();
-  await page.goto(`${server.origin}/#/`);
+  const page = await stand.browser.newPage();
+  await page.goto(`${stand.server.origin}/#/`);
   await expect.poll(() => page.locator('h1').textContent()).toContain('Fieldline');
   expect(await page.locator('h1').textContent()).toContain('Open Beta');
   await page.close();
 });
 
 it('opens the simulator from an Example App card with that physics chosen', async () => {
-  const page = await browser.newPage();
-  const meshFile = join(server.dataDir, 'tiny-volume.json');
+  const page = await stand.browser.newPage();
+  const meshFile = join(stand.server.dataDir, 'tiny-volume.json');
   writeFileSync(meshFile, JSON.stringify({ ...boxMesh([0.01, 0.01, 0.01], [1, 1, 1]), units: 'm' }));
   for (const physics of ['thermal', 'vibration', 'structural', 'em']) {
-    await page.goto(`${server.origin}/#/`);
+    await page.goto(`${stand.server.origin}/#/`);
     await page.click(`[data-testid=example-${physics}]`);
     await expect.poll(() => page.url()).toContain(`#/environment?physics=${physics}`);
     // With a volume mesh the form shows, its physics chooser on the example's family.
@@ -43,8 +31,8 @@ it('opens the simulator from an Example App card with that physics chosen', asyn
 });
 
 it('opens the validation report from the landing page and finds the WR-90 row with its error', async () => {
-  const page = await browser.newPage();
-  await page.goto(`${server.origin}/#/`);
+  const page = await stand.browser.newPage();
+  await page.goto(`${stand.server.origin}/#/`);
   await page.click('[data-testid=validation-link]');
   await expect.poll(() => page.url()).toContain('#/docs/validation');
   await expect.poll(() => page.locator('h1').textContent()).toBe('Validation report');

@@ -1,26 +1,18 @@
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerApiUser } from '../support/api-user.ts';
-import { launchBrowser } from '../support/browser.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { serverAndBrowser } from '../support/stand.ts';
 
 // What a page opened by its address downloads before the entry script has run: the auth check
 // (<link rel=preload> in index.html) and, for the route in the hash, the page's chunks, CSS and API
 // reads (the inline script of web/build/route-preload.ts, allowed by its CSP hash). Each is fetched
 // once: the app's own import() and fetch() take the preloaded responses.
-let server: RunningServer;
-let browser: Browser;
 let signedIn: BrowserContext;
+const stand = serverAndBrowser();
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  const [name = '', value = ''] = (await registerApiUser(server.origin)).split('=');
-  signedIn = await browser.newContext();
-  await signedIn.addCookies([{ name, value, url: server.origin }]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  const [name = '', value = ''] = (await registerApiUser(stand.server.origin)).split('=');
+  signedIn = await stand.browser.newContext();
+  await signedIn.addCookies([{ name, value, url: stand.server.origin }]);
 });
 
 /**
@@ -58,7 +50,7 @@ async function open(context: BrowserContext, hash: string, ready: string, before
     if (m.type() === 'error' || m.type() === 'warning') console.push(m.text());
   });
   page.on('pageerror', (e) => console.push(e.message));
-  await page.goto(`${server.origin}/${hash}`);
+  await page.goto(`${stand.server.origin}/${hash}`);
   await page.getByText(ready).first().waitFor();
   await page.waitForLoadState('networkidle');
   await page.close();
@@ -99,9 +91,9 @@ describe('start-up preloads', () => {
     expect(times(landing.sent, /^\/assets\/[A-Z]\w*Page-/)).toBe(0);
     expect(times(landing.sent, /^\/api\/auth\/check$/)).toBe(1);
 
-    const guest = await browser.newContext();
+    const guest = await stand.browser.newContext();
     const page = await guest.newPage();
-    await page.goto(`${server.origin}/#/dashboard`);
+    await page.goto(`${stand.server.origin}/#/dashboard`);
     await page.waitForURL(/#\/userdatabase\/Login$/);
     await guest.close();
   });

@@ -1,11 +1,10 @@
-import type { Browser, Frame, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Frame, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { boxMesh, facesOnPlane } from '../../server/test/support/box-mesh.ts';
 import { decodeResultsBinary } from '../../web/src/results-format/index.ts';
 import { registerApiUser } from '../support/api-user.ts';
-import { launchBrowser } from '../support/browser.ts';
 import { compareToReference, decodePng, diffImages } from '../support/image-compare.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { serverAndBrowser } from '../support/stand.ts';
 import { coaxModel } from '../support/synthetic-model.ts';
 import {
   callViewer,
@@ -18,25 +17,16 @@ import {
 
 // The 3D viewer in real Chromium with software WebGL (SwiftShader), driven through its window messages.
 
-let server: RunningServer;
-let browser: Browser;
 let page: Page;
 let frame: Frame;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser({ webgl: true });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const stand = serverAndBrowser({ webgl: true });
 
 async function freshViewer(): Promise<void> {
   await page?.close();
-  page = await browser.newPage({ viewport: { width: 800, height: 500 } });
+  page = await stand.browser.newPage({ viewport: { width: 800, height: 500 } });
   page.on('pageerror', (e) => console.error('viewer page error:', e.message));
-  frame = await openViewer(page, server.origin);
+  frame = await openViewer(page, stand.server.origin);
 }
 
 async function shot(): Promise<Buffer> {
@@ -274,10 +264,10 @@ describe('viewer page', () => {
   it('shows a real engine result fetched as results.bin, picks faces by id and probes values', async () => {
     // A real electrostatic job through the server and the engine.
     const mesh = boxMesh([4, 3, 1], [4, 3, 2]);
-    const cookie = await registerApiUser(server.origin);
-    const submit = await fetch(`${server.origin}/api/fea/submit`, {
+    const cookie = await registerApiUser(stand.server.origin);
+    const submit = await fetch(`${stand.server.origin}/api/fea/submit`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.origin, cookie },
+      headers: { 'content-type': 'application/json', origin: stand.server.origin, cookie },
       body: JSON.stringify({
         mesh_data: { ...mesh, units: 'mm' },
         config: {
@@ -295,14 +285,16 @@ describe('viewer page', () => {
       await new Promise((r) => setTimeout(r, 200));
       status = (
         (await (
-          await fetch(`${server.origin}/api/fea/status/${job_id}`, { headers: { cookie } })
+          await fetch(`${stand.server.origin}/api/fea/status/${job_id}`, { headers: { cookie } })
         ).json()) as {
           status: string;
         }
       ).status;
     }
     expect(status).toBe('completed');
-    const bin = await fetch(`${server.origin}/api/fea/results/${job_id}/binary`, { headers: { cookie } });
+    const bin = await fetch(`${stand.server.origin}/api/fea/results/${job_id}/binary`, {
+      headers: { cookie },
+    });
     expect(bin.status).toBe(200);
     const payload = decodeResultsBinary(await bin.arrayBuffer());
     expect(payload.mesh.units).toBe('mm');

@@ -1,24 +1,18 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { boxMesh, facesOnPlane } from '../../server/test/support/box-mesh.ts';
 import { registerApiUser } from '../support/api-user.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { serverOnly } from '../support/stand.ts';
 
-let server: RunningServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const stand = serverOnly();
 
 it('goes submit → poll → completed through the real server, queue and engine', async () => {
   const gap = 0.001;
   const volts = 3;
   const mesh = boxMesh([0.005, 0.005, gap], [2, 2, 2]);
-  const cookie = await registerApiUser(server.origin);
-  const submit = await fetch(`${server.origin}/api/fea/submit`, {
+  const cookie = await registerApiUser(stand.server.origin);
+  const submit = await fetch(`${stand.server.origin}/api/fea/submit`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.origin, cookie },
+    headers: { 'content-type': 'application/json', origin: stand.server.origin, cookie },
     body: JSON.stringify({
       mesh_data: mesh,
       config: {
@@ -41,7 +35,7 @@ it('goes submit → poll → completed through the real server, queue and engine
   };
   do {
     await new Promise((r) => setTimeout(r, 200));
-    const res = await fetch(`${server.origin}/api/fea/status/${job_id}`, { headers: { cookie } });
+    const res = await fetch(`${stand.server.origin}/api/fea/status/${job_id}`, { headers: { cookie } });
     body = await res.json();
     if (states.at(-1) !== body.status) states.push(body.status);
   } while (body.status === 'queued' || body.status === 'running');
@@ -53,7 +47,7 @@ it('goes submit → poll → completed through the real server, queue and engine
 });
 
 it('answers the health check with the engine versions', async () => {
-  const health = await (await fetch(`${server.origin}/api/fea/health`)).json();
+  const health = await (await fetch(`${stand.server.origin}/api/fea/health`)).json();
   expect(health.engine.available).toBe(true);
   expect(health.engine.versions.ngsolve).toBe('6.2.2608');
 });
