@@ -157,10 +157,12 @@ function spaceOf(config: AnalysisConfig): SolverPath {
 export const MEMORY_MODEL = {
   baseBytes: 1.0e9,
   // ...of which the process actually touches little: a 27-unknown electrostatic job peaks at 132 MB resident
-  // (/usr/bin/time %M) with 873 MB of address space on two threads (qa32). The rest is reserved, not used:
-  // library mappings and, per NGSolve thread, a stack and malloc arenas (630 MB at one thread, 1.16 GB at four,
-  // 1.93 GB at eight; resident 131–132 MB throughout). The environment says so under the estimate.
-  baseResidentBytes: 1.3e8,
+  // (/usr/bin/time %M) with 873 MB of address space on two threads started cold, 181 MB resident with 1.14 GB
+  // of address space on a standby process (warmed up on every space and solver first; qa32). The rest is
+  // reserved, not used: library mappings and, per NGSolve thread, a stack and malloc arenas (cold: 630 MB at one
+  // thread, 1.16 GB at four, 1.93 GB at eight; resident 131–132 MB throughout). The environment says so under
+  // the estimate, with the standby figure (ENGINE_STANDBY is on by default).
+  baseResidentBytes: 1.8e8,
   // Bytes per n^(4/3), real arithmetic; complex doubles the entries. A displacement couples three
   // components per node (3 × 3 blocks), so its fill per unknown is about twice a scalar's.
   direct: { h1: 115, 'vector-h1': 210, hcurl: 220, exponent: 4 / 3 } as Record<DiscreteSpace, number> & {
