@@ -320,8 +320,10 @@ export function describeEstimate(estimate: ResourceEstimate): string {
 export function describeBaseline(estimate: ResourceEstimate): string {
   const m = MEMORY_MODEL;
   const model = Math.max(0, estimate.memoryBytes - m.baseBytes);
+  // "≈ 180 MB" kept on one line
+  const about = (bytes: number) => `≈\u00a0${formatBytes(bytes).replace(' ', '\u00a0')}`;
   return (
-    `Includes ≈\u00a0${formatBytes(m.baseBytes)} reserved by the solver's libraries ` +
-    `(≈\u00a0${formatBytes(m.baseResidentBytes)} of it in use); this model adds ≈\u00a0${formatBytes(model)}.`
+    `Includes ${about(m.baseBytes)} reserved by the solver's libraries ` +
+    `(${about(m.baseResidentBytes)} of it in use); this model adds ${about(model)}.`
   );
 }

@@ -28,7 +28,7 @@ describe('the run estimate beside Run Analysis', () => {
     expect(screen.getByTestId('run-estimate').textContent).toBe('≈ 5 unknowns, ≈ 1.0 GB · direct solver');
     expect(MEMORY_MODEL.baseBytes).toBe(1e9);
     expect(screen.getByTestId('run-estimate-baseline').textContent).toBe(
-      "Includes ≈\u00a01.0 GB reserved by the solver's libraries (≈\u00a0180 MB of it in use); this model adds ≈\u00a01 kB.",
+      "Includes ≈\u00a01.0\u00a0GB reserved by the solver's libraries (≈\u00a0180\u00a0MB of it in use); this model adds ≈\u00a01\u00a0kB.",
     );
   });
 });
