@@ -3,6 +3,7 @@
 from typing import Any
 
 from fieldline_engine.core.h1_scalar import SolverOptions
+from fieldline_engine.core.probes import probe_points, probes_inside
 from fieldline_engine.core.solution import Solution
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.curving import curve_mesh
@@ -34,19 +35,6 @@ def element_order(config: dict[str, Any]) -> int:
     return order
 
 
-def probe_points(model: TetModel, config: dict[str, Any]) -> dict[str, tuple[float, float, float]]:
-    """Probe points (model units in the config) in metres, by name."""
-    out: dict[str, tuple[float, float, float]] = {}
-    for k, p in enumerate(config.get("probePoints") or []):
-        name, point = (
-            (p.get("name") or f"P{k + 1}", p.get("point")) if isinstance(p, dict) else (f"P{k + 1}", p)
-        )
-        if not isinstance(point, list | tuple) or len(point) != 3:
-            raise InvalidInput(f"Probe {name}: a point needs three coordinates [x, y, z].")
-        out[name] = tuple(float(c) * model.unit_scale for c in point)  # type: ignore[assignment]
-    return out
-
-
 class ThermalAnalysis:
     analysis_type = "thermal"
     transient = False
@@ -68,6 +56,7 @@ class ThermalAnalysis:
         progress(0.3 if conduction else 0.05, "Building mesh")
         mesh = build_ngsolve_mesh(model, setup.face_labels)
         curving = curve_mesh(mesh, model, config, order)
+        probes, probe_warnings = probes_inside(mesh, model, probe_points(model, config))
         problem = HeatProblem(
             mesh, materials, setup, order, joule_source(mesh, model, conduction) if conduction else None
         )
@@ -79,11 +68,10 @@ class ThermalAnalysis:
             )
         else:
             frames = int(config.get("animationFrames", 50))
-            run = solve_transient(
-                problem, stepping, options, frames, probe_points(model, config), model.nv, span
-            )
+            run = solve_transient(problem, stepping, options, frames, probes, model.nv, span)
         solution = thermal_solution(model, problem, run, order)
         solution.solver_info["curved_geometry"] = curving
+        solution.warnings.extend(probe_warnings)
         if stepping is not None:
             solution.solver_info.update(
                 time_scheme=stepping.scheme, time_step=stepping.time_step, steps=stepping.steps
@@ -98,18 +86,18 @@ class ThermalAnalysis:
                         "point": [c / model.unit_scale for c in point],
                         "temperature": run.probes[name],
                     }
-                    for name, point in probe_points(model, config).items()
+                    for name, point in probes.items()
                 ],
                 "units": {"time": "s", "temperature": "K"},
             }
-        elif config.get("probePoints"):
+        elif probes:
             solution.quantities["probes"] = [
                 {
                     "name": name,
                     "point": [c / model.unit_scale for c in point],
-                    "temperature_K": _probe(run, mesh, point),
+                    "temperature_K": float(run.temperature(mesh(*point))),
                 }
-                for name, point in probe_points(model, config).items()
+                for name, point in probes.items()
             ]
         if conduction is not None:
             _add_conduction(solution, conduction)
@@ -119,13 +107,6 @@ class ThermalAnalysis:
 class ThermalTimeAnalysis(ThermalAnalysis):
     analysis_type = "thermal-time"
     transient = True
-
-
-def _probe(run, mesh, point) -> float:
-    try:
-        return float(run.temperature(mesh(*point)))
-    except Exception as exc:  # NGSolve raises when the point is outside every element
-        raise InvalidInput(f"Probe point {list(point)} m is outside the model.") from exc
 
 
 def _add_conduction(solution: Solution, conduction: Solution) -> None:

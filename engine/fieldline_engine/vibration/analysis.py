@@ -10,6 +10,7 @@ from fieldline_engine.core.elasticity.rigid_modes import free_rigid_motions
 from fieldline_engine.core.elasticity.setup import elastic_materials, elastic_setup, elasticity_order
 from fieldline_engine.core.fields import Field, Frames
 from fieldline_engine.core.linear_solve import solver_choice
+from fieldline_engine.core.probes import probe_points, probes_inside
 from fieldline_engine.core.solution import Solution
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.curving import curve_mesh
@@ -171,7 +172,7 @@ class HarmonicAnalysis:
         f_form.Assemble()
         force = f_form.vec.FV().NumPy().copy()
         force[~np.isin(np.arange(len(force)), modal.free)] = 0.0
-        probes = _probes(model, config)
+        probes, probe_warnings = probes_inside(mesh, model, probe_points(model, config))
         rows = probe_rows(modal.elasticity.fes, probes)
         frequencies = np.linspace(f_min, f_max, points)
         field_f = float(config.get("harmonicFieldFrequency") or modal.frequencies[modal.rigid])
@@ -208,6 +209,7 @@ class HarmonicAnalysis:
                 f"The highest mode used is {modal.frequencies[-1]:.4g} Hz, below 1.5 × the band's top "
                 f"({f_max:.4g} Hz): ask for more modes (modalNumModes) for an accurate response near the top."
             )
+        solution.warnings.extend(probe_warnings)
         solution.extras["harmonic_response"] = _response_entry(model, probes, response)
         peak = (
             max((np.max(np.linalg.norm(np.abs(v), axis=1)), name) for name, v in response.probes.items())
@@ -235,18 +237,6 @@ def _rayleigh(config: dict[str, Any]) -> tuple[float, float]:
         if not (math.isfinite(value) and value >= 0):
             raise InvalidInput(f"{name} must be a finite number, 0 or above.")
     return alpha, beta
-
-
-def _probes(model: TetModel, config: dict[str, Any]) -> dict[str, tuple[float, float, float]]:
-    out: dict[str, tuple[float, float, float]] = {}
-    for k, p in enumerate(config.get("probePoints") or []):
-        name, point = (
-            (p.get("name") or f"P{k + 1}", p.get("point")) if isinstance(p, dict) else (f"P{k + 1}", p)
-        )
-        if not isinstance(point, list | tuple) or len(point) != 3:
-            raise InvalidInput(f"Probe {name}: a point needs three coordinates [x, y, z].")
-        out[name] = tuple(float(c) * model.unit_scale for c in point)  # type: ignore[assignment]
-    return out
 
 
 def _response_entry(model: TetModel, probes, response) -> dict[str, Any]:

@@ -106,3 +106,23 @@ def test_transient_job_writes_temperature_frames_and_the_probe_history(engine, t
     print(
         f"transient job: tip {tip[-1] - 273.15:.2f} °C after 100 s, energy balance {q['energy_balance_error']:.1e}"
     )
+
+
+@pytest.mark.parametrize("transient", [False, True])
+def test_a_probe_outside_the_model_is_left_out_with_a_warning(transient):
+    """Not "Internal solver error: NgException: Meshpoint not in mesh!" (what a run said before)."""
+    analysis = ThermalTimeAnalysis() if transient else ThermalAnalysis()
+    config = {
+        "analysisType": analysis.analysis_type,
+        "temperatureConditions": [{"faces": LEFT, "temperature": 373.15}],
+        "convectionConditions": [{"faces": TOP, "coefficient": 20, "ambientTemperature": 293.15}],
+        "probePoints": [
+            {"name": "tip", "point": [0.09, 0.01, 0.01]},
+            {"name": "beyond", "point": [0.2, 0.01, 0.01]},
+        ],
+        **({"timeStep": 10.0, "endTime": 30.0} if transient else {}),
+    }
+    sol = analysis.solve(model_from_mesh_data(MESH), config, SILENT)
+    assert "Probe beyond at [0.2, 0.01, 0.01] is outside the model and was left out." in sol.warnings
+    probes = sol.extras["thermal_history"]["probes"] if transient else sol.quantities["probes"]
+    assert [p["name"] for p in probes] == ["tip"]

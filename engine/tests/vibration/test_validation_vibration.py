@@ -169,3 +169,13 @@ def test_bad_input_is_refused():
                 "forceLoads": [{"faces": TIP, "force": [0, 0, 1]}],
             },
         )
+
+
+def test_a_harmonic_probe_outside_the_model_is_left_out_with_a_warning():
+    """Not a TypeError from NGSolve (an element id of -1), which is what a run raised before."""
+    config = tip_sweep(100.0, dampingRatio=0.02)
+    config["harmonicNumPoints"] = 5
+    config["probePoints"].append({"name": "off", "point": [L, W / 2, 3 * H]})
+    sol, _ = run(HarmonicAnalysis(), config)
+    assert f"Probe off at [{L:g}, {W / 2:g}, {3 * H:g}] is outside the model and was left out." in sol.warnings
+    assert [p["name"] for p in sol.extras["harmonic_response"]["probes"]] == ["tip"]

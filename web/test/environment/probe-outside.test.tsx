@@ -84,7 +84,7 @@ describe('the probe rows warn before the run', () => {
     fireEvent.change(screen.getByLabelText('at z'), { target: { value: z } });
   };
 
-  it('thermal: a probe beyond the model says where the model is and that the run stops there', () => {
+  it('thermal: a probe beyond the model says where the model is and that the run leaves it out', () => {
     renderForm();
     fireEvent.click(screen.getByTestId('physics-thermal'));
     fireEvent.click(screen.getByTestId('group-thermal-transient').querySelector('button.section-head')!);
@@ -94,7 +94,7 @@ describe('the probe rows warn before the run', () => {
     expect(screen.queryByTestId('probe-0-outside')).toBeNull();
     setPoint('1.5', '0', '12.5');
     expect(screen.getByTestId('probe-0-outside').textContent).toBe(
-      'Outside the model: the model spans z 0 to 10\u00a0mm. The run stops with an error at this probe.',
+      'Outside the model: the model spans z 0 to 10\u00a0mm. The run leaves this probe out.',
     );
     setPoint('0', '0', '5');
     expect(screen.getByTestId('probe-0-outside').textContent).toContain(

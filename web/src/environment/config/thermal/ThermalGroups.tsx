@@ -284,7 +284,7 @@ function ThermalTransientGroup() {
             onChange={(v) => set({ thermalScheme: v })}
           />
           <h4>Probes ({units})</h4>
-          <ProbeRows outsideOutcome="The run stops with an error at this probe." />
+          <ProbeRows outsideOutcome="The run leaves this probe out." />
         </>
       )}
     </Section>

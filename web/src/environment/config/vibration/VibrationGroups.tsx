@@ -122,7 +122,7 @@ function VibrationKindGroup() {
             />
           </div>
           <h4>Probes</h4>
-          <ProbeRows outsideOutcome="The run stops with an error at this probe." />
+          <ProbeRows outsideOutcome="The run leaves this probe out." />
         </>
       )}
     </Section>
