@@ -36,12 +36,12 @@ COPY server server
 RUN node scripts/build-server.mjs
 
 # ---- engine: Python 3.11 (Debian bookworm's) with the pinned wheels from engine/pyproject.toml ----
-# libquadmath0: NGSolve's wheel links it and does not bundle it (slim images lack it); the X/GL libraries
-# are gmsh's, loaded at import even headless.
+# libquadmath0: NGSolve's wheel links it and does not bundle it (slim images lack it); libgomp1 and the
+# X/GL libraries are gmsh's (libGLU no longer pulls libGL in), loaded at import even headless.
 FROM ${NODE_IMAGE} AS engine
 RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      python3 python3-venv libquadmath0 libglu1-mesa libxcursor1 libxft2 libxinerama1 libxrender1 libxext6 \
+      python3 python3-venv libquadmath0 libgomp1 libgl1 libglu1-mesa libxcursor1 libxft2 libxinerama1 libxrender1 libxext6 \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY engine engine

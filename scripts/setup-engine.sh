@@ -27,9 +27,10 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet --only-binary mpi4py,mpich -e 'engine[dev]'
 
-# gmsh's wheel loads X/OpenGL libraries at import even headless (notes: pygmsh#584).
-if ! .venv/bin/python -c 'import gmsh' 2>/tmp/fieldline-gmsh-import.log; then
-  missing="libglu1-mesa libxcursor1 libxft2 libxinerama1 libxrender1 libxext6"
+# gmsh's wheel loads X/OpenGL libraries at import even headless (notes: pygmsh#584), and NGSolve's links
+# libquadmath without bundling it: a slim Debian has none of them (found building the container image).
+if ! .venv/bin/python -c 'import ngsolve, gmsh' 2>/tmp/fieldline-gmsh-import.log; then
+  missing="libquadmath0 libgomp1 libgl1 libglu1-mesa libxcursor1 libxft2 libxinerama1 libxrender1 libxext6"
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     echo "setup-engine: installing gmsh's system libraries: $missing"
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing) >/dev/null
