@@ -58,6 +58,8 @@ ENV NODE_ENV=production \
     ENGINE_PYTHON=/app/.venv/bin/python \
     ENGINE_DIR=/app/engine
 COPY --from=node-deps /app/node_modules node_modules
+# npm keeps a workspace's own copy where its version differs from the hoisted one (server: @fastify/cookie).
+COPY --from=node-deps /app/server/node_modules server/node_modules
 COPY package.json tsconfig.base.json ./
 COPY config config
 COPY contracts contracts

@@ -32,10 +32,10 @@ fi
 if ! .venv/bin/python -c 'import ngsolve, gmsh' 2>/tmp/fieldline-gmsh-import.log; then
   missing="libquadmath0 libgomp1 libgl1 libglu1-mesa libxcursor1 libxft2 libxinerama1 libxrender1 libxext6"
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    echo "setup-engine: installing gmsh's system libraries: $missing"
+    echo "setup-engine: installing NGSolve's and gmsh's system libraries: $missing"
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing) >/dev/null
   else
-    echo "setup-engine: gmsh cannot load its system libraries:" >&2
+    echo "setup-engine: NGSolve or gmsh cannot load its system libraries:" >&2
     cat /tmp/fieldline-gmsh-import.log >&2
     echo "Install them with: sudo apt-get install $missing" >&2
     exit 1

@@ -113,6 +113,25 @@ describe('container images', () => {
       ).toBe(true);
   });
 
+  it("Dockerfile: the runtime stage copies the workspaces' own node_modules the lockfile has", () => {
+    // npm installs a workspace's dependency under <workspace>/node_modules when its version differs from the
+    // hoisted one; the image's server failed to start on `@fastify/cookie` without server/node_modules.
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, unknown>;
+    };
+    const own = new Set(
+      Object.keys(lock.packages)
+        .filter((k) => !k.startsWith('node_modules/') && k.includes('/node_modules/'))
+        .map((k) => k.slice(0, k.indexOf('/node_modules/'))),
+    );
+    const runtime = all.find((s) => s.name === 'runtime')?.lines ?? [];
+    for (const workspace of ['server', 'contracts'].filter((w) => own.has(w)))
+      expect(runtime, workspace).toContain(
+        `COPY --from=node-deps /app/${workspace}/node_modules ${workspace}/node_modules`,
+      );
+    expect(own.has('server')).toBe(true);
+  });
+
   it('compose.yaml: server, workers, PostgreSQL, Redis and an S3-compatible store, built from the Dockerfile targets', () => {
     const compose = parse(readFileSync(join(ROOT, 'compose.yaml'), 'utf8'), { merge: true }) as {
       services: Record<
