@@ -10,13 +10,19 @@ ARG NODE_IMAGE=node:20.19-bookworm-slim
 
 # ---- node dependencies (all workspaces; dev dependencies too: the web build and tsx need them) ----
 FROM ${NODE_IMAGE} AS node-deps
+# better-sqlite3 (the embedded default's database) is a native addon: `npm rebuild` fetches its prebuilt
+# binary, or compiles it where none matches or the download is blocked (python3, make, g++).
+RUN apt-get update -qq \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY contracts/package.json contracts/
 COPY server/package.json server/
 COPY web/package.json web/
 COPY e2e/package.json e2e/
-RUN npm ci --no-audit --no-fund --ignore-scripts
+# No install scripts but better-sqlite3's (the others are dev tools' optional post-install steps).
+RUN npm ci --no-audit --no-fund --ignore-scripts && npm rebuild better-sqlite3
 
 # ---- web build (Vite; precompressed assets) ----
 FROM node-deps AS web-build

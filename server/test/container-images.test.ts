@@ -132,6 +132,22 @@ describe('container images', () => {
     expect(own.has('server')).toBe(true);
   });
 
+  it('Dockerfile: native addons the server loads are built, though install scripts are skipped', () => {
+    // With `npm ci --ignore-scripts` alone the server image could not open its SQLite database ("Could not
+    // locate the bindings file"): found running the image with podman.
+    const deps = all.find((s) => s.name === 'node-deps')?.lines.join('\n') ?? '';
+    const server = JSON.parse(readFileSync(join(ROOT, 'server', 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const native = Object.keys(server.dependencies).filter((name) =>
+      existsSync(join(ROOT, 'node_modules', name, 'binding.gyp')),
+    );
+    expect(native).toContain('better-sqlite3');
+    for (const name of native)
+      if (deps.includes('--ignore-scripts'))
+        expect(deps, name).toMatch(new RegExp(`npm rebuild [^\\n]*${name}`));
+  });
+
   it('compose.yaml: server, workers, PostgreSQL, Redis and an S3-compatible store, built from the Dockerfile targets', () => {
     const compose = parse(readFileSync(join(ROOT, 'compose.yaml'), 'utf8'), { merge: true }) as {
       services: Record<
