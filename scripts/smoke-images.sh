@@ -50,8 +50,8 @@ start() { # name image-args…
 port=$(( 20000 + RANDOM % 20000 ))
 mkdir -p "$work/single" && chmod 777 "$work/single"
 start fl-smoke-single -e PORT=$port -v "$work/single:/data" localhost/fieldline:server
-wait_http "http://127.0.0.1:$port"
-npx tsx scripts/smoke-images-client.mts "http://127.0.0.1:$port"
+wait_http "http://localhost:$port"
+npx tsx scripts/smoke-images-client.mts "http://localhost:$port"
 echo "smoke-images: the server image runs jobs on its embedded queue"
 
 # 2. Server (queues only) + worker (runs the job), as compose.yaml deploys them.
@@ -65,8 +65,8 @@ bash scripts/with-postgres.sh bash scripts/with-redis.sh bash -c '
   trap "$SMOKE_CLI rm -f fl-smoke-server fl-smoke-worker >/dev/null 2>&1 || true" EXIT
   $SMOKE_CLI run -d --name fl-smoke-server "${common[@]}" -e PORT=$port localhost/fieldline:server >/dev/null
   $SMOKE_CLI run -d --name fl-smoke-worker "${common[@]}" localhost/fieldline:worker >/dev/null
-  for _ in $(seq 1 120); do curl -fsS "http://127.0.0.1:$port/api/fea/health" >/dev/null 2>&1 && break; sleep 0.5; done
-  npx tsx scripts/smoke-images-client.mts "http://127.0.0.1:$port"
+  for _ in $(seq 1 120); do curl -fsS "http://localhost:$port/api/fea/health" >/dev/null 2>&1 && break; sleep 0.5; done
+  npx tsx scripts/smoke-images-client.mts "http://localhost:$port"
   if ! $SMOKE_CLI logs fl-smoke-worker 2>&1 | grep -q "job completed"; then
     echo "smoke-images: the worker container did not log the job" >&2
     $SMOKE_CLI logs fl-smoke-worker 2>&1 | tail -20 >&2

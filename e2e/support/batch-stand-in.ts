@@ -24,6 +24,23 @@ const STATES: JobStatus[] = ['SUBMITTED', 'PENDING', 'RUNNABLE', 'STARTING', 'RU
  * `endpoint` (give it to the server as BATCH_ENDPOINT) is moto behind a proxy that reports, in
  * DescribeJobs, the times the stand-in's containers really ran, as Batch would.
  */
+/**
+ * The container's command: `fieldline batch-run <jobId>` from this checkout, or, with BATCH_WORKER_IMAGE
+ * set (scripts/smoke-images.sh builds one), the worker image itself run by CONTAINER_CLI (podman or docker)
+ * on the host network with the job's environment and the server's DATA_DIR mounted (the SQLite file and
+ * secrets the e2e server shares with its workers), as Batch would run the job definition.
+ */
+function workerCommand(jobId: string, env: Record<string, string>): [string, string[]] {
+  const image = process.env.BATCH_WORKER_IMAGE;
+  if (!image) return [process.execPath, ['--import', 'tsx', 'server/src/main.ts', 'batch-run', jobId]];
+  const mounts = env.DATA_DIR ? ['-v', `${env.DATA_DIR}:${env.DATA_DIR}`] : [];
+  const vars = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  return [
+    process.env.CONTAINER_CLI ?? 'podman',
+    ['run', '--rm', '--network', 'host', '--user', '0:0', ...mounts, ...vars, image, 'batch-run', jobId],
+  ];
+}
+
 export function startBatchStandIn(opts: {
   endpoint: string;
   region: string;
@@ -39,7 +56,8 @@ export function startBatchStandIn(opts: {
   const run = (jobId: string, batchJobId: string) =>
     new Promise<BatchRun>((resolve) => {
       const startedAt = Date.now();
-      const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts', 'batch-run', jobId], {
+      const [program, args] = workerCommand(jobId, { ...opts.env, AWS_BATCH_JOB_ID: batchJobId });
+      const child = spawn(program, args, {
         cwd: REPO_ROOT,
         env: { ...process.env, ...opts.env, AWS_BATCH_JOB_ID: batchJobId },
         stdio: ['ignore', 'pipe', 'pipe'],

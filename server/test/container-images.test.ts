@@ -5,9 +5,10 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
-// No container runtime can run on the machines this suite was written on (no docker daemon, no podman),
-// so the Dockerfile and compose.yaml are checked statically here, and the worker entrypoint runs outside
-// a container (server/test/compute/aws-batch.test.ts runs it on real jobs against moto).
+// CI has no container runtime, so the Dockerfile and compose.yaml are checked statically here, and the
+// worker entrypoint runs outside a container (server/test/compute/aws-batch.test.ts runs it on real jobs
+// against moto). scripts/smoke-images.sh builds and runs the images where docker or podman works; the
+// static checks below each come from a failure that build found (docs/deployment.md).
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const SERVER_DIR = resolve(ROOT, 'server');
 
