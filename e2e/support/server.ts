@@ -70,8 +70,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     origin,
     dataDir,
     async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      // A server that has already died (a crash under test) emits no second 'exit': don't wait for one.
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
