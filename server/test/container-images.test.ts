@@ -149,6 +149,16 @@ describe('container images', () => {
         expect(deps, name).toMatch(new RegExp(`npm rebuild [^\\n]*${name}`));
   });
 
+  it('Dockerfile: the engine stage installs the system libraries setup-engine.sh installs for NGSolve and gmsh', () => {
+    // A slim Debian lacks libquadmath (NGSolve's wheel links it unbundled) and libGL/libgomp (gmsh):
+    // the image's `import ngsolve, gmsh` failed until the stage installed them. One list, two places.
+    const setup = readFileSync(join(ROOT, 'scripts', 'setup-engine.sh'), 'utf8');
+    const wanted = (/missing="([^"]+)"/.exec(setup)?.[1] ?? '').split(/\s+/).filter(Boolean);
+    expect(wanted).toEqual(expect.arrayContaining(['libquadmath0', 'libgl1', 'libgomp1']));
+    const engine = all.find((s) => s.name === 'engine')?.lines.join(' ') ?? '';
+    for (const pkg of wanted) expect(engine, pkg).toMatch(new RegExp(`apt-get install[^&]*\\b${pkg}\\b`));
+  });
+
   it('compose.yaml: server, workers, PostgreSQL, Redis and an S3-compatible store, built from the Dockerfile targets', () => {
     const compose = parse(readFileSync(join(ROOT, 'compose.yaml'), 'utf8'), { merge: true }) as {
       services: Record<
