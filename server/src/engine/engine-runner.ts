@@ -46,8 +46,10 @@ export interface EngineLocation extends EngineInstallation {
 }
 
 const STDERR_TAIL_BYTES = 8192;
+// "Resource temporarily unavailable": a thread's stack could not be mapped (EAGAIN from pthread_create),
+// which under RLIMIT_AS is the limit — NGSolve starting FIELDLINE_THREADS threads near it says only that.
 const OUT_OF_MEMORY =
-  /MemoryError|std::bad_alloc|Cannot allocate memory|failed to map segment|Memory allocation still failed|Could not allocate|out of memory|ran out of memory/i;
+  /MemoryError|std::bad_alloc|Cannot allocate memory|failed to map segment|Memory allocation still failed|Could not allocate|out of memory|ran out of memory|Resource temporarily unavailable/i;
 
 /**
  * Runs `python -m fieldline_engine <command> [--job dir]` in its own process group with a wall-time
