@@ -37,7 +37,11 @@ const submit = await fetch(`${origin}/api/fea/submit`, {
 if (submit.status !== 200) fail(`submit answered ${submit.status}: ${await submit.text()}`);
 const { job_id } = (await submit.json()) as { job_id: string };
 const started = Date.now();
-let body: { status: string; error?: string; results?: { field_magnitudes: { e_magnitudes: { data: number[] } } } };
+let body: {
+  status: string;
+  error?: string;
+  results?: { field_magnitudes: { e_magnitudes: { data: number[] } } };
+};
 do {
   await new Promise((r) => setTimeout(r, 200));
   body = await (await fetch(`${origin}/api/fea/status/${job_id}`, { headers: { cookie } })).json();

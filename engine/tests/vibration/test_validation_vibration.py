@@ -177,5 +177,7 @@ def test_a_harmonic_probe_outside_the_model_is_left_out_with_a_warning():
     config["harmonicNumPoints"] = 5
     config["probePoints"].append({"name": "off", "point": [L, W / 2, 3 * H]})
     sol, _ = run(HarmonicAnalysis(), config)
-    assert f"Probe off at [{L:g}, {W / 2:g}, {3 * H:g}] is outside the model and was left out." in sol.warnings
+    assert (
+        f"Probe off at [{L:g}, {W / 2:g}, {3 * H:g}] is outside the model and was left out." in sol.warnings
+    )
     assert [p["name"] for p in sol.extras["harmonic_response"]["probes"]] == ["tip"]
