@@ -2,7 +2,7 @@
 // reports a working engine, then registers an account, submits a parallel-plate capacitor (3 V across
 // 1 mm) and waits for it; the field must be V/d within 1 %. Exits non-zero with the reason otherwise.
 import { registerApiUser } from '../e2e/support/api-user.ts';
-import { boxMesh, facesOnPlane } from '../server/test/support/box-mesh.ts';
+import { submitPlateCapacitor } from '../e2e/support/plate-job.ts';
 
 const origin = process.argv[2] ?? 'http://127.0.0.1:8080';
 const fail = (why: string): never => {
@@ -18,22 +18,8 @@ console.log(`smoke client: engine available, NGSolve ${health.engine?.versions?.
 
 const gap = 0.001;
 const volts = 3;
-const mesh = boxMesh([0.005, 0.005, gap], [2, 2, 2]);
 const cookie = await registerApiUser(origin);
-const submit = await fetch(`${origin}/api/fea/submit`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json', origin, cookie },
-  body: JSON.stringify({
-    mesh_data: mesh,
-    config: {
-      analysisType: 'em',
-      dirichletFaceConditions: [
-        { faces: facesOnPlane(mesh, 2, 0), voltage: 0 },
-        { faces: facesOnPlane(mesh, 2, gap), voltage: volts },
-      ],
-    },
-  }),
-});
+const submit = await submitPlateCapacitor(origin, cookie, [0.005, 0.005, gap], [2, 2, 2], volts);
 if (submit.status !== 200) fail(`submit answered ${submit.status}: ${await submit.text()}`);
 const { job_id } = (await submit.json()) as { job_id: string };
 const started = Date.now();

@@ -2,8 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { boxMesh, facesOnPlane } from '../../server/test/support/box-mesh.ts';
 import { registerApiUser } from '../support/api-user.ts';
+import { submitPlateCapacitor } from '../support/plate-job.ts';
 import { seedUsage } from '../support/seed-usage.ts';
 import { serverAndBrowser } from '../support/stand.ts';
 
@@ -65,21 +65,7 @@ async function payOnCheckoutPage(p: Page, total: string) {
 }
 
 async function runTinyJob(cookie: string): Promise<string> {
-  const mesh = boxMesh([1, 1, 1], [1, 1, 1]);
-  const res = await fetch(`${stand.server.origin}/api/fea/submit`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: stand.server.origin, cookie },
-    body: JSON.stringify({
-      mesh_data: mesh,
-      config: {
-        analysisType: 'em',
-        dirichletFaceConditions: [
-          { faces: facesOnPlane(mesh, 2, 0), voltage: 0 },
-          { faces: facesOnPlane(mesh, 2, 1), voltage: 1 },
-        ],
-      },
-    }),
-  });
+  const res = await submitPlateCapacitor(stand.server.origin, cookie, [1, 1, 1], [1, 1, 1], 1);
   expect(res.status).toBe(200);
   const { job_id } = (await res.json()) as { job_id: string };
   let status = 'queued';

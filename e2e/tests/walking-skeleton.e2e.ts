@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { boxMesh, facesOnPlane } from '../../server/test/support/box-mesh.ts';
 import { registerApiUser } from '../support/api-user.ts';
+import { submitPlateCapacitor } from '../support/plate-job.ts';
 import { serverOnly } from '../support/stand.ts';
 
 const stand = serverOnly();
@@ -8,22 +8,14 @@ const stand = serverOnly();
 it('goes submit → poll → completed through the real server, queue and engine', async () => {
   const gap = 0.001;
   const volts = 3;
-  const mesh = boxMesh([0.005, 0.005, gap], [2, 2, 2]);
   const cookie = await registerApiUser(stand.server.origin);
-  const submit = await fetch(`${stand.server.origin}/api/fea/submit`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: stand.server.origin, cookie },
-    body: JSON.stringify({
-      mesh_data: mesh,
-      config: {
-        analysisType: 'em',
-        dirichletFaceConditions: [
-          { faces: facesOnPlane(mesh, 2, 0), voltage: 0 },
-          { faces: facesOnPlane(mesh, 2, gap), voltage: volts },
-        ],
-      },
-    }),
-  });
+  const submit = await submitPlateCapacitor(
+    stand.server.origin,
+    cookie,
+    [0.005, 0.005, gap],
+    [2, 2, 2],
+    volts,
+  );
   expect(submit.status).toBe(200);
   const { job_id } = (await submit.json()) as { job_id: string };
 
