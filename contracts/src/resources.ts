@@ -115,6 +115,7 @@ function spaceOf(config: AnalysisConfig): SolverPath {
   const type = (config.transient && TRANSIENT_TWINS[config.analysisType]) || config.analysisType;
   switch (type) {
     case 'structural':
+    case 'thermal-structural': // the elasticity step is the larger of its two solves
       return { space: 'vector-h1', complex: false, alwaysDirect: false, structural: true };
     case 'modal':
       // A band above modalMinFrequency needs the shift-and-invert factor.

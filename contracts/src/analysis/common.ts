@@ -15,6 +15,7 @@ export const ANALYSIS_TYPES = [
   'structural',
   'modal',
   'harmonic',
+  'thermal-structural',
   'tetra-only',
 ] as const;
 export type AnalysisType = (typeof ANALYSIS_TYPES)[number];
@@ -28,6 +29,7 @@ export const AVAILABLE_ANALYSIS_TYPES: readonly AnalysisType[] = [
   'structural',
   'modal',
   'harmonic',
+  'thermal-structural',
   'tetra-only',
 ];
 /** The form's Transient switch on a steady family selects its time-domain twin (spec 001 §3: em → em-time). */

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { commonKeys } from './common.ts';
+import { coupledConfigIssues, coupledKeys } from './coupled.ts';
 import { emKeys } from './em.ts';
 import { structuralConfigIssues, structuralKeys } from './structural.ts';
 import { thermalConfigIssues, thermalKeys } from './thermal.ts';
 import { vibrationConfigIssues, vibrationKeys } from './vibration.ts';
 
 export * from './common.ts';
+export * from './coupled.ts';
 export * from './em.ts';
 export * from './structural.ts';
 export * from './thermal.ts';
@@ -18,7 +20,7 @@ export * from './vibration.ts';
  * those it cannot honour). A form still being filled in is read with this one (the run estimate).
  */
 export const AnalysisConfigFields = z
-  .object({ ...commonKeys, ...emKeys, ...thermalKeys, ...structuralKeys, ...vibrationKeys })
+  .object({ ...commonKeys, ...emKeys, ...thermalKeys, ...structuralKeys, ...vibrationKeys, ...coupledKeys })
   .passthrough();
 
 /** A submitted configuration: the fields, and the checks across them a family needs before a run. */
@@ -26,6 +28,7 @@ export const AnalysisConfig = AnalysisConfigFields.superRefine((config, ctx) => 
   for (const issue of thermalConfigIssues(config)) ctx.addIssue({ code: 'custom', ...issue });
   for (const issue of vibrationConfigIssues(config)) ctx.addIssue({ code: 'custom', ...issue });
   for (const issue of structuralConfigIssues(config)) ctx.addIssue({ code: 'custom', ...issue });
+  for (const issue of coupledConfigIssues(config)) ctx.addIssue({ code: 'custom', ...issue });
 });
 export type AnalysisConfig = z.infer<typeof AnalysisConfig>;
 export type AnalysisConfigInput = z.input<typeof AnalysisConfig>;

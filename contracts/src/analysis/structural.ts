@@ -9,6 +9,10 @@ import { faceList } from './common.ts';
 export const STRUCTURAL_DEFAULTS = {
   youngsModulus: 200e9,
   poissonRatio: 0.3,
+  /** 1/K, structural steel (as the default Young's modulus) */
+  thermalExpansion: 12e-6,
+  /** K, the stress-free temperature (20 °C) */
+  referenceTemperature: 293.15,
   /** linear tetrahedra lock in bending: the structural form starts at order 2 */
   meshOrder: 2,
 } as const;
@@ -59,6 +63,10 @@ export const DisplacementCondition = z
 /** A total force (N) spread over the faces by area. */
 export const ForceLoad = z.object({ faces: faceList, force: vector, name: z.string().optional() });
 export const PressureLoad = z.object({ faces: faceList, pressure: finite, name: z.string().optional() });
+/** A thermal load without a thermal solve: the whole model at one temperature (K). */
+export const TemperatureLoad = z.object({
+  uniform: z.number().gt(0, 'temperatures are absolute (kelvin) and must be above 0 K'),
+});
 
 export const structuralKeys = {
   youngsModulus: z.number().positive().default(STRUCTURAL_DEFAULTS.youngsModulus),
@@ -69,6 +77,15 @@ export const structuralKeys = {
   forceLoads: z.array(ForceLoad).default([]),
   pressureLoads: z.array(PressureLoad).default([]),
   gravity: vector.default([0, 0, 0]),
+  /** 1/K, the linear expansion coefficient of bodies without their own (bodyMaterials) */
+  thermalExpansion: z.number().min(0).default(STRUCTURAL_DEFAULTS.thermalExpansion),
+  /** K: the temperature at which the part is free of thermal stress */
+  referenceTemperature: z
+    .number()
+    .gt(0, 'temperatures are absolute (kelvin) and must be above 0 K')
+    .default(STRUCTURAL_DEFAULTS.referenceTemperature),
+  /** strains every body by α (T − referenceTemperature) */
+  temperatureLoad: TemperatureLoad.optional(),
 };
 
 /** The engine's sentences for a static model it cannot solve (engine core/elasticity/setup.py). */
@@ -76,7 +93,8 @@ export const STRUCTURAL_NO_SUPPORTS =
   'The model has no supports: add a fixed support or a displacement condition on some faces, edges ' +
   'or points, or it can move freely as a rigid body.';
 export const STRUCTURAL_NO_LOADS =
-  'The model has no loads: add a force, a pressure, gravity or a non-zero displacement condition.';
+  'The model has no loads: add a force, a pressure, gravity, a thermal load or a non-zero ' +
+  'displacement condition.';
 
 interface StructuralChecked {
   analysisType?: string;
@@ -85,6 +103,8 @@ interface StructuralChecked {
   forceLoads?: unknown[];
   pressureLoads?: unknown[];
   gravity?: number[];
+  temperatureLoad?: unknown;
+  fieldsFrom?: { fields?: string[] };
 }
 
 /**
@@ -92,13 +112,20 @@ interface StructuralChecked {
  * submit rather than a queued job that fails. Modal runs may be free–free; other families: nothing.
  */
 export function structuralConfigIssues(config: StructuralChecked): { path: string[]; message: string }[] {
-  if (config.analysisType !== 'structural') return [];
+  const coupled = config.analysisType === 'thermal-structural';
+  if (config.analysisType !== 'structural' && !coupled) return [];
   const displacements = config.displacementConditions ?? [];
   const issues: { path: string[]; message: string }[] = [];
   if ((config.fixedSupports?.length ?? 0) + displacements.length === 0)
     issues.push({ path: ['fixedSupports'], message: STRUCTURAL_NO_SUPPORTS });
   const moves = displacements.some((d) => d.displacement.some((v) => v !== null && v !== 0));
+  // A thermal load counts: uniform, the coupled job's own temperature, or a chained thermal job's.
+  const thermal =
+    coupled ||
+    config.temperatureLoad !== undefined ||
+    (config.fieldsFrom?.fields ?? []).includes('temperature');
   const loaded =
+    thermal ||
     (config.forceLoads?.length ?? 0) + (config.pressureLoads?.length ?? 0) > 0 ||
     (config.gravity ?? []).some((g) => g !== 0) ||
     moves;

@@ -87,8 +87,9 @@ const FACE_CONDITIONS = [
  */
 export function thermalConfigIssues(config: ThermalChecked): ConfigIssue[] {
   const type = config.analysisType;
-  if (type !== 'thermal' && type !== 'thermal-time') return [];
-  const transient = type === 'thermal-time' || config.transient === true;
+  // thermal-structural's first step is a steady thermal run of the same keys.
+  if (type !== 'thermal' && type !== 'thermal-time' && type !== 'thermal-structural') return [];
+  const transient = type === 'thermal-time' || (type === 'thermal' && config.transient === true);
   const issues: ConfigIssue[] = [];
   const { timeStep: dt, endTime: end } = config;
   if (transient && dt !== undefined && end !== undefined && dt > end)

@@ -31,6 +31,8 @@ export const vibrationKeys = {
   harmonicMethod: z.enum(HARMONIC_METHODS).default('modal'),
   /** Hz: the frequency whose displacement field the viewer shows (default: the first mode) */
   harmonicFieldFrequency: z.number().positive().optional(),
+  /** modal: solve the structural loads first and find the modes of K + K_σ (the geometric stiffness) */
+  prestress: z.boolean().default(false),
 };
 
 interface VibrationChecked {

@@ -7,9 +7,10 @@ from typing import Any
 
 from fieldline_engine import analyses, protocol  # noqa: F401 — analyses registers the families
 from fieldline_engine.core import ranks
+from fieldline_engine.core.given_fields import parse_given, with_given
 from fieldline_engine.core.registry import analysis_for
 from fieldline_engine.core.results import results_from_solution
-from fieldline_engine.io.job_files import read_job, write_results
+from fieldline_engine.io.job_files import read_fields_from, read_job, write_results
 from fieldline_engine.limits import thread_count
 from fieldline_engine.mesh.tet_model import model_from_mesh_data
 from fieldline_engine.post.results_binary import write_results_binary
@@ -22,6 +23,9 @@ def run_solve(job_dir: Path) -> dict[str, Any]:
     _limit_threads()
     job = read_job(job_dir)
     config: dict[str, Any] = job.get("config") or {}
+    fields_from = read_fields_from(job_dir)
+    if fields_from is not None:
+        config = with_given(config, parse_given(fields_from))
     if config.get("verbose"):
         protocol.start_journal()
     analysis = analysis_for(config)
@@ -65,6 +69,8 @@ def recorded_config(config: dict[str, Any]) -> dict[str, Any]:
     the copy stays small whatever a client sent."""
     kept: dict[str, Any] = {}
     for key, value in config.items():
+        if key.startswith("_"):
+            continue  # private engine keys (given fields: core/given_fields.py), not the user's settings
         if key.startswith("mesh") and key != "meshOrder":
             continue  # meshing controls (meshMaxSize, …) and meshingOnly: not part of an analysis
         if key in RECORDED_LIST_KEYS or len(json.dumps(value, default=str)) <= MAX_RECORDED_VALUE_CHARS:

@@ -20,6 +20,24 @@ def read_job(job_dir: Path) -> dict[str, Any]:
     return data
 
 
+# Fields another job computed that this run takes (fieldsFrom): the worker reads the source's stored results
+# and writes the chosen fields here beside job.json (server/src/jobs/fields-from.ts).
+FIELDS_FROM_FILE = "fields_from.json"
+
+
+def read_fields_from(job_dir: Path) -> dict[str, Any] | None:
+    path = job_dir / FIELDS_FROM_FILE
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"{FIELDS_FROM_FILE} is not valid JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise InvalidInput(f"{FIELDS_FROM_FILE} must hold an object")
+    return data
+
+
 def _json_default(value: Any) -> Any:
     """numpy arrays and scalars inside results (the named fields' data) as plain JSON values."""
     if isinstance(value, np.ndarray | np.generic):

@@ -9,6 +9,8 @@ from fieldline_engine.core.elasticity.setup import (
     elasticity_order,
     require_supports_and_loads,
 )
+from fieldline_engine.core.elasticity.thermal import require_expansion
+from fieldline_engine.core.given_fields import fields_from_info
 from fieldline_engine.core.h1_scalar import SolverOptions
 from fieldline_engine.core.solution import Solution
 from fieldline_engine.mesh.curving import curve_mesh
@@ -36,6 +38,8 @@ class StructuralAnalysis:
         setup = elastic_setup(model, config)
         require_supports_and_loads(setup)
         require_no_rigid_motion(model, setup)
+        if setup.thermal is not None:
+            require_expansion(setup.thermal, materials.column("thermalExpansion"), materials.body_names)
         order = elasticity_order(config)
         progress(0.05, "Building mesh")
         mesh = build_ngsolve_mesh(model, setup.face_labels, setup.edge_regions(), setup.point_regions())
@@ -46,6 +50,16 @@ class StructuralAnalysis:
         progress(0.9, "Stresses at the vertices")
         solution = structural_solution(model, mesh, setup, materials, sol, order)
         solution.solver_info["curved_geometry"] = curving
+        if setup.thermal is not None:
+            low, high = setup.thermal.range
+            solution.quantities.update(
+                reference_temperature_K=setup.thermal.reference,
+                thermal_load_min_temperature_K=low,
+                thermal_load_max_temperature_K=high,
+            )
+        sources = fields_from_info(config)
+        if sources:
+            solution.solver_info["fields_from"] = sources
         if order == 1:
             solution.warnings.append(
                 "First-order tetrahedra are too stiff in bending (shear locking): displacements and stresses "

@@ -96,7 +96,11 @@ def structural_quantities(
         {"support": s.name, "reaction_N": [float(c) for c in sol.reactions[s.label]]} for s in setup.supports
     ]
     total_reaction = np.sum([sol.reactions[s.label] for s in setup.supports], axis=0)
-    scale = max(float(np.linalg.norm(sol.applied)), float(np.max(np.abs(total_reaction))), 1e-300)
+    # Against the largest force in play: a thermal load applies no net force, its supports push each other.
+    largest_reaction = max(
+        (float(np.max(np.abs(sol.reactions[s.label]))) for s in setup.supports), default=0.0
+    )
+    scale = max(float(np.linalg.norm(sol.applied)), largest_reaction, 1e-300)
     quantities: dict[str, Any] = {
         "max_displacement_m": float(magnitude[i_u]),
         "max_displacement_location": _where(model, i_u),

@@ -21,6 +21,7 @@ from fieldline_engine.core.elasticity.node_blocked import NodeBlockedStiffness
 from fieldline_engine.core.elasticity.operator import Elasticity
 from fieldline_engine.core.elasticity.rigid_modes import rigid_modes_at_vertex_dofs
 from fieldline_engine.core.elasticity.setup import ElasticSetup
+from fieldline_engine.core.elasticity.thermal import eigen_stress
 from fieldline_engine.core.elasticity.vertex_coarse import two_level_preconditioner
 from fieldline_engine.core.h1_scalar import SolverOptions
 from fieldline_engine.core.linear_solve import (
@@ -61,8 +62,12 @@ def solve_static(
     progress: ProgressSpan = SILENT,
 ) -> StaticSolution:
     elasticity = Elasticity(mesh, materials, order, component_dirichlet(setup))
+    if setup.thermal is not None:
+        elasticity.eigen_stress = eigen_stress(
+            mesh, setup.thermal, elasticity.mu, elasticity.lam, elasticity.alpha
+        )
     if _node_blocked(elasticity, options.choice):
-        return _solve_node_blocked(elasticity, setup, options, progress)
+        return _with_thermal_energy(_solve_node_blocked(elasticity, setup, options, progress))
     fes = elasticity.fes
     u, v = fes.TnT()
     # Half storage at order ≥ 2 (direct, BDDC or two-level; order 1 may go to pyamg, which needs the whole matrix).
@@ -100,15 +105,29 @@ def solve_static(
     r = residual.FV().NumPy()
     reactions = _reactions(gfu, setup, mesh, r)
     energy = 0.5 * float(ng.InnerProduct(gfu.vec, (a.mat * gfu.vec).Evaluate()))
-    return StaticSolution(
-        elasticity=elasticity,
-        displacement=gfu,
-        report=solver.report,
-        non_zeros=int(a.mat.nze),
-        reactions=reactions,
-        applied=total,
-        strain_energy=energy,
+    return _with_thermal_energy(
+        StaticSolution(
+            elasticity=elasticity,
+            displacement=gfu,
+            report=solver.report,
+            non_zeros=int(a.mat.nze),
+            reactions=reactions,
+            applied=total,
+            strain_energy=energy,
+        )
     )
+
+
+def _with_thermal_energy(sol: StaticSolution) -> StaticSolution:
+    """Under a thermal load ½uᵀKu is not the stored energy: that is ½∫σ : (ε − ε_th), from the stress."""
+    e = sol.elasticity
+    if e.eigen_stress is not None:
+        thermal_strain = e.eigen_stress / (3 * e.lam + 2 * e.mu)
+        stress = e.stress(sol.displacement) - e.eigen_stress
+        elastic_strain = e.strain(sol.displacement) - thermal_strain
+        energy = ng.Integrate(0.5 * ng.InnerProduct(stress, elastic_strain), e.mesh, order=2 * e.order + 2)
+        sol.strain_energy = float(energy)
+    return sol
 
 
 def _node_blocked(elasticity: Elasticity, choice: str) -> bool:

@@ -2,6 +2,9 @@
 
 from typing import Any
 
+import numpy as np
+
+from fieldline_engine.core.given_fields import fields_from_info, given_field, vertex_values
 from fieldline_engine.core.h1_scalar import SolverOptions
 from fieldline_engine.core.probes import probe_points, probes_inside
 from fieldline_engine.core.solution import Solution
@@ -47,6 +50,7 @@ class ThermalAnalysis:
         materials = thermal_materials(model, config)
         setup = thermal_setup(model, config)
         stepping = time_stepping(config) if self.transient else None
+        initial_field = _initial_field(model, config, self.transient)
         if not self.transient and not setup.determined:
             raise InvalidInput(UNDETERMINED)
         order = element_order(config)
@@ -68,7 +72,9 @@ class ThermalAnalysis:
             )
         else:
             frames = int(config.get("animationFrames", 50))
-            run = solve_transient(problem, stepping, options, frames, probes, model.nv, span)
+            run = solve_transient(
+                problem, stepping, options, frames, probes, model.nv, span, initial_field=initial_field
+            )
         solution = thermal_solution(model, problem, run, order)
         solution.solver_info["curved_geometry"] = curving
         solution.warnings.extend(probe_warnings)
@@ -79,7 +85,8 @@ class ThermalAnalysis:
             solution.extras["thermal_history"] = {
                 "times": run.times,
                 "scheme": stepping.scheme,
-                "initial_temperature": stepping.initial,
+                "initial_temperature": stepping.initial if initial_field is None else None,
+                "initial_state": "uniform" if initial_field is None else "fields_from",
                 "probes": [
                     {
                         "name": name,
@@ -101,12 +108,31 @@ class ThermalAnalysis:
             ]
         if conduction is not None:
             _add_conduction(solution, conduction)
+        sources = fields_from_info(config)
+        if sources:
+            solution.solver_info["fields_from"] = sources
         return solution
 
 
 class ThermalTimeAnalysis(ThermalAnalysis):
     analysis_type = "thermal-time"
     transient = True
+
+
+def _initial_field(model: TetModel, config: dict[str, Any], transient: bool):
+    """A transient's start from another run's `temperature` (fieldsFrom); a steady run takes none."""
+    given = given_field(config, "temperature")
+    if given is None:
+        return None
+    if not transient:
+        raise InvalidInput(
+            "A steady thermal run does not start from a temperature: fieldsFrom with temperature is the "
+            "initial state of a transient run (thermal-time, or thermal with transient)."
+        )
+    values = vertex_values(given, model.nv, "Initial temperature")
+    if np.any(values <= 0):
+        raise InvalidInput("Initial temperature: the given temperature field has values at or below 0 K.")
+    return values
 
 
 def _add_conduction(solution: Solution, conduction: Solution) -> None:

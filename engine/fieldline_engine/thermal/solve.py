@@ -125,13 +125,22 @@ def solve_transient(
     probe_points: dict[str, tuple[float, float, float]],
     nv: int,
     progress: ProgressSpan = SILENT,
+    initial_field: np.ndarray | None = None,
 ) -> ThermalRun:
     """θ-scheme: (M/Δt + θA) Tⁿ⁺¹ = (M/Δt − (1−θ)A) Tⁿ + F. Without radiation the matrix is factored
-    (or preconditioned) once for all steps; radiating faces re-linearise about Tⁿ every step."""
+    (or preconditioned) once for all steps; radiating faces re-linearise about Tⁿ every step.
+
+    `initial_field`: the start as vertex temperatures (another run's, fieldsFrom), set as their
+    piecewise-linear interpolant — the vertex DOFs are those values exactly — and recorded as a frame at
+    t = 0, so the animation shows where the run started."""
     fes, mesh = problem.fes, problem.mesh
     dt, theta = stepping.time_step, stepping.theta
     state = ng.GridFunction(fes)
-    state.Set(ng.CF(stepping.initial))
+    if initial_field is None:
+        state.Set(ng.CF(stepping.initial))
+    else:
+        state.vec.FV().NumPy()[:] = 0.0  # higher-order (hierarchical) DOFs 0: the linear interpolant
+        state.vec.FV().NumPy()[:nv] = initial_field
     fixed = problem.fixed_values()
     m = problem.mass()
     with parallel(fes.ndof):
@@ -145,6 +154,9 @@ def solve_transient(
     run = ThermalRun(temperature=state, report=report, non_zeros=0, flows={})
     probes = {name: mesh(*p) for name, p in probe_points.items()}
     _record(run, state, 0.0, probes)
+    if initial_field is not None:
+        run.frame_times.append(0.0)
+        run.frames.append(state.vec.FV().NumPy()[:nv].copy())
     previous = ng.GridFunction(fes)
     for n in range(1, stepping.steps + 1):
         if system is None or radiating:

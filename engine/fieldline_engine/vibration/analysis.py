@@ -6,13 +6,16 @@ from typing import Any
 import numpy as np
 
 from fieldline_engine.core.elasticity.loads import applied_load
+from fieldline_engine.core.elasticity.prestress import geometric_energies, prestress_cf
 from fieldline_engine.core.elasticity.rigid_modes import free_rigid_motions
 from fieldline_engine.core.elasticity.setup import elastic_materials, elastic_setup, elasticity_order
 from fieldline_engine.core.fields import Field, Frames
+from fieldline_engine.core.given_fields import fields_from_info, given_field, vertex_values
 from fieldline_engine.core.linear_solve import solver_choice
 from fieldline_engine.core.probes import probe_points, probes_inside
+from fieldline_engine.core.registry import analysis_for
 from fieldline_engine.core.solution import Solution
-from fieldline_engine.errors import InvalidInput
+from fieldline_engine.errors import EngineError, InvalidInput
 from fieldline_engine.mesh.curving import curve_mesh
 from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
 from fieldline_engine.mesh.tet_model import TetModel
@@ -34,7 +37,14 @@ def _normalised(shape: np.ndarray) -> np.ndarray:
     return shape / peak
 
 
-def _modal(model: TetModel, config: dict[str, Any], progress: ProgressSpan, count: int):
+def _modal(
+    model: TetModel,
+    config: dict[str, Any],
+    progress: ProgressSpan,
+    count: int,
+    prestress: np.ndarray | None = None,
+):
+    """`prestress`: a vertex stress field (Voigt, Pa) whose geometric stiffness joins K."""
     materials = elastic_materials(model, config)
     setup = elastic_setup(model, config)
     translations, axes = free_rigid_motions(model, setup)
@@ -55,6 +65,7 @@ def _modal(model: TetModel, config: dict[str, Any], progress: ProgressSpan, coun
         min_f,
         progress.sub(0.05, 0.8),
         solver_choice(config),
+        prestress=None if prestress is None else prestress_cf(mesh, prestress),
     )
     return materials, setup, mesh, modal, order, curving
 
@@ -88,12 +99,28 @@ class ModalAnalysis:
     analysis_type = "modal"
 
     def check(self, config: dict[str, Any]) -> list[str]:
-        loads = [k for k in ("forceLoads", "pressureLoads") if config.get(k)]
-        return [f"A modal analysis has no loads: {', '.join(loads)} were left out."] if loads else []
+        if config.get("prestress"):
+            return []  # the loads prestress the model (a static step first)
+        loads = [k for k in ("forceLoads", "pressureLoads", "temperatureLoad") if config.get(k)]
+        return (
+            [f"A modal analysis without prestress has no loads: {', '.join(loads)} were left out."]
+            if loads
+            else []
+        )
 
     def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
         count = int(config.get("modalNumModes", DEFAULT_MODES))
-        _materials, _setup, _mesh, modal, order, curving = _modal(model, config, progress, count)
+        static, stress = _prestress(model, config, progress.sub(0.0, 0.3))
+        span = progress.sub(0.3, 1.0) if stress is not None else progress
+        try:
+            _materials, _setup, _mesh, modal, order, curving = _modal(model, config, span, count, stress)
+        except EngineError as exc:
+            if stress is None or exc.code not in ("eigen_inaccurate_factor", "eigen_no_convergence"):
+                raise
+            raise InvalidInput(
+                "The prestressed stiffness is not positive definite: the compression is at or above the "
+                f"buckling load, so the part has no vibration modes under it ({exc.message})"
+            ) from exc
         progress(0.85, "Mode shapes and effective masses")
         table = modes_table(model, modal)
         elastic = [m for m in table if not m["rigid_body"]]
@@ -128,6 +155,8 @@ class ModalAnalysis:
             labels=[f"mode {m['mode']} — {m['frequency']:.4g} Hz" for m in elastic],
         )
         solution.extras["modes"] = table
+        if stress is not None:
+            _prestress_effect(solution, modal, table, static, config)
         fractions = elastic[-1]["effective_mass_fraction_cumulative"] if elastic else [0, 0, 0]
         solution.quantities = {
             "first_frequency_Hz": first["frequency"],
@@ -135,8 +164,58 @@ class ModalAnalysis:
             "rigid_body_modes": modal.rigid,
             "total_mass_kg": float(modal.total_mass[0]),
             "effective_mass_fraction": {"x": fractions[0], "y": fractions[1], "z": fractions[2]},
+            **solution.quantities,
         }
         return solution
+
+
+def _prestress(
+    model: TetModel, config: dict[str, Any], progress: ProgressSpan
+) -> tuple[Solution | None, np.ndarray | None]:
+    """The prestress of a modal run: `prestress: true` solves the structural keys' loads first (the registry's
+    `structural` analysis: vibration imports no other family); a chained `stress` field (fieldsFrom) is used
+    as it is. Returns the static step's Solution (None when chained) and the vertex stress."""
+    given = given_field(config, "stress")
+    if given is not None:
+        if config.get("prestress"):
+            raise InvalidInput(
+                "Give the prestress either from this run's loads (prestress: true) or from another run "
+                "(fieldsFrom with stress), not both."
+            )
+        return None, vertex_values(given, model.nv, "Prestress").reshape(-1, 6)
+    if not config.get("prestress"):
+        return None, None
+    static_config = {**config, "analysisType": "structural"}
+    static = analysis_for(static_config).solve(model, static_config, progress)
+    stress = static.field("stress")
+    if stress is None:  # the structural family's contract
+        raise AssertionError("the static step returned no stress field")
+    return static, stress.values
+
+
+def _prestress_effect(
+    solution: Solution, modal: ModalResult, table: list[dict], static: Solution | None, config: dict
+) -> None:
+    """The static step's quantities beside the modes, and whether the prestress raised or lowered the
+    frequencies: per mode the unstressed Rayleigh quotient ω² − φᵀK_σφ of the same shape."""
+    geometric = geometric_energies(modal.elasticity, modal.vectors)
+    for row, g, value in zip(table, geometric, modal.eigenvalues, strict=True):
+        row["unstressed_frequency_estimate"] = math.sqrt(max(value - g, 0.0)) / (2 * math.pi)
+    elastic = [(row, g) for row, g in zip(table, geometric, strict=True) if not row["rigid_body"]]
+    if static is not None:
+        solution.quantities.update(static.quantities)
+        solution.solver_info["static_step"] = {
+            k: v for k, v in static.solver_info.items() if k not in ("fields_from",)
+        }
+        for f in static.fields:
+            if f.name != "displacement":  # the mode shape keeps the name the viewer animates
+                solution.add_field(f)
+    else:
+        solution.solver_info["fields_from"] = fields_from_info(config)
+    if elastic:
+        first, g = elastic[0]
+        solution.quantities["first_frequency_unstressed_estimate_Hz"] = first["unstressed_frequency_estimate"]
+        solution.quantities["prestress_effect"] = "raised" if g > 0 else "lowered" if g < 0 else "unchanged"
 
 
 class HarmonicAnalysis:

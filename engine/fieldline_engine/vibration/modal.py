@@ -142,10 +142,13 @@ def solve_modes(
     progress: ProgressSpan = SILENT,
     solver: str = "auto",
     max_iterations: int | None = None,
+    prestress: ng.CoefficientFunction | None = None,
 ) -> ModalResult:
+    """`prestress`: an initial stress (3 × 3) whose geometric stiffness joins K (core/elasticity/prestress.py);
+    the modes then vibrate about the loaded state, so prescribed displacements (which loaded it) are held."""
     if not 1 <= count <= MAX_MODES:
         raise InvalidInput(f"modalNumModes must be between 1 and {MAX_MODES}.")
-    if any(v not in (None, 0.0) for s in setup.supports for v in s.values):
+    if prestress is None and any(v not in (None, 0.0) for s in setup.supports for v in s.values):
         raise InvalidInput(
             "A modal analysis vibrates about the unloaded state: displacement conditions must be 0 (or null), "
             "not a prescribed motion."
@@ -157,6 +160,7 @@ def solve_modes(
         raise EngineError("too_large", f"The eigenproblem has {probe.ndof} unknowns (limit {MAX_DOFS}).")
     method = eigen_method(solver, probe.ndof, min_frequency, address_space_limit_mb())
     elasticity = Elasticity(mesh, materials, order, fixed)
+    elasticity.prestress = prestress
     fes = elasticity.fes
     free = np.nonzero(np.array(fes.FreeDofs(), dtype=bool))[0]
     wanted = count + (0 if min_frequency else rigid)

@@ -32,10 +32,16 @@ const thermal: Estimate = (tets, order, config) => {
   return 2e-3 * tets * order ** 3 * (1 + steps / 20);
 };
 
-// An eigen solve: one factorisation and a few dozen substitutions; a harmonic sweep adds the band's points.
+// An eigen solve: one factorisation and a few dozen substitutions; a harmonic sweep adds the band's points;
+// a prestressed modal run solves its loads first.
 const vibration: Estimate = (tets, order, config) =>
-  structural(tets, order, config) * 4 +
+  structural(tets, order, config) * (config.prestress ? 5 : 4) +
   (config.analysisType === 'harmonic' ? 1e-4 * tets * config.harmonicNumPoints : 0);
+
+// Thermal stress: the steady thermal solve (Joule heating adds its conduction solve), then elasticity.
+const thermalStructural: Estimate = (tets, order, config) =>
+  thermal(tets, order, { ...config, transient: false }) * (config.jouleHeating ? 2 : 1) +
+  structural(tets, order, config);
 
 const ESTIMATES: Record<string, Estimate> = {
   modal: vibration,
@@ -46,6 +52,7 @@ const ESTIMATES: Record<string, Estimate> = {
   'em-time': em,
   'em-eigen': em,
   structural,
+  'thermal-structural': thermalStructural,
 };
 
 export function estimateSeconds(mesh: MeshData, config: AnalysisConfig, minSeconds: number): number {

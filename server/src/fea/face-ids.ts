@@ -31,6 +31,12 @@ function faceListsRead(config: AnalysisConfig): FaceLists {
       ...(config.useWavePorts ? [list('wavePorts')] : []),
     ];
   }
+  if (type === 'thermal-structural')
+    // coupled/thermal_structural.py: the thermal step's lists, then the structural step's.
+    return [
+      ...faceListsRead({ ...config, analysisType: 'thermal' }),
+      ...faceListsRead({ ...config, analysisType: 'structural' }),
+    ];
   if (type === 'thermal' || type === 'thermal-time') {
     // engine thermal/setup.py; Joule heating also solves the conduction of the Dirichlet groups.
     return [

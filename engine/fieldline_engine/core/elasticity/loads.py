@@ -2,7 +2,8 @@
 the load vector of its forces, pressures and gravity.
 
 Loads: a force load is a uniform traction F/A over its faces (A their area); a pressure p acts as the
-traction −p n (n the outward normal: positive pressure pushes into the body); gravity is the body force ρ g.
+traction −p n (n the outward normal: positive pressure pushes into the body); gravity is the body force ρ g;
+a thermal load ∫ σ_th : ε(v) (core/elasticity/thermal.py), which adds no net force.
 """
 
 import ngsolve as ng
@@ -48,4 +49,6 @@ def applied_load(mesh: ng.Mesh, setup: ElasticSetup, elasticity: Elasticity, v: 
         f += elasticity.rho * g * v * ng.dx
         mass = ng.Integrate(elasticity.rho * ng.dx, mesh)
         total += mass * np.asarray(setup.gravity)
+    if elasticity.eigen_stress is not None:
+        f += ng.InnerProduct(elasticity.eigen_stress, elasticity.strain(v)) * ng.dx
     return f, total

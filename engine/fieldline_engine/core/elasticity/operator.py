@@ -46,6 +46,13 @@ class Elasticity:
         self.rho = materials.coefficient(mesh, "density")
         self.mu = E / (2 * (1 + nu))
         self.lam = E * nu / ((1 + nu) * (1 - 2 * nu))
+        self.alpha = materials.coefficient(mesh, "thermalExpansion")
+        # The stress a free thermal strain α ΔT I would cause if held, (3λ + 2μ) α ΔT I
+        # (core/elasticity/thermal.py); None without a thermal load.
+        self.eigen_stress: ng.CoefficientFunction | None = None
+        # An initial stress σ₀ (3 × 3) whose geometric stiffness K_σ joins K (prestressed modes,
+        # core/elasticity/prestress.py); None for an unstressed model.
+        self.prestress: ng.CoefficientFunction | None = None
 
     def space(self, order: int) -> ng.FESpace:
         """The displacement space of an order with this model's prescribed components (the solve's own
@@ -75,10 +82,17 @@ class Elasticity:
         fes = space or self.fes
         u, v = fes.TnT()
         a = ng.BilinearForm(fes, symmetric=True, symmetric_storage=symmetric_storage)
-        a += ng.InnerProduct(self.stress(u), self.strain(v)) * ng.dx
+        a += self.stiffness_integrand(u, v) * ng.dx
         if mass_shift:
             a += mass_shift * self.rho * u * v * ng.dx
         return a
+
+    def stiffness_integrand(self, u, v) -> ng.CoefficientFunction:
+        """σ(u) : ε(v), plus the geometric stiffness σ₀ : (∇uᵀ∇v) = Σ σ₀_ij ∂_i u_k ∂_j v_k of a prestress."""
+        integrand = ng.InnerProduct(self.stress(u), self.strain(v))
+        if self.prestress is not None:
+            integrand += ng.InnerProduct(ng.Grad(u) * self.prestress, ng.Grad(v))
+        return integrand
 
     def mass(self) -> ng.BilinearForm:
         u, v = self.fes.TnT()
@@ -89,4 +103,6 @@ class Elasticity:
     def voigt_stress(self, u: ng.CoefficientFunction) -> ng.CoefficientFunction:
         """The stress as six components (xx yy zz xy yz xz), for sampling at vertices."""
         s = self.stress(u)
+        if self.eigen_stress is not None:
+            s = s - self.eigen_stress  # σ = C(ε − ε_th)
         return ng.CF(tuple(s[i, j] for i, j in VOIGT))

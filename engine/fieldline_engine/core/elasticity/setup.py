@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from fieldline_engine.core.elasticity.thermal import ThermalLoad, thermal_load
 from fieldline_engine.core.materials import MaterialTable, material_table
 from fieldline_engine.core.numbers import finite_number
 from fieldline_engine.core.regions import FaceLabeller
@@ -26,6 +27,7 @@ from fieldline_engine.mesh.tet_model import TetModel
 DEFAULT_YOUNGS_MODULUS = 200e9  # Pa, structural steel
 DEFAULT_POISSON_RATIO = 0.3
 DEFAULT_DENSITY = 1000.0  # the spec's density default (spec 001 §9)
+DEFAULT_THERMAL_EXPANSION = 12e-6  # 1/K, structural steel (as the default Young's modulus)
 
 
 @dataclass
@@ -72,6 +74,7 @@ class ElasticSetup:
     forces: list[ForceLoad] = field(default_factory=list)
     pressures: list[PressureLoad] = field(default_factory=list)
     gravity: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    thermal: ThermalLoad | None = None  # temperatureLoad, or a given temperature field
 
     def edge_regions(self) -> dict[str, np.ndarray]:
         return {s.label: s.edges for s in self.supports if s.edges is not None}
@@ -97,6 +100,7 @@ def elastic_materials(model: TetModel, config: dict[str, Any]) -> MaterialTable:
             "poissonRatio": _number(config, "poissonRatio", DEFAULT_POISSON_RATIO),
             "density": _number(config, "density", DEFAULT_DENSITY),
             "yieldStrength": _number(config, "yieldStrength", math.nan),
+            "thermalExpansion": _number(config, "thermalExpansion", DEFAULT_THERMAL_EXPANSION),
         },
     )
     table.require_positive("youngsModulus", "density")
@@ -168,6 +172,7 @@ def elastic_setup(model: TetModel, config: dict[str, Any]) -> ElasticSetup:
         setup.pressures.append(PressureLoad(label, load.get("name") or what, pressure))
     if config.get("gravity") is not None:
         setup.gravity = _vector(config.get("gravity"), "gravity")
+    setup.thermal = thermal_load(model, config)
     return setup
 
 
@@ -249,10 +254,22 @@ def require_supports_and_loads(setup: ElasticSetup) -> None:
             "The model has no supports: add a fixed support or a displacement condition on some faces, edges "
             "or points, or it can move freely as a rigid body."
         )
-    if not (setup.forces or setup.pressures or any(setup.gravity) or _prescribes_motion(setup)):
+    if not has_loads(setup):
         raise InvalidInput(
-            "The model has no loads: add a force, a pressure, gravity or a non-zero displacement condition."
+            "The model has no loads: add a force, a pressure, gravity, a thermal load or a non-zero "
+            "displacement condition."
         )
+
+
+def has_loads(setup: ElasticSetup) -> bool:
+    """Whether anything loads the model: a thermal load counts (uniform, coupled or chained)."""
+    return bool(
+        setup.forces
+        or setup.pressures
+        or any(setup.gravity)
+        or setup.thermal is not None
+        or _prescribes_motion(setup)
+    )
 
 
 def _prescribes_motion(setup: ElasticSetup) -> bool:

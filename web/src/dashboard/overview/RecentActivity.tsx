@@ -14,6 +14,7 @@ const ANALYSIS_NAMES: Record<AnalysisType, string> = {
   structural: 'Structural analysis',
   modal: 'Vibration: natural frequencies',
   harmonic: 'Vibration: harmonic response',
+  'thermal-structural': 'Thermal stress',
   'tetra-only': 'Volume meshing',
 };
 
