@@ -6,6 +6,7 @@ export * from './errors.ts';
 export * from './fea.ts';
 export * from './geometry.ts';
 export * from './materials/library.ts';
+export * from './materials/magnetic.ts';
 export * from './mesh.ts';
 export * from './resources.ts';
 export * from './results-info.ts';

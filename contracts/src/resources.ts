@@ -138,6 +138,10 @@ function spaceOf(config: AnalysisConfig): SolverPath {
       return { space: 'h1', complex: false, alwaysDirect: false };
     case 'em-time':
       return { space: 'hcurl', complex: false, alwaysDirect: true };
+    case 'magnetostatic':
+      return { space: 'hcurl', complex: false, alwaysDirect: false };
+    case 'eddy-current':
+      return { space: 'hcurl', complex: true, alwaysDirect: false };
     case 'em-eigen': {
       const lossy = emLossy(config);
       return { space: 'hcurl', complex: lossy, alwaysDirect: false, cavityEigen: true };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BhCurve } from '../materials/magnetic.ts';
 
 /**
  * Keys every analysis family shares (docs/multiphysics.md §5): the analysis type, solver, element order,
@@ -16,6 +17,8 @@ export const ANALYSIS_TYPES = [
   'modal',
   'harmonic',
   'thermal-structural',
+  'magnetostatic',
+  'eddy-current',
   'tetra-only',
 ] as const;
 export type AnalysisType = (typeof ANALYSIS_TYPES)[number];
@@ -124,6 +127,13 @@ export const BodyMaterial = z.object({
   heatCapacity: z.number().positive().optional(),
   thermalExpansion: z.number().optional(),
   emissivity: z.number().gt(0).max(1).optional(),
+  /** Soft iron (docs/magnetics.md): a library curve name or [[H (A/m), B (T)], …]; overrides μr. */
+  bhCurve: BhCurve.optional(),
+  /** A permanent magnet's remanent flux density Br (T) as a vector; `relativePermeability` is its recoil μr. */
+  remanence: z.tuple([z.number(), z.number(), z.number()]).optional(),
+  /** Br (T) as a magnitude (a library magnet), pointed along `magnetDirection`. */
+  remanentFluxDensity: z.number().nonnegative().optional(),
+  magnetDirection: z.tuple([z.number(), z.number(), z.number()]).optional(),
 });
 export type BodyMaterial = z.infer<typeof BodyMaterial>;
 

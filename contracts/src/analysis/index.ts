@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { commonKeys } from './common.ts';
 import { coupledConfigIssues, coupledKeys } from './coupled.ts';
 import { emKeys } from './em.ts';
+import { magneticsConfigIssues, magneticsKeys } from './magnetics.ts';
 import { structuralConfigIssues, structuralKeys } from './structural.ts';
 import { thermalConfigIssues, thermalKeys } from './thermal.ts';
 import { vibrationConfigIssues, vibrationKeys } from './vibration.ts';
@@ -9,6 +10,7 @@ import { vibrationConfigIssues, vibrationKeys } from './vibration.ts';
 export * from './common.ts';
 export * from './coupled.ts';
 export * from './em.ts';
+export * from './magnetics.ts';
 export * from './structural.ts';
 export * from './thermal.ts';
 export * from './vibration.ts';
@@ -20,13 +22,22 @@ export * from './vibration.ts';
  * those it cannot honour). A form still being filled in is read with this one (the run estimate).
  */
 export const AnalysisConfigFields = z
-  .object({ ...commonKeys, ...emKeys, ...thermalKeys, ...structuralKeys, ...vibrationKeys, ...coupledKeys })
+  .object({
+    ...commonKeys,
+    ...emKeys,
+    ...thermalKeys,
+    ...structuralKeys,
+    ...vibrationKeys,
+    ...coupledKeys,
+    ...magneticsKeys,
+  })
   .passthrough();
 
 /** A submitted configuration: the fields, and the checks across them a family needs before a run. */
 export const AnalysisConfig = AnalysisConfigFields.superRefine((config, ctx) => {
   for (const issue of thermalConfigIssues(config)) ctx.addIssue({ code: 'custom', ...issue });
   for (const issue of vibrationConfigIssues(config)) ctx.addIssue({ code: 'custom', ...issue });
+  for (const issue of magneticsConfigIssues(config)) ctx.addIssue({ code: 'custom', ...issue });
   for (const issue of structuralConfigIssues(config)) ctx.addIssue({ code: 'custom', ...issue });
   for (const issue of coupledConfigIssues(config)) ctx.addIssue({ code: 'custom', ...issue });
 });

@@ -6,6 +6,9 @@ import { z } from 'zod';
  * them; a property a material does not publish is absent (the analysis then uses its default).
  * Values are room-temperature handbook figures: ASM/MatWeb data sheets for the metals and plastics,
  * Rogers' RO4003C data sheet, CoorsTek's 96 % alumina, Incropera's tables for thermal properties.
+ * Magnetic materials: AK Steel's M-19 bulletin (B–H curve in materials/magnetic.ts), the N42 grade of
+ * IEC 60404-8-1 / MMPA 0100-00 sintered NdFeB (Br 1.28–1.32 T, μrec 1.05), hard ferrite Y30 (IEC
+ * 60404-8-1: Br 0.37–0.40 T, μrec 1.1), TDK/EPCOS N87 MnZn ferrite (μi 2200, ρ 10 Ω·m).
  */
 export const Material = z.object({
   id: z.string().regex(/^[a-z0-9_-]+$/),
@@ -29,6 +32,10 @@ export const Material = z.object({
   /** 1/K */
   thermalExpansion: z.number().optional(),
   emissivity: z.number().gt(0).max(1).optional(),
+  /** a B–H curve by name (materials/magnetic.ts BH_CURVES): soft iron saturates along it */
+  bhCurve: z.string().optional(),
+  /** T: a permanent magnet's remanence Br; its `relativePermeability` is the recoil permeability */
+  remanentFluxDensity: z.number().nonnegative().optional(),
 });
 export type Material = z.infer<typeof Material>;
 
@@ -226,6 +233,66 @@ export const MATERIALS: readonly Material[] = [
     heatCapacity: 1400,
     thermalExpansion: 90e-6,
     emissivity: 0.9,
+  },
+  {
+    id: 'electrical-steel-m19',
+    label: 'Electrical steel M-19 (B–H curve)',
+    relativePermittivity: 1,
+    // The curve's secant slope at 1 T; the B–H curve (bhCurve) is what magnetostatics uses.
+    relativePermeability: 5000,
+    bhCurve: 'm19-steel',
+    conductivity: 1.92e6,
+    lossTangent: 0,
+    density: 7650,
+    youngsModulus: 200e9,
+    poissonRatio: 0.3,
+    thermalConductivity: 25,
+    heatCapacity: 490,
+    thermalExpansion: 12e-6,
+  },
+  {
+    id: 'ndfeb-n42',
+    label: 'NdFeB magnet N42',
+    relativePermittivity: 1,
+    relativePermeability: 1.05,
+    remanentFluxDensity: 1.3,
+    conductivity: 6.7e5,
+    lossTangent: 0,
+    density: 7500,
+    youngsModulus: 160e9,
+    poissonRatio: 0.24,
+    thermalConductivity: 9,
+    heatCapacity: 440,
+    thermalExpansion: 5e-6,
+  },
+  {
+    id: 'ferrite-magnet-y30',
+    label: 'Ferrite magnet Y30',
+    relativePermittivity: 1,
+    relativePermeability: 1.1,
+    remanentFluxDensity: 0.385,
+    conductivity: 1e-4,
+    lossTangent: 0,
+    density: 4900,
+    youngsModulus: 150e9,
+    poissonRatio: 0.28,
+    thermalConductivity: 4,
+    heatCapacity: 800,
+    thermalExpansion: 10e-6,
+  },
+  {
+    id: 'ferrite-mnzn-n87',
+    label: 'Soft ferrite MnZn (N87)',
+    relativePermittivity: 1,
+    relativePermeability: 2200,
+    conductivity: 0.1,
+    lossTangent: 0,
+    density: 4850,
+    youngsModulus: 120e9,
+    poissonRatio: 0.28,
+    thermalConductivity: 4,
+    heatCapacity: 750,
+    thermalExpansion: 10e-6,
   },
 ];
 

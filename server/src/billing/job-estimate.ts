@@ -51,6 +51,8 @@ const ESTIMATES: Record<string, Estimate> = {
   em,
   'em-time': em,
   'em-eigen': em,
+  magnetostatic: em,
+  'eddy-current': em,
   structural,
   'thermal-structural': thermalStructural,
 };

@@ -47,6 +47,14 @@ function faceListsRead(config: AnalysisConfig): FaceLists {
       ...(config.jouleHeating ? [list('dirichletFaceConditions')] : []),
     ];
   }
+  if (type === 'magnetostatic' || type === 'eddy-current') {
+    // engine em/magnetics/setup.py: symmetry planes and the terminals of open coils.
+    const terminals = () =>
+      (c.coils as { terminals?: { in: number[]; out: number[] } }[] | undefined)?.flatMap((coil) =>
+        coil.terminals ? [{ faces: coil.terminals.in }, { faces: coil.terminals.out }] : [],
+      );
+    return [list('magneticBoundaries'), { key: 'coils', lists: terminals }];
+  }
   if (type === 'structural' || type === 'modal' || type === 'harmonic') {
     // engine core/elasticity/setup.py elastic_setup, shared by the static and vibration families.
     return [list('fixedSupports'), list('displacementConditions'), list('forceLoads'), list('pressureLoads')];

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { MATERIALS, Material } from '@fieldline/contracts';
+import { bhCurveByName, MATERIALS, Material } from '@fieldline/contracts';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { HttpError } from '../http/errors.ts';
@@ -50,7 +50,7 @@ export class MaterialLibrary {
     return bodyMaterials.map((entry, i) => {
       if (!entry || typeof entry !== 'object') return entry;
       const name = (entry as { material?: unknown }).material;
-      if (name === undefined) return entry;
+      if (name === undefined) return expandBhCurve(entry, i);
       const material = typeof name === 'string' ? this.byId.get(name) : undefined;
       if (!material) {
         throw new HttpError(
@@ -61,7 +61,7 @@ export class MaterialLibrary {
         );
       }
       const { id: _id, label: _label, ...properties } = material;
-      return { ...properties, ...entry };
+      return expandBhCurve({ ...properties, ...entry }, i);
     });
   }
 
@@ -74,4 +74,19 @@ export class MaterialLibrary {
     };
     return [...this.byId.keys()].sort((a, b) => score(b) - score(a)).slice(0, 5);
   }
+}
+
+/** A B–H curve given by library name becomes its table: the engine reads tables only (docs/magnetics.md). */
+function expandBhCurve(entry: object, i: number): object {
+  const curve = (entry as { bhCurve?: unknown }).bhCurve;
+  if (typeof curve !== 'string') return entry;
+  const found = bhCurveByName(curve);
+  if (!found)
+    throw new HttpError(
+      400,
+      'invalid_config',
+      `bodyMaterials[${i}].bhCurve: unknown B–H curve '${curve}'; give a library curve name or a table [[H (A/m), B (T)], …].`,
+      { status: 'error' },
+    );
+  return { ...entry, bhCurve: found.points };
 }

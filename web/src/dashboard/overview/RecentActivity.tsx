@@ -15,6 +15,8 @@ const ANALYSIS_NAMES: Record<AnalysisType, string> = {
   modal: 'Vibration: natural frequencies',
   harmonic: 'Vibration: harmonic response',
   'thermal-structural': 'Thermal stress',
+  magnetostatic: 'Magnetostatics',
+  'eddy-current': 'Eddy currents',
   'tetra-only': 'Volume meshing',
 };
 
