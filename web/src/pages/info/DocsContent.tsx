@@ -1,13 +1,19 @@
 import { Link } from 'react-router';
+import { ElectrostaticsGuide } from './guide/ElectrostaticsGuide.tsx';
+import { FullWaveGuide } from './guide/FullWaveGuide.tsx';
+import { StructuralGuide } from './guide/StructuralGuide.tsx';
+import { ThermalGuide } from './guide/ThermalGuide.tsx';
+import { VibrationGuide } from './guide/VibrationGuide.tsx';
 
 /** /docs: how to use Fieldline, in the order a first session goes. */
 export function DocsContent() {
   return (
     <>
       <p className="lead">
-        Fieldline solves electromagnetic field problems with the finite element method on server compute and
-        shows the fields in your browser. This guide walks through a first simulation and lists the
-        conventions the app and its API use.
+        Fieldline solves electromagnetic, thermal, structural and vibration problems with the finite element
+        method on server compute and shows the fields in your browser. This guide walks through a first
+        simulation, gives every analysis a worked example with the answer to expect, and lists the conventions
+        the app and its API use.
       </p>
 
       <h2 id="getting-started">Getting started</h2>
@@ -46,35 +52,15 @@ export function DocsContent() {
       </p>
 
       <h2 id="analyses">Analyses</h2>
-      <ul>
-        <li>
-          <strong>Electrostatics and steady conduction</strong> (frequency 0): potentials on faces or nodes,
-          E, D and current density, stored energy, terminal charges and capacitance.
-        </li>
-        <li id="magnetic-closure">
-          <strong>Magnetic field of a current</strong>: where current flows (steady conduction, quasi-statics)
-          the magnetic field is solved with n×A = 0 on the model's outer boundary, as if the model sat in a
-          closed conducting shell that carries the return current. With no air region around a conductor, its
-          magnetic energy is that of the conductor in such a shell, not its inductance in free space: model
-          air around the conductor to get that.
-        </li>
-        <li>
-          <strong>Quasi-statics</strong>: voltage-driven problems at low frequency with conductivity and
-          permittivity together.
-        </li>
-        <li>
-          <strong>Full-wave frequency domain</strong>: wave ports (TE10, TE20, TM01, TEM), PML and impedance
-          boundaries, S-parameter sweeps exported as Touchstone files.
-        </li>
-        <li>
-          <strong>Time domain</strong>: transient full-wave runs with probe signals and animation frames.
-        </li>
-      </ul>
-      <p className="muted">
-        Thermal (steady or transient, with Joule heating), vibration (natural frequencies and harmonic
-        response) and linear static structural analyses run from the same simulator: pick the physics at the
-        top of the configuration panel.
+      <p>
+        Pick the physics at the top of the configuration panel; each section below describes one and walks
+        through a worked example with a model you can download and the answer to expect.
       </p>
+      <ElectrostaticsGuide />
+      <FullWaveGuide />
+      <ThermalGuide />
+      <StructuralGuide />
+      <VibrationGuide />
 
       <h2 id="conventions">Conventions</h2>
       <ul>

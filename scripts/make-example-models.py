@@ -1,0 +1,40 @@
+"""Writes the guide's example models (web/public/examples/*.step) with gmsh's OpenCascade kernel.
+
+Run with the engine's environment: .venv/bin/python scripts/make-example-models.py. The files are
+committed; this script says how they were made and remakes them if a dimension changes. Lengths in mm
+(the STEP files declare millimetres)."""
+
+from pathlib import Path
+
+import gmsh
+
+OUT = Path(__file__).resolve().parent.parent / "web" / "public" / "examples"
+
+
+def write(name: str, build) -> None:
+    gmsh.initialize(interruptible=False)
+    gmsh.option.setNumber("General.Terminal", 0)
+    gmsh.option.setString("Geometry.OCCTargetUnit", "MM")
+    gmsh.model.add(name)
+    build(gmsh.model.occ)
+    gmsh.model.occ.synchronize()
+    path = OUT / f"{name}.step"
+    gmsh.write(str(path))
+    gmsh.finalize()
+    print(f"wrote {path.relative_to(OUT.parent.parent.parent)}")
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    # Parallel-plate capacitor: the FR-4 dielectric between the plates, 20 × 20 mm, 1 mm thick.
+    write("capacitor-slab", lambda occ: occ.addBox(0, 0, 0, 20, 20, 1))
+    # WR-90 waveguide section: 22.86 × 10.16 mm inside, 50 mm long along z.
+    write("wr90-section", lambda occ: occ.addBox(0, 0, 0, 22.86, 10.16, 50))
+    # Aluminium pin fin: 5 mm diameter, 50 mm long along z, its base at z = 0.
+    write("pin-fin", lambda occ: occ.addCylinder(0, 0, 0, 0, 0, 50, 2.5))
+    # Steel cantilever: 100 mm long along x, 10 × 10 mm square section.
+    write("cantilever", lambda occ: occ.addBox(0, 0, 0, 100, 10, 10))
+
+
+if __name__ == "__main__":
+    main()
