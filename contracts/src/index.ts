@@ -10,6 +10,7 @@ export * from './materials/magnetic.ts';
 export * from './mesh.ts';
 export * from './resources.ts';
 export * from './results-info.ts';
+export * from './studies.ts';
 export * from './validation.ts';
 export * from './viewer-protocol.ts';
 export * from './web-routes.ts';

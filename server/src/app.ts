@@ -54,6 +54,11 @@ import { RetentionSweeper } from './retention-sweeper.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
 import { installSessions } from './sessions/session-plugin.ts';
 import { SessionService } from './sessions/session-service.ts';
+import { ResultsReader } from './studies/results-reader.ts';
+import { registerStudyRoutes } from './studies/study-routes.ts';
+import { StudyScheduler } from './studies/study-scheduler.ts';
+import { StudyService } from './studies/study-service.ts';
+import { StudyStore } from './studies/study-store.ts';
 
 export const APP_VERSION = '0.1.0';
 
@@ -148,6 +153,7 @@ export async function buildApp(
 
   // Each service gets the collaborators it uses, never the whole context.
   const markers = new ProblemMarkersService(ctx.jobs, db);
+  const admission = new AdmissionLock(db, dialect);
   const fea = new FeaService({
     jobs: ctx.jobs,
     queue: ctx.queue,
@@ -156,7 +162,7 @@ export async function buildApp(
     materials: ctx.materials,
     engineHealth: ctx.engineHealth,
     markers,
-    admission: new AdmissionLock(db, dialect),
+    admission,
     completed: new CompletedReplies(compute.storage, config.compute.statusReplyCacheMb * MB),
     log: app.log,
     limits: {
@@ -179,6 +185,36 @@ export async function buildApp(
       securityHeaders,
     }),
   );
+  // Design studies: each point an ordinary job, released as the owner's plan has room (docs/studies.md).
+  const studyStore = new StudyStore(db);
+  const resultsReader = new ResultsReader();
+  const studyScheduler = new StudyScheduler({
+    store: studyStore,
+    fea,
+    jobs: ctx.jobs,
+    queue: ctx.queue,
+    userPlans: compute.userPlans,
+    admission,
+    storage: compute.storage,
+    reader: resultsReader,
+    minEstimateSeconds: config.compute.minEstimateSeconds,
+    log: app.log,
+  });
+  const studies = new StudyService({
+    store: studyStore,
+    fea,
+    jobs: ctx.jobs,
+    uploads: ctx.uploads,
+    accounts: compute.accounts,
+    admission,
+    storage: compute.storage,
+    minEstimateSeconds: config.compute.minEstimateSeconds,
+    log: app.log,
+    wake: () => studyScheduler.wake(),
+  });
+  // A point's job finishing (here, or in another process as the status feed tells) moves its study at once.
+  ctx.jobs.onFinished.push(() => studyScheduler.wake());
+  ctx.statusFeed?.onStatus.push(() => studyScheduler.wake());
   const debug = new DebugService({
     db,
     jobs: ctx.jobs,
@@ -198,6 +234,7 @@ export async function buildApp(
     engineTestHooks: config.compute.engineTestHooks,
   });
   registerRecentJobsRoute(route, ctx.jobs);
+  registerStudyRoutes(route, studies, config.compute.engineTestHooks);
   // Multipart parsing (and its per-request hooks) only where uploads are taken.
   await app.register(async (uploadScope) => {
     await uploadScope.register(fastifyMultipart);
@@ -239,6 +276,8 @@ export async function buildApp(
   await ctx.statusFeed?.start();
   app.addHook('onClose', async () => {
     await ctx.statusFeed?.stop();
+    await studyScheduler.stop();
+    await resultsReader.close();
     sweeper.stop();
     await ctx.queue.stop(config.compute.shutdownGraceSeconds * 1000);
     await engine.standby?.close();
@@ -249,6 +288,7 @@ export async function buildApp(
       await ctx.queue.start();
       engine.standby?.start();
       sweeper.start();
+      studyScheduler.start();
     });
   }
   return { app, ctx };

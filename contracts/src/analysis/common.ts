@@ -196,3 +196,15 @@ export const commonKeys = {
   /** also allow repairs that change the shape (filling holes) */
   meshAllowShapeRepair: z.boolean().default(false),
 };
+
+/**
+ * What a design study may collect from one analysis type's results (docs/studies.md): the scalar names of
+ * `results.quantities` its engine family documents, and which indexed results it produces —
+ * `frequencies[i]` (natural or cavity frequencies, Hz) and S-parameters at a frequency (`|S21|@10e9`,
+ * `dB(S21)@10e9`, `phase(S21)@10e9`). Each family's contract file lists its own.
+ */
+export interface StudyOutputCatalogue {
+  quantities: readonly string[];
+  frequencies?: boolean;
+  sParameters?: boolean;
+}

@@ -127,3 +127,22 @@ export const EM_SPEC_KEYS = {
   magnetic_field: { vectors: 'hfields', imag: 'hfields_imag', magnitude: 'h_magnitudes' },
   current_density: { vectors: 'jfields', imag: 'jfields_imag', magnitude: 'j_magnitudes' },
 } as const;
+
+/** Design-study outputs of the EM analyses (docs/em-static.md, docs/fullwave.md; see StudyOutputCatalogue). */
+export const EM_STUDY_OUTPUTS = {
+  em: {
+    quantities: [
+      'capacitance_F',
+      'stored_energy_J',
+      'resistance_ohm',
+      'dissipated_power_W',
+      'conductance_S',
+      'magnetic_energy_J',
+      'impedance_ohm.magnitude',
+      'impedance_ohm.phase_deg',
+    ],
+    sParameters: true,
+  },
+  'em-time': { quantities: [], sParameters: true },
+  'em-eigen': { quantities: [], frequencies: true },
+} as const;

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { commonKeys } from './common.ts';
+import { type AnalysisType, commonKeys, type StudyOutputCatalogue } from './common.ts';
 import { coupledConfigIssues, coupledKeys } from './coupled.ts';
-import { emKeys } from './em.ts';
+import { EM_STUDY_OUTPUTS, emKeys } from './em.ts';
 import { magneticsConfigIssues, magneticsKeys } from './magnetics.ts';
-import { structuralConfigIssues, structuralKeys } from './structural.ts';
-import { thermalConfigIssues, thermalKeys } from './thermal.ts';
-import { vibrationConfigIssues, vibrationKeys } from './vibration.ts';
+import { STRUCTURAL_STUDY_OUTPUTS, structuralConfigIssues, structuralKeys } from './structural.ts';
+import { THERMAL_STUDY_OUTPUTS, thermalConfigIssues, thermalKeys } from './thermal.ts';
+import { VIBRATION_STUDY_OUTPUTS, vibrationConfigIssues, vibrationKeys } from './vibration.ts';
 
 export * from './common.ts';
 export * from './coupled.ts';
@@ -43,3 +43,11 @@ export const AnalysisConfig = AnalysisConfigFields.superRefine((config, ctx) => 
 });
 export type AnalysisConfig = z.infer<typeof AnalysisConfig>;
 export type AnalysisConfigInput = z.input<typeof AnalysisConfig>;
+
+/** What a design study may collect, per analysis type (each family lists its own; meshing produces none). */
+export const STUDY_OUTPUTS: Partial<Record<AnalysisType, StudyOutputCatalogue>> = {
+  ...EM_STUDY_OUTPUTS,
+  ...THERMAL_STUDY_OUTPUTS,
+  ...STRUCTURAL_STUDY_OUTPUTS,
+  ...VIBRATION_STUDY_OUTPUTS,
+};

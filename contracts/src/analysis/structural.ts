@@ -132,3 +132,22 @@ export function structuralConfigIssues(config: StructuralChecked): { path: strin
   if (!loaded) issues.push({ path: ['forceLoads'], message: STRUCTURAL_NO_LOADS });
   return issues;
 }
+
+/** Design-study outputs of the static analysis (docs/structural.md; see StudyOutputCatalogue). */
+export const STRUCTURAL_STUDY_OUTPUTS = {
+  structural: {
+    quantities: ['max_displacement_m', 'max_von_mises_Pa', 'strain_energy_J', 'safety_factor'],
+  },
+  // engine structural/thermal_stress.py: the steady thermal solve's quantities and the static ones
+  'thermal-structural': {
+    quantities: [
+      'max_displacement_m',
+      'max_von_mises_Pa',
+      'strain_energy_J',
+      'safety_factor',
+      'max_temperature_K',
+      'min_temperature_K',
+      'source_power_W',
+    ],
+  },
+} as const;

@@ -120,3 +120,20 @@ export function thermalConfigIssues(config: ThermalChecked): ConfigIssue[] {
     issues.push({ path: ['temperatureConditions'], message: THERMAL_UNDETERMINED });
   return issues;
 }
+
+/** Design-study outputs of the thermal analyses (docs/thermal.md; see StudyOutputCatalogue). */
+export const THERMAL_STUDY_OUTPUTS = {
+  thermal: {
+    quantities: ['max_temperature_K', 'min_temperature_K', 'source_power_W', 'energy_balance_error'],
+  },
+  'thermal-time': {
+    quantities: [
+      'max_temperature_K',
+      'min_temperature_K',
+      'source_power_W',
+      'energy_in_J',
+      'energy_stored_J',
+      'energy_balance_error',
+    ],
+  },
+} as const;

@@ -70,3 +70,11 @@ export function vibrationConfigIssues(config: VibrationChecked): ConfigIssue[] {
     });
   return issues;
 }
+
+/** Design-study outputs of the vibration analyses (docs/vibration.md; see StudyOutputCatalogue). */
+export const VIBRATION_STUDY_OUTPUTS = {
+  modal: { quantities: ['first_frequency_Hz', 'modes_found', 'total_mass_kg'], frequencies: true },
+  harmonic: {
+    quantities: ['first_frequency_Hz', 'field_frequency_Hz', 'peak_frequency_Hz', 'peak_displacement_m'],
+  },
+} as const;

@@ -38,6 +38,12 @@ const showMb = (bytes: number) => `${Number(mb(bytes).toPrecision(3))} MB`;
  * concurrency, balance), and reconciliation of usage from job records.
  */
 export class ComputeAccounts {
+  /**
+   * Estimates (seconds) a user holds against the balance beyond their queued and running jobs — a study's
+   * points that wait for a slot (they were admitted with the study). Each source adds its own.
+   */
+  readonly reservations: Array<(userId: string) => Promise<number>> = [];
+
   constructor(
     private readonly deps: {
       db: Db;
@@ -88,7 +94,16 @@ export class ComputeAccounts {
    */
   async admit(
     userId: string,
-    job: { kind: 'meshing' | 'analysis'; estimateSeconds: number; modelBytes: number },
+    job: {
+      kind: 'meshing' | 'analysis';
+      estimateSeconds: number;
+      modelBytes: number;
+      /**
+       * A study: its points wait for a free slot instead of a 429 (the concurrency limit is applied as each
+       * point is released), and the 402 names the study and its point count.
+       */
+      study?: { points: number };
+    },
   ): Promise<Admission> {
     const effective = await this.deps.userPlans.planOf(userId);
     const { plan } = effective;
@@ -104,7 +119,7 @@ export class ComputeAccounts {
 
     const active = await this.deps.jobs.activeAnalysisOf(userId);
     const allowed = plan.features.concurrent_simulations;
-    if (active.count >= allowed) {
+    if (!job.study && active.count >= allowed) {
       throw new HttpError(
         429,
         'concurrency_limit',
@@ -117,14 +132,15 @@ export class ComputeAccounts {
     const tokensPerHour = subscription ? plan.token_cost : this.deps.tokensPerHour;
     const allowanceHours = subscription ? Math.max(0, plan.compute_hours_per_month - balance.hoursUsed) : 0;
     const tokenHours = tokensPerHour > 0 ? balance.tokensAvailable / tokensPerHour : Number.POSITIVE_INFINITY;
-    const reservedHours = active.estimateSeconds / 3600;
+    const waiting = (await Promise.all(this.reservations.map((r) => r(userId)))).reduce((a, b) => a + b, 0);
+    const reservedHours = (active.estimateSeconds + waiting) / 3600;
     const capacityHours = allowanceHours + tokenHours - reservedHours;
     const estimateHours = job.estimateSeconds / 3600;
     if (capacityHours + 1e-9 < estimateHours) {
       const minutes = Math.ceil(job.estimateSeconds / 60);
       const reserved =
         reservedHours > 0
-          ? ` (after the estimates of your ${active.count} queued or running job${active.count === 1 ? '' : 's'})`
+          ? ` (after the estimates of your ${active.count} queued or running job${active.count === 1 ? '' : 's'}${waiting > 0 ? ' and of the study points waiting for a slot' : ''})`
           : '';
       const have = subscription
         ? `you have ${Math.max(0, allowanceHours).toFixed(2)} compute-hours left this period and ${balance.tokensAvailable.toFixed(2)} tokens${reserved}`
@@ -135,7 +151,7 @@ export class ComputeAccounts {
       throw new HttpError(
         402,
         'insufficient_balance',
-        `Not enough balance to run this job: it is estimated at ${need} (about ${minutes} compute-minute${minutes === 1 ? '' : 's'}), and ${have}. Buy tokens on the Billing page, then submit again.`,
+        `Not enough balance to run this ${job.study ? `study of ${job.study.points} point${job.study.points === 1 ? '' : 's'}` : 'job'}: it is estimated at ${need} (about ${minutes} compute-minute${minutes === 1 ? '' : 's'}), and ${have}. Buy tokens on the Billing page, then submit again.`,
       );
     }
     return admission;

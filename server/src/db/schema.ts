@@ -171,6 +171,8 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   processed_events: ProcessedEventsTable;
   batch_submissions: BatchSubmissionsTable;
+  studies: StudiesTable;
+  study_points: StudyPointsTable;
 }
 
 // ---- 0007_batch_submissions ----
@@ -245,4 +247,45 @@ export interface ProcessedEventsTable {
   event_created: string;
   processed_at: string;
   outcome: string;
+}
+
+// ---- 0010_studies ----
+
+/** A design study (docs/studies.md). `spec` is the request without the mesh (JSON); the mesh is at `base_location`. */
+export interface StudiesTable {
+  id: string;
+  owner_user_id: string;
+  name: string;
+  kind: 'sweep' | 'convergence';
+  analysis_type: string;
+  status: 'running' | 'completed' | 'cancelled';
+  spec: string;
+  /** the stored base input (mesh_data and config); deleted once every point has its own job input */
+  base_location: string | null;
+  upload_id: string | null;
+  plan_id: string;
+  queue: string;
+  estimate_seconds: number;
+  model_bytes: number;
+  created_at: string;
+  finished_at: string | null;
+  /** convergence report (JSON) */
+  report: string | null;
+}
+
+/** One point of a study: its parameter values and, once released, its job. */
+export interface StudyPointsTable {
+  study_id: string;
+  idx: number;
+  /** path → value (JSON) */
+  parameters: string;
+  status: 'pending' | 'meshing' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+  estimate_seconds: number;
+  mesh_job_id: string | null;
+  job_id: string | null;
+  /** {values: name → number|null, errors: name → text} (JSON) */
+  outputs: string | null;
+  error: string | null;
+  tetrahedra: number | null;
+  finished_at: string | null;
 }

@@ -211,7 +211,7 @@ export function registerFeaRoutes(route: Route, deps: FeaRouteDeps): void {
  * before its real solve, so queue tests get jobs of controllable duration; `x-test-allocate-mb` makes it
  * allocate that much first (memory-limit tests).
  */
-function testHooks(enabled: boolean, request: FastifyRequest): TestHooks | undefined {
+export function testHooks(enabled: boolean, request: FastifyRequest): TestHooks | undefined {
   if (!enabled) return undefined;
   const hooks: TestHooks = {};
   const seconds = Number(request.headers['x-test-sleep-seconds']);

@@ -60,13 +60,29 @@ function refuseUnavailableAnalysis(config: AnalysisConfig): void {
   );
 }
 
-/** The limits FeaService applies (from the server's configuration). */
+/** A job checked and built by `FeaService.prepare`, not yet admitted or stored. */
+export interface PreparedJob {
+  owner: JobOwner;
+  kind: 'meshing' | 'analysis';
+  analysisType: string;
+  config: AnalysisConfig;
+  input: Record<string, unknown>;
+  /** the input already serialised (a study point built off the event loop); wins over `input` */
+  inputJson?: Buffer;
+  estimate: number;
+  jobBytes: number;
+  /** estimated peak memory of an analysis (null for meshing) */
+  memoryBytes: number | null;
+  sourceFile: { name: string; body: Buffer } | null;
+}
+
 /** Test-only job input (ENGINE_TEST_HOOKS; engine/fieldline_engine/testing/hooks.py). */
 export interface TestHooks {
   sleep_seconds?: number;
   allocate_mb?: number;
 }
 
+/** The limits FeaService applies (from the server's configuration). */
 export interface FeaLimits {
   /** JOB_MEMORY_LIMIT_MB: an analysis whose estimate is above it is refused at submit. */
   jobMemoryLimitMb: number;
@@ -125,55 +141,9 @@ export class FeaService {
     modelBytes: number,
     testHooks?: TestHooks,
   ): Promise<SubmitResponse> {
-    const meshing = config.meshingOnly || config.analysisType === 'tetra-only';
-    const kind = meshing ? 'meshing' : 'analysis';
-    if (!meshing) {
-      refuseUnavailableAnalysis(config);
-      // Library names become properties here: the engine reads properties only.
-      config = {
-        ...config,
-        bodyMaterials: this.deps.materials.expand(config.bodyMaterials) as AnalysisConfig['bodyMaterials'],
-      };
-    }
-    // A meshing job may mesh the original upload (convert-step's upload_id) rather than triangles.
-    const source =
-      meshing && mesh.source_upload_id
-        ? await this.meshSource(mesh.source_upload_id, mesh.units, owner)
-        : null;
-    if (!source) validateMesh(mesh, meshing);
-    if (!meshing) refuseFaceIdsOutOfRange(mesh, config);
-    const resources = meshing ? null : refuseOverMemory(mesh, config, this.deps.limits.jobMemoryLimitMb);
-    const jobBytes = modelBytes + (source?.bytes ?? 0);
-    const estimate = estimateSeconds(mesh, config, this.deps.limits.minEstimateSeconds);
+    const prepared = await this.prepare(owner, mesh, config, modelBytes, testHooks);
+    const { kind, estimate, jobBytes } = prepared;
     const { accounts } = this.deps;
-    const input: Record<string, unknown> = { mesh_data: mesh, config, ...(source?.job ?? {}) };
-    if (testHooks) input.test_hooks = testHooks;
-    // How many MPI ranks the job could use (the worker's MPI_SLOTS decide how many it gets).
-    const ranksFile = (planMaxRanks: number) =>
-      resources
-        ? [
-            {
-              name: RANKS_FILE,
-              body: Buffer.from(
-                JSON.stringify(
-                  rankRequest(config, resources.memoryBytes, this.deps.limits.jobMemoryLimitMb, planMaxRanks),
-                ),
-              ),
-            },
-          ]
-        : [];
-    const create = (planId: string | null, queue: string, planMaxRanks = 1) =>
-      this.deps.jobs.create({
-        owner,
-        kind,
-        analysisType: config.analysisType,
-        queue,
-        input,
-        planId,
-        estimateSeconds: kind === 'analysis' ? estimate : null,
-        modelBytes: jobBytes,
-        inputFiles: [...(source ? [source.file] : []), ...ranksFile(planMaxRanks)],
-      });
     let job: JobRow;
     if (owner.userId) {
       const userId = owner.userId;
@@ -185,13 +155,17 @@ export class FeaService {
           modelBytes: jobBytes,
         });
         // A plan's concurrent_simulations also caps one job's ranks (docs/billing.md).
-        return create(admission.planId, admission.queue, admission.plan.features.concurrent_simulations);
+        return this.createPrepared(prepared, {
+          planId: admission.planId,
+          queue: admission.queue,
+          planMaxRanks: admission.plan.features.concurrent_simulations,
+        });
       });
     } else if (kind === 'analysis') {
       throw new HttpError(401, 'unauthenticated', ANALYSIS_NEEDS_ACCOUNT, { status: 'error' });
     } else {
       accounts.checkGuestModel(jobBytes);
-      job = await create(null, 'standard');
+      job = await this.createPrepared(prepared, { planId: null, queue: 'standard' });
     }
     await this.deps.queue.enqueue(job.id, job.queue);
     this.deps.log.info(
@@ -201,8 +175,126 @@ export class FeaService {
     return {
       status: 'queued',
       job_id: job.id,
-      message: meshing ? 'Meshing job queued' : 'Analysis job queued',
+      message: kind === 'meshing' ? 'Meshing job queued' : 'Analysis job queued',
     };
+  }
+
+  /**
+   * Everything a submit checks and builds before admission: the 400s (analysis type, mesh, face ids,
+   * memory), the engine's input and the estimate. Studies check their points with it before admitting them.
+   */
+  async prepare(
+    owner: JobOwner,
+    mesh: MeshData,
+    config: AnalysisConfig,
+    modelBytes: number,
+    testHooks?: TestHooks,
+  ): Promise<PreparedJob> {
+    const meshing = config.meshingOnly || config.analysisType === 'tetra-only';
+    const kind = meshing ? 'meshing' : 'analysis';
+    if (!meshing) {
+      refuseUnavailableAnalysis(config);
+      config = this.expandMaterials(config);
+    }
+    // A meshing job may mesh the original upload (convert-step's upload_id) rather than triangles.
+    const source =
+      meshing && mesh.source_upload_id
+        ? await this.meshSource(mesh.source_upload_id, mesh.units, owner)
+        : null;
+    if (!source) validateMesh(mesh, meshing);
+    if (!meshing) refuseFaceIdsOutOfRange(mesh, config);
+    const resources = meshing ? null : refuseOverMemory(mesh, config, this.deps.limits.jobMemoryLimitMb);
+    const input: Record<string, unknown> = { mesh_data: mesh, config, ...(source?.job ?? {}) };
+    if (testHooks) input.test_hooks = testHooks;
+    return {
+      owner,
+      kind,
+      analysisType: config.analysisType,
+      config,
+      input,
+      estimate: estimateSeconds(mesh, config, this.deps.limits.minEstimateSeconds),
+      jobBytes: modelBytes + (source?.bytes ?? 0),
+      memoryBytes: resources?.memoryBytes ?? null,
+      sourceFile: source?.file ?? null,
+    };
+  }
+
+  /** Library material names become properties (the engine reads properties only). */
+  expandMaterials(config: AnalysisConfig): AnalysisConfig {
+    return {
+      ...config,
+      bodyMaterials: this.deps.materials.expand(config.bodyMaterials) as AnalysisConfig['bodyMaterials'],
+    };
+  }
+
+  /**
+   * An analysis whose input is already serialised (a study point, built on a worker thread from a mesh the
+   * server made): the submit's checks that need only the mesh's counts — the analysis type and memory.
+   * `config` has its materials expanded and is the one inside `inputJson`.
+   */
+  preparedFromInput(
+    owner: JobOwner,
+    config: AnalysisConfig,
+    counts: MeshData,
+    modelBytes: number,
+    inputJson: Buffer,
+  ): PreparedJob {
+    refuseUnavailableAnalysis(config);
+    const resources = refuseOverMemory(counts, config, this.deps.limits.jobMemoryLimitMb);
+    return {
+      owner,
+      kind: 'analysis',
+      analysisType: config.analysisType,
+      config,
+      input: {},
+      inputJson,
+      estimate: estimateSeconds(counts, config, this.deps.limits.minEstimateSeconds),
+      jobBytes: modelBytes,
+      memoryBytes: resources.memoryBytes,
+      sourceFile: null,
+    };
+  }
+
+  /**
+   * The job row (and its input files) of a prepared job that was admitted. `jobId` lets a caller that
+   * records the id first (a study point) write the same job again after a restart instead of a second one.
+   */
+  async createPrepared(
+    prepared: PreparedJob,
+    placement: { planId: string | null; queue: string; planMaxRanks?: number; jobId?: string },
+  ): Promise<JobRow> {
+    const { config, memoryBytes } = prepared;
+    // How many MPI ranks the job could use (the worker's MPI_SLOTS decide how many it gets).
+    const ranksFile =
+      memoryBytes !== null
+        ? [
+            {
+              name: RANKS_FILE,
+              body: Buffer.from(
+                JSON.stringify(
+                  rankRequest(
+                    config,
+                    memoryBytes,
+                    this.deps.limits.jobMemoryLimitMb,
+                    placement.planMaxRanks ?? 1,
+                  ),
+                ),
+              ),
+            },
+          ]
+        : [];
+    return this.deps.jobs.create({
+      id: placement.jobId,
+      owner: prepared.owner,
+      kind: prepared.kind,
+      analysisType: prepared.analysisType,
+      queue: placement.queue,
+      input: prepared.inputJson ?? prepared.input,
+      planId: placement.planId,
+      estimateSeconds: prepared.kind === 'analysis' ? prepared.estimate : null,
+      modelBytes: prepared.jobBytes,
+      inputFiles: [...(prepared.sourceFile ? [prepared.sourceFile] : []), ...ranksFile],
+    });
   }
 
   /** The caller's upload as the input of a meshing job; 404 when it is not theirs. */

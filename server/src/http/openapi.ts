@@ -15,6 +15,8 @@ export interface RouteDoc {
   response?: z.ZodType;
   /** A success reply that is not (only) JSON: its schema per content type (e.g. a download's formats). */
   responseContent?: Record<string, z.ZodType>;
+  /** The success status when it is not 200 (e.g. 201 for a created resource). */
+  successStatus?: 201;
 }
 
 /** The properties of an object schema (path or query parameters) as JSON Schemas. */
@@ -107,7 +109,10 @@ export class ApiRegistry {
           )
         : undefined;
       op.responses = {
-        '200': { description: 'OK', ...(okContent ? { content: okContent } : {}) },
+        [String(r.successStatus ?? 200)]: {
+          description: r.successStatus === 201 ? 'Created' : 'OK',
+          ...(okContent ? { content: okContent } : {}),
+        },
         default: {
           description: 'Error',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },

@@ -12,10 +12,13 @@ export type JobKind = JobsTable['kind'];
 export type JobStatus = JobsTable['status'];
 
 export interface NewJob {
+  /** A caller-chosen id (a study point records it before the row exists); a new UUID otherwise. */
+  id?: string;
   owner: JobOwner;
   kind: JobKind;
   analysisType: string;
   queue: string;
+  /** The engine's job.json: an object, or its JSON bytes already serialised. */
   input: unknown;
   planId?: string | null;
   estimateSeconds?: number | null;
@@ -64,7 +67,7 @@ export class JobService {
   }
 
   async create(job: NewJob): Promise<JobRow> {
-    const id = randomUUID();
+    const id = job.id ?? randomUUID();
     // The input files are written at once (each write is several thread-pool round trips, and a
     // submit waits for each behind the event loop's other work), before the row a worker claims.
     const writes = await Promise.allSettled([

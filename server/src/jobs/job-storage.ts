@@ -36,7 +36,7 @@ export class JobStorage {
 
   async putInput(jobId: string, input: unknown): Promise<string> {
     const key = this.inputKey(jobId);
-    await this.store.put(key, Buffer.from(JSON.stringify(input)));
+    await this.store.put(key, Buffer.isBuffer(input) ? input : Buffer.from(JSON.stringify(input)));
     return key;
   }
 

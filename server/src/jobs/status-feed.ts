@@ -33,6 +33,8 @@ export class PgStatusFeed {
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   readonly counters: StatusFeedCounters = { connects: 0, messages: 0, applied: 0 };
+  /** Told of every job's new status (final states only), cached here or not: e.g. a study's point finished elsewhere. */
+  readonly onStatus: Array<(jobId: string, status: string) => void> = [];
   private readonly options: StatusFeedOptions;
 
   constructor(
@@ -132,6 +134,8 @@ export class PgStatusFeed {
       return;
     }
     if (typeof message.id !== 'string') return;
+    if (message.status === 'completed' || message.status === 'failed' || message.status === 'cancelled')
+      for (const listener of this.onStatus) listener(message.id, message.status);
     if (message.deleted || message.truncated || typeof message.status !== 'string') {
       this.cache.invalidateFed(message.id);
       return;
