@@ -25,8 +25,9 @@ from fieldline_engine.geometry.isolation import AttemptResult, run_isolated
 from fieldline_engine.geometry.mesh_io import SurfaceBody
 from fieldline_engine.geometry.options import MeshOptions, check_estimated_size, mesh_options
 from fieldline_engine.geometry.prepare import PreparedSurface, prepare_surface
-from fieldline_engine.geometry.quality import quality_report
+from fieldline_engine.geometry.quality import min_dihedral_angles, quality_report
 from fieldline_engine.geometry.refine import refine_to_size
+from fieldline_engine.geometry.slivers import sliver_report
 from fieldline_engine.geometry.surface import bbox_diagonal
 from fieldline_engine.geometry.volume_mesh import VolumeMesh, finalize
 
@@ -314,5 +315,10 @@ def mesh_results(success: MeshSuccess, unit: str, started: float) -> dict[str, A
         "notes": success.notes,
         "mesh_size": success.options.describe(m.region_names),
         "quality": success.quality,
+        "slivers": sliver_report(
+            m.vertices, m.tets, m.faces, m.face_patches, min_dihedral_angles(m.vertices, m.tets)
+        )
+        if success.quality["slivers"]
+        else None,
         "computation_time": time.perf_counter() - started,
     }

@@ -45,6 +45,14 @@ def _measures(p: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
     return vol, 3 * inradius * np.where(np.isfinite(circum), 1 / circum, 0), dih, circum, edges.min(axis=1)
 
 
+def min_dihedral_angles(vertices: np.ndarray, tets: np.ndarray) -> np.ndarray:
+    """Each tetrahedron's smallest dihedral angle (degrees)."""
+    out = np.empty(len(tets))
+    for s in range(0, len(tets), CHUNK):
+        out[s : s + CHUNK] = _measures(vertices[tets[s : s + CHUNK]])[2].min(axis=1)
+    return out
+
+
 def quality_report(vertices: np.ndarray, tets: np.ndarray) -> dict[str, Any]:
     n = len(tets)
     vol = np.empty(n)

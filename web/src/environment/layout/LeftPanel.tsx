@@ -1,6 +1,7 @@
 import { AnalysisConfigForm } from '../config/AnalysisConfigForm.tsx';
 import { MeshQualityReport } from '../meshing/MeshQualityReport.tsx';
 import { MultiBodyBox } from '../meshing/MultiBodyBox.tsx';
+import { SliverWarning } from '../meshing/SliverWarning.tsx';
 import { SurfaceMeshCard } from '../meshing/SurfaceMeshCard.tsx';
 import { RunBar, RunStatus } from '../run/RunBar.tsx';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
@@ -58,6 +59,7 @@ export function LeftPanel() {
           <div className="env-card compact" data-testid="volume-mesh-card">
             <h3>{meshingDone ? 'Meshing: completed' : 'Volume mesh'}</h3>
             <MeshQualityReport />
+            <SliverWarning />
           </div>
         )}
         {model && volume && <AnalysisConfigForm />}

@@ -3,6 +3,7 @@ import type { CatalogueSummary } from '../../results-format/index.ts';
 import { type AnalysisForm, defaultAnalysisForm } from '../config/analysis-form.ts';
 import type { MeshingOptions } from '../config/to-backend-config.ts';
 import type { ProblemMarkersPayload } from '../meshing/problem-markers.ts';
+import type { MeshSlivers } from '../meshing/slivers.ts';
 import type { ProcessedResults } from '../results/process-results.ts';
 import { createStore, type Store } from './store.ts';
 
@@ -56,6 +57,8 @@ export interface EnvironmentState {
     notice?: string;
     quality?: MeshQuality;
     problemMarkers?: ProblemMarkersPayload;
+    /** slivers the volume mesh kept (engine geometry/slivers.py) */
+    slivers?: MeshSlivers;
     options: MeshingOptions;
   };
   analysis: {

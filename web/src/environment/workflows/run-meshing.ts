@@ -4,6 +4,7 @@ import { MESHING_POLLING, pollJob } from '../jobs/job-polling.ts';
 import { rewriteServerError } from '../jobs/server-error.ts';
 import { AbortedError } from '../jobs/sleep.ts';
 import { diagnosticLines, parseProblemMarkers, problemAreasMessage } from '../meshing/problem-markers.ts';
+import { parseSlivers } from '../meshing/slivers.ts';
 import type { EnvironmentState, UiError } from '../state/environment-state.ts';
 import { problemMarkersToViewer } from '../viewer-bridge/to-viewer-payload.ts';
 import type { WorkflowDeps } from './deps.ts';
@@ -50,6 +51,7 @@ export async function generateVolumeMesh(deps: WorkflowDeps, signal?: AbortSigna
     notice: undefined,
     quality: undefined,
     problemMarkers: undefined,
+    slivers: undefined,
     jobId: undefined,
     message: undefined,
   });
@@ -145,6 +147,7 @@ function loadVolumeMesh(deps: WorkflowDeps, results: unknown): boolean {
       status: 'completed',
       progress: 100,
       quality: qualityOf(results),
+      slivers: parseSlivers(results),
       message: undefined,
     },
   }));
