@@ -12,3 +12,4 @@ register_lazy("thermal-time", "fieldline_engine.thermal.analysis:ThermalTimeAnal
 register_lazy("modal", "fieldline_engine.vibration.analysis:ModalAnalysis")
 register_lazy("harmonic", "fieldline_engine.vibration.analysis:HarmonicAnalysis")
 register_lazy("thermal-structural", "fieldline_engine.structural.thermal_stress:ThermalStructuralAnalysis")
+register_lazy("eddy-current", "fieldline_engine.em.magnetics.eddy_analysis:EddyCurrentAnalysis")

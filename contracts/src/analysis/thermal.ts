@@ -48,6 +48,8 @@ export const thermalKeys = {
   heatSources: z.array(HeatSource).default([]),
   /** solve the config's DC conduction first (voltage face groups, conductivities) and heat by σ|E|² */
   jouleHeating: z.boolean().default(false),
+  /** solve the config's eddy-current setup first (coils, solid conductors, frequency) and heat by its losses */
+  inductionHeating: z.boolean().default(false),
 };
 
 /** The engine's sentence for a steady model that no condition holds (engine thermal/analysis.py). */

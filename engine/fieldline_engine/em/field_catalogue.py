@@ -21,8 +21,11 @@ EM_FIELDS: dict[str, tuple[str, str, str]] = {
     "current_density": ("Current density", "A/m^2", "vector"),
     # per tetrahedron: the element's mean of σ|E|² = J·E (DC); the heat source Joule heating hands to thermal
     "joule_heat_density": ("Joule heat density", "W/m^3", "scalar"),
+    "magnetic_flux_density": ("Magnetic flux density", "T", "vector"),
+    # per tetrahedron: the time-averaged ohmic loss |J|²/2σ of an eddy-current run (what induction heating reads)
+    "loss_density": ("Loss density", "W/m^3", "scalar"),
 }
-CELL_FIELDS = {"joule_heat_density"}
+CELL_FIELDS = {"joule_heat_density", "loss_density"}
 
 # field name → (vectors key, magnitudes key, imaginary-part key, dominant-phase key)
 _SPEC_VECTOR_KEYS = {

@@ -14,6 +14,7 @@ from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.protocol import ProgressSpan
 from fieldline_engine.thermal.heat import HeatProblem
+from fieldline_engine.thermal.induction import eddy_current_solution, induction_source
 from fieldline_engine.thermal.joule import conduction_solution, joule_source
 from fieldline_engine.thermal.results import thermal_solution
 from fieldline_engine.thermal.setup import (
@@ -57,13 +58,16 @@ class ThermalAnalysis:
         conduction = (
             conduction_solution(model, config, progress.sub(0.0, 0.3)) if setup.joule_heating else None
         )
-        progress(0.3 if conduction else 0.05, "Building mesh")
+        induction = (
+            eddy_current_solution(model, config, progress.sub(0.0, 0.3)) if setup.induction_heating else None
+        )
+        progress(0.3 if conduction or induction else 0.05, "Building mesh")
         mesh = build_ngsolve_mesh(model, setup.face_labels)
         curving = curve_mesh(mesh, model, config, order)
         probes, probe_warnings = probes_inside(mesh, model, probe_points(model, config))
-        problem = HeatProblem(
-            mesh, materials, setup, order, joule_source(mesh, model, conduction) if conduction else None
-        )
+        heat = [joule_source(mesh, model, conduction)] if conduction else []
+        heat += [induction_source(mesh, model, induction)] if induction else []
+        problem = HeatProblem(mesh, materials, setup, order, sum(heat[1:], heat[0]) if heat else None)
         options = SolverOptions.from_config(config)
         span = progress.sub(0.35, 0.9)
         if stepping is None:
@@ -107,7 +111,9 @@ class ThermalAnalysis:
                 for name, point in probes.items()
             ]
         if conduction is not None:
-            _add_conduction(solution, conduction)
+            _add_coupled(model, solution, conduction, "conduction")
+        if induction is not None:
+            _add_coupled(model, solution, induction, "induction")
         sources = fields_from_info(config)
         if sources:
             solution.solver_info["fields_from"] = sources
@@ -135,11 +141,14 @@ def _initial_field(model: TetModel, config: dict[str, Any], transient: bool):
     return values
 
 
-def _add_conduction(solution: Solution, conduction: Solution) -> None:
-    """Joule heating: the conduction run's fields and figures (resistance, power) join the thermal ones."""
-    for f in conduction.fields:
-        if f.name not in solution.fields:
+def _add_coupled(model: TetModel, solution: Solution, source: Solution, name: str) -> None:
+    """Joule or induction heating: the EM run's fields and figures (resistance, power, losses) join the
+    thermal ones; its solver facts go under solver_info[name]. Fields sized for an air region the EM run
+    added around the model stay out: the thermal results describe the model."""
+    sizes = {"vertex": model.nv, "cell": model.nt}
+    for f in source.fields:
+        if f.name not in solution.fields and f.size == sizes[f.location]:
             solution.add_field(f)
-    for key, value in conduction.quantities.items():
+    for key, value in source.quantities.items():
         solution.quantities.setdefault(key, value)
-    solution.solver_info["conduction"] = {k: v for k, v in conduction.solver_info.items() if k != "systems"}
+    solution.solver_info[name] = {k: v for k, v in source.solver_info.items() if k != "systems"}

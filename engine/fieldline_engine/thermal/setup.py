@@ -69,6 +69,7 @@ class ThermalSetup:
     radiation: list[Radiation] = field(default_factory=list)
     sources: list[HeatSource] = field(default_factory=list)
     joule_heating: bool = False
+    induction_heating: bool = False
 
     @property
     def determined(self) -> bool:
@@ -104,7 +105,11 @@ def thermal_materials(model: TetModel, config: dict[str, Any]) -> MaterialTable:
 
 def thermal_setup(model: TetModel, config: dict[str, Any]) -> ThermalSetup:
     lab = FaceLabeller(model)
-    setup = ThermalSetup(face_labels=lab.labels, joule_heating=bool(config.get("jouleHeating")))
+    setup = ThermalSetup(
+        face_labels=lab.labels,
+        joule_heating=bool(config.get("jouleHeating")),
+        induction_heating=bool(config.get("inductionHeating")),
+    )
     for k, c in enumerate(config.get("temperatureConditions") or []):
         what = c.get("name") or f"Temperature condition {k + 1}"
         label = f"temperature_{k}"
