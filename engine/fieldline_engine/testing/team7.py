@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-DATA = Path(__file__).with_name("data") / "team7_bz_a1b1.json"
+DATA = Path(__file__).with_name("team7_measurements.json")
 PLATE_SIGMA = 3.526e7  # S/m
 AMPERE_TURNS = 2742.0  # peak, maximal at ωt = 0, anticlockwise seen from +z
 REGION_NAMES = ["air", "plate", "coil"]  # region ids 0, 1, 2 (gmsh physical volumes 1, 2, 3)
