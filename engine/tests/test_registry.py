@@ -18,7 +18,8 @@ def test_unknown_analysis_type_names_the_available_ones():
     from fieldline_engine import analyses  # noqa: F401 — registers the families
 
     with pytest.raises(
-        EngineError, match=r"Analysis type 'nope' is not available\. Available analysis types: .*\bem, em-eigen,"
+        EngineError,
+        match=r"Analysis type 'nope' is not available\. Available analysis types: .*\bem, em-eigen,",
     ):
         registry.analysis_for({"analysisType": "nope"})
     assert registry.resolve_type({"analysisType": "em", "transient": True}) == "em-time"
