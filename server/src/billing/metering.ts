@@ -47,6 +47,8 @@ const PLATFORM_FAILURES = new Set([
   'interrupted',
   'worker_lost',
   'storage_error',
+  /** a chained run's source results were gone when its worker started (retention keeps them; never expected) */
+  'fields_from_missing',
   'disk_full',
   'internal_error',
 ]);

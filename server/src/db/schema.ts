@@ -47,6 +47,11 @@ export interface JobsTable {
   model_bytes: number | null;
   /** JSON list of {name, bytes} written by the engine, as stored. */
   result_files: string | null;
+  // 0009_job_mesh_hash
+  /** sha256 of the analysis mesh (vertices, tetrahedra, unit): fieldsFrom needs the same one. */
+  mesh_hash: string | null;
+  /** The job whose fields this one takes (fieldsFrom); kept from retention while this one is active. */
+  fields_from_job_id: string | null;
 }
 
 /** One row per attempt at a job: who ran it, when, and how it ended (worker timestamps). */

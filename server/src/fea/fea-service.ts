@@ -29,6 +29,8 @@ import type { StoredFile } from '../jobs/job-storage.ts';
 import { RANKS_FILE, rankRequest } from '../jobs/mpi-ranks.ts';
 import type { MaterialLibrary } from '../materials/material-library.ts';
 import { refuseFaceIdsOutOfRange } from './face-ids.ts';
+import { checkFieldsFrom } from './fields-from-check.ts';
+import { meshHash } from './mesh-hash.ts';
 import { refuseOverMemory } from './resource-check.ts';
 import { type CompletedReplies, type CompressedReply, etagOf, type StatusReply } from './status-replies.ts';
 import { firstFlatTetrahedron } from './tet-volumes.ts';
@@ -74,6 +76,10 @@ export interface PreparedJob {
   /** estimated peak memory of an analysis (null for meshing) */
   memoryBytes: number | null;
   sourceFile: { name: string; body: Buffer } | null;
+  /** the analysis mesh's content hash (fea/mesh-hash.ts); null for meshing jobs and study points */
+  meshHash?: string | null;
+  /** a chained run's checked source and the request file its worker reads (fea/fields-from-check.ts) */
+  chained?: { source: JobRow; file: { name: string; body: Buffer } } | null;
 }
 
 /** Test-only job input (ENGINE_TEST_HOOKS; engine/fieldline_engine/testing/hooks.py). */
@@ -204,6 +210,18 @@ export class FeaService {
     if (!source) validateMesh(mesh, meshing);
     if (!meshing) refuseFaceIdsOutOfRange(mesh, config);
     const resources = meshing ? null : refuseOverMemory(mesh, config, this.deps.limits.jobMemoryLimitMb);
+    // Stored with every analysis job: a later run may take its fields only on the same mesh.
+    const hash = meshing ? null : meshHash(mesh);
+    const chained =
+      hash && config.fieldsFrom && owner.userId
+        ? await checkFieldsFrom(
+            this.deps.jobs,
+            owner,
+            config.fieldsFrom,
+            hash,
+            this.deps.limits.retentionHours,
+          )
+        : null;
     const input: Record<string, unknown> = { mesh_data: mesh, config, ...(source?.job ?? {}) };
     if (testHooks) input.test_hooks = testHooks;
     return {
@@ -216,6 +234,8 @@ export class FeaService {
       jobBytes: modelBytes + (source?.bytes ?? 0),
       memoryBytes: resources?.memoryBytes ?? null,
       sourceFile: source?.file ?? null,
+      meshHash: hash,
+      chained,
     };
   }
 
@@ -293,7 +313,13 @@ export class FeaService {
       planId: placement.planId,
       estimateSeconds: prepared.kind === 'analysis' ? prepared.estimate : null,
       modelBytes: prepared.jobBytes,
-      inputFiles: [...(prepared.sourceFile ? [prepared.sourceFile] : []), ...ranksFile],
+      inputFiles: [
+        ...(prepared.sourceFile ? [prepared.sourceFile] : []),
+        ...ranksFile,
+        ...(prepared.chained ? [prepared.chained.file] : []),
+      ],
+      meshHash: prepared.meshHash ?? null,
+      fieldsFromJobId: prepared.chained?.source.id ?? null,
     });
   }
 

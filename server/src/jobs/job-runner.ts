@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { type EngineLocation, type EngineOutcome, runEngine } from '../engine/engine-runner.ts';
+import { stageFieldsFrom, unstageFieldsFrom } from './fields-from.ts';
 import type { JobRow, JobService, RunOutcome } from './job-service.ts';
 import {
   chooseRanks,
@@ -34,7 +35,7 @@ export interface RunnerDeps {
 
 export type RunEnd = 'finished' | 'requeued' | 'lost';
 
-type StopReason = 'cancel' | 'shutdown' | 'lease_lost';
+type StopReason = 'cancel' | 'shutdown' | 'lease_lost' | 'unavailable_source';
 
 const PROGRESS_MIN_INTERVAL_MS = 500;
 
@@ -89,6 +90,9 @@ export async function runClaimedJob(
   try {
     if (control.shutdown.aborted) stop('shutdown');
     dir = await jobs.files.stageIn(job.id, job.attempts);
+    // A chained run: the source job's fields, read from storage here (jobs/fields-from.ts).
+    const chained = job.kind === 'analysis' ? await stageFieldsFrom(jobs.files, dir) : null;
+    if (chained && !chained.ok) stop('unavailable_source');
     const ranks =
       job.kind === 'analysis' && deps.mpi && deps.mpi.slots > 1
         ? chooseRanks(await readRankRequest(dir), deps.mpi.slots)
@@ -131,11 +135,15 @@ export async function runClaimedJob(
     }
     if (reason === 'cancel') {
       outcome = { status: 'cancelled', message: 'Job cancelled' };
+    } else if (chained && !chained.ok) {
+      outcome = { status: 'failed', code: 'fields_from_missing', message: chained.message };
     } else if (engineOutcome.ok) {
+      await unstageFieldsFrom(dir);
       const files = await jobs.files.stageOut(job.id, dir);
       outcome = { status: 'completed', message: engineOutcome.message, files };
     } else {
       // A failed run may leave diagnostics the user needs (meshing problem markers): keep them.
+      await unstageFieldsFrom(dir);
       await jobs.files.stageOut(job.id, dir);
       outcome = { status: 'failed', code: engineOutcome.code, message: engineOutcome.message };
     }

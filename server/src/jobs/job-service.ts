@@ -25,6 +25,10 @@ export interface NewJob {
   modelBytes?: number | null;
   /** Extra input files the engine needs beside job.json (e.g. the uploaded CAD file to mesh). */
   inputFiles?: { name: string; body: Buffer }[];
+  /** The analysis mesh's content hash (fea/mesh-hash.ts). */
+  meshHash?: string | null;
+  /** The job whose fields this one takes (fieldsFrom), checked by the caller. */
+  fieldsFromJobId?: string | null;
 }
 
 /** How a run ended, as the worker saw it. */
@@ -111,6 +115,8 @@ export class JobService {
       cost_hours: null,
       model_bytes: job.modelBytes ?? null,
       result_files: null,
+      mesh_hash: job.meshHash ?? null,
+      fields_from_job_id: job.fieldsFromJobId ?? null,
     };
     let committed = false;
     try {
@@ -606,7 +612,10 @@ export class JobService {
     await this.db.updateTable('jobs').set({ saved: 1 }).where('id', '=', job.id).execute();
   }
 
-  /** Finished, unsaved jobs whose files are past their retention time and still stored. */
+  /**
+   * Finished, unsaved jobs whose files are past their retention time and still stored — except the source
+   * of a queued or running job's fieldsFrom: its worker reads the source's results when it starts.
+   */
   async expiredFiles(now: number, limit = 500): Promise<JobRow[]> {
     return this.db
       .selectFrom('jobs')
@@ -615,8 +624,32 @@ export class JobService {
       .where('files_deleted_at', 'is', null)
       .where('expires_at', '<=', iso(now))
       .where('status', 'not in', ACTIVE)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('jobs as chained')
+              .select('chained.id')
+              .whereRef('chained.fields_from_job_id', '=', 'jobs.id')
+              .where('chained.status', 'in', ACTIVE),
+          ),
+        ),
+      )
       .limit(limit)
       .execute();
+  }
+
+  /** The caller's completed analysis jobs on a mesh (its hash), newest first: the sources fieldsFrom may name. */
+  async completedOnMesh(owner: JobOwner, meshHash: string, limit: number): Promise<JobRow[]> {
+    let q = this.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('mesh_hash', '=', meshHash)
+      .where('status', '=', 'completed')
+      .where('files_deleted_at', 'is', null);
+    q = owner.userId
+      ? q.where('owner_user_id', '=', owner.userId)
+      : q.where('owner_session_hash', '=', owner.sessionHash ?? '').where('owner_user_id', 'is', null);
+    return q.orderBy('finished_at', 'desc').limit(limit).execute();
   }
 
   async markFilesDeleted(jobId: string): Promise<void> {

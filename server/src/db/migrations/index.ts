@@ -7,6 +7,7 @@ import * as m0005 from './0005_billing.ts';
 import * as m0006 from './0006_upload_retention.ts';
 import * as m0007 from './0007_batch_submissions.ts';
 import * as m0008 from './0008_job_status_notify.ts';
+import * as m0009 from './0009_job_mesh_hash.ts';
 import * as m0010 from './0010_studies.ts';
 
 /** Migrations in order. Add new files here; never edit one that has shipped. */
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_upload_retention': m0006,
   '0007_batch_submissions': m0007,
   '0008_job_status_notify': m0008,
+  '0009_job_mesh_hash': m0009,
   '0010_studies': m0010,
 };
 
