@@ -23,9 +23,7 @@ export async function checkFieldsFrom(
   const source = await jobs.findOwned(id, owner);
   if (!source || source.kind !== 'analysis') throw refuse(`fieldsFrom: job ${id} was not found.`);
   if (source.status !== 'completed')
-    throw refuse(
-      `fieldsFrom: job ${id} is ${source.status}; a run takes fields only from a completed job.`,
-    );
+    throw refuse(`fieldsFrom: job ${id} is ${source.status}; a run takes fields only from a completed job.`);
   if (source.files_deleted_at || !source.result_location)
     throw refuse(
       `fieldsFrom: the results of job ${id} were deleted ${retentionHours} h after it finished because it was not saved.`,
@@ -47,11 +45,15 @@ export async function checkFieldsFrom(
       throw refuse(`fieldsFrom.frame: job ${id} is a steady run without frames; leave frame out.`);
     const index = frameIndex(results, request.frame) as number;
     if (index >= frames)
-      throw refuse(`fieldsFrom.frame: job ${id} has ${frames} frames (0 to ${frames - 1}); frame ${index} is not one of them.`);
+      throw refuse(
+        `fieldsFrom.frame: job ${id} has ${frames} frames (0 to ${frames - 1}); frame ${index} is not one of them.`,
+      );
     const inFrames = results.animation?.fields ?? [];
     const missing = request.fields.find((name) => !inFrames.includes(name));
     if (missing)
-      throw refuse(`fieldsFrom.frame: the frames of job ${id} do not hold ${missing}; leave frame out to take its final ${missing}.`);
+      throw refuse(
+        `fieldsFrom.frame: the frames of job ${id} do not hold ${missing}; leave frame out to take its final ${missing}.`,
+      );
   }
   return {
     source,

@@ -29,7 +29,13 @@ interface FieldEntry {
 
 export interface StoredResults {
   fields?: Record<string, FieldEntry>;
-  animation?: { frames?: number; axis?: string; frame_values?: number[]; fields?: string[]; data?: Record<string, unknown>[] };
+  animation?: {
+    frames?: number;
+    axis?: string;
+    frame_values?: number[];
+    fields?: string[];
+    data?: Record<string, unknown>[];
+  };
   solver_info?: { analysis?: string };
 }
 
