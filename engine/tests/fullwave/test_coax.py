@@ -70,3 +70,21 @@ def test_coax_100_ohm_renormalisation(coax):
     )
     assert abs(db(s[0, 0]) + 9.54) < 0.1
     assert abs(abs(s[1, 0]) - math.sqrt(1 - abs(s[0, 0]) ** 2)) < 2e-3  # lossless: |S11|² + |S21|² = 1
+
+
+def test_a_tem_port_reports_its_line_impedance_not_the_wave_impedance(coax):
+    """Issue 40: a TEM port showed η/√εr (260 Ω in PTFE) where an RF engineer reads Z0 = V/I (≈ 50 Ω)."""
+    from fieldline_engine.em.fullwave.solver import port_props_dicts
+
+    solver, sol = coax
+    k0 = 2 * math.pi * 10e9 / 299_792_458.0
+    props = port_props_dicts([p.propagation(k0) for p in solver.ports])
+    line = props[0]["line_impedance_ohm"]
+    wave = props[0]["wave_impedance_ohm"]
+    z_vi = port_line_impedances(solver, sol, 0)["z_vi_ohm"]
+    print(
+        f"TEM port: line impedance {line:.3f} Ω (V/I from the fields {z_vi:.3f} Ω), wave impedance {wave:.1f} Ω"
+    )
+    assert abs(line - Z0) < 1e-9 * Z0
+    assert abs(line - z_vi) / Z0 < 0.01
+    assert abs(wave - ETA0 / math.sqrt(RG401_EPS_R)) < 1e-9 * wave

@@ -181,5 +181,14 @@ describe('S-parameter display as an RF engineer reads it', () => {
       'Port impedances: 540.1 Ω, 540.1 Ω.',
     );
     expect(portImpedanceText({ ...line, portImpedances: undefined }, ohm)).toBeNull();
+    // issue 40: a TEM port shows its line impedance V/I, named as such
+    expect(
+      portImpedanceText(
+        { ...line, portImpedances: [48.5, 540.1], portImpedanceKinds: ['line', 'mode'] },
+        ohm,
+      ),
+    ).toBe(
+      'Modal S-parameters, each port normalised to its own mode (1 W). Port impedances at 10 GHz: 48.5 Ω (TEM line, V/I), 540.1 Ω (mode, E/H).',
+    );
   });
 });

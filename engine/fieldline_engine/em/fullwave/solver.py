@@ -322,6 +322,7 @@ def port_props_dicts(props: list) -> list[dict[str, object]]:
         {
             "beta_rad_per_m": _pair(pr.beta),
             "wave_impedance_ohm": _pair(pr.wave_impedance),
+            **({"line_impedance_ohm": _pair(pr.line_impedance)} if pr.line_impedance is not None else {}),
             "propagating": pr.propagating,
         }
         for pr in props

@@ -145,7 +145,8 @@ def sweep_output(
             s = renormalise(s, z_old, np.full(len(z_old), z_ref))
             z_line.append(lines)
         s_list.append(s)
-        z_modal.append([p["wave_impedance_ohm"] for p in port_props])
+        # a TEM port's impedance is its line's V/I; a hollow guide's, its mode's E_t/H_t
+        z_modal.append([p.get("line_impedance_ohm", p["wave_impedance_ohm"]) for p in port_props])
         props.append(port_props)
     out: dict[str, Any] = {
         "method": method,
@@ -157,11 +158,16 @@ def sweep_output(
         # matrix[k][q][p] = [re, im]: frequency k, wave leaving port q with port p driven
         "matrix": [[[[float(v.real), float(v.imag)] for v in row] for row in s] for s in s_list],
         # one reference per port for display: the renormalisation target, or the modal impedances
-        # at the middle frequency
+        # at the middle frequency (a TEM port's line impedance V/I)
         "port_impedances": [z_ref] * len(solver.ports)
         if renorm
         else [_real(z) for z in z_modal[len(z_modal) // 2]],
         "mode_impedances_ohm": z_modal,
+        "port_impedance_kinds": [
+            "line" if "line_impedance_ohm" in p else "mode" for p in props[len(props) // 2]
+        ]
+        if props
+        else [],
         "port_propagation": props,
         "workers": workers,
     }

@@ -71,6 +71,10 @@ class Propagation:
     beta: complex  # rad/m; real above cutoff, -j·α below (e^{+jωt})
     wave_impedance: complex  # Ω, E_t/H_t of the mode
     k: complex  # wavenumber of the filling, k0·√(εr μr)
+    # Ω, V/I of a TEM line (voltage between its conductors over the current on the inner one): what an RF
+    # engineer calls the port's impedance (≈ 50 Ω), unlike the TEM wave impedance η/√εr. None for hollow
+    # guides, whose V and I depend on the chosen path.
+    line_impedance: complex | None = None
 
     @property
     def propagating(self) -> bool:
@@ -90,7 +94,11 @@ def propagation(shape: ModeShape, k0: float, eps_r: complex, mu_r: complex) -> P
         z = ETA0 * cmath.sqrt(mu_r / eps_r)
     else:  # TE and numerically found modes use the TE form with their own β (see eigenmode.py)
         z = k0 * ETA0 * mu_r / beta
-    return Propagation(beta, z, k)
+    line = None
+    if shape.family == "TEM" and shape.face.shape == "coax":
+        # E = V/(ρ ln(b/a)), H = I/(2πρ): V/I = (E_t/H_t) ln(b/a)/2π
+        line = z * math.log(shape.face.dims["outer"] / shape.face.dims["inner"]) / (2 * math.pi)
+    return Propagation(beta, z, k, line)
 
 
 def analytic_mode(face: PortFace, mode: str) -> ModeShape | None:

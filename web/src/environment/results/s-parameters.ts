@@ -6,6 +6,8 @@ export interface SParameterSet {
   /** e.g. "S11", "S21" */
   series: { name: string; re: number[]; im: number[] }[];
   portImpedances?: number[];
+  /** per port: "line" (a TEM port's V/I) or "mode" (a hollow guide's E_t/H_t) */
+  portImpedanceKinds?: string[];
   /** the engine's `normalization`: "modal (…)" or "renormalized to 50 ohm" */
   normalization?: string;
 }
@@ -76,6 +78,9 @@ export function extractSParameters(result: Record<string, unknown>): SParameterS
     frequencies,
     series,
     portImpedances: Array.isArray(z) ? nums(z) : undefined,
+    portImpedanceKinds: Array.isArray(sp.port_impedance_kinds)
+      ? sp.port_impedance_kinds.map((k) => String(k))
+      : undefined,
     normalization: typeof sp.normalization === 'string' ? sp.normalization : undefined,
   };
 }
@@ -93,6 +98,14 @@ export function portImpedanceText(data: SParameterSet, format: (ohm: number) => 
   if (data.normalization?.startsWith('modal')) {
     const mid = data.frequencies[Math.floor(data.frequencies.length / 2)];
     const at = mid !== undefined ? ` at ${+(mid / 1e9).toPrecision(4)} GHz` : '';
+    const kinds = data.portImpedanceKinds;
+    if (kinds?.includes('line') && kinds.length === z.length) {
+      // a TEM port's impedance is its line's V/I (≈ 50 Ω), not the TEM wave impedance η/√εr
+      const each = z.map((ohm, i) =>
+        kinds[i] === 'line' ? `${format(ohm)} (TEM line, V/I)` : `${format(ohm)} (mode, E/H)`,
+      );
+      return `Modal S-parameters, each port normalised to its own mode (1 W). Port impedances${at}: ${each.join(', ')}.`;
+    }
     return `Modal S-parameters, each port normalised to its own mode (1 W). Mode impedances${at}: ${list}.`;
   }
   if (data.normalization?.startsWith('renormalized')) return `Reference impedances: ${list}.`;
