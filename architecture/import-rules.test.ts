@@ -2,13 +2,81 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { IMPORT_RULES } from './import-rules.ts';
-import { checkSource, checkTree, formatViolation, importsOf, REPO_ROOT } from './scan.ts';
+import { IMPORT_RULES, LITERAL_RULES, WEB_FAMILY_DIRS } from './import-rules.ts';
+import {
+  checkLiterals,
+  checkSource,
+  checkTree,
+  checkTreeLiterals,
+  formatLiteral,
+  formatViolation,
+  importsOf,
+  REPO_ROOT,
+} from './scan.ts';
 
 describe('import rules (architecture/import-rules.ts)', () => {
   it('the repository breaks none of them', () => {
     const violations = checkTree(IMPORT_RULES, REPO_ROOT).map(formatViolation);
     expect(violations, violations.join('\n')).toEqual([]);
+    const named = checkTreeLiterals(LITERAL_RULES, REPO_ROOT).map(formatLiteral);
+    expect(named, named.join('\n')).toEqual([]);
+  });
+
+  it('finds the web family folders as the registry does (each with an index.ts)', () => {
+    expect(WEB_FAMILY_DIRS).toEqual(
+      expect.arrayContaining(
+        ['em', 'thermal', 'structural', 'vibration'].map((f) => `web/src/environment/families/${f}`),
+      ),
+    );
+  });
+
+  it('catches a shared environment file that names a family, by import or by string', () => {
+    const shared = 'web/src/environment/results/planted.tsx';
+    expect(
+      checkSource(
+        IMPORT_RULES,
+        shared,
+        "import { HeatFlows } from '../families/thermal/results/HeatFlows.tsx';",
+      ).map(formatViolation),
+    ).toEqual([
+      'web/src/environment/results/planted.tsx imports web/src/environment/families/thermal/results/HeatFlows — breaks "shared environment code imports no family folder: families/registry.ts finds them (docs/multiphysics.md §5)"',
+    ]);
+    expect(
+      checkLiterals(
+        LITERAL_RULES,
+        shared,
+        'const a = 1;\nif (config.analysisType === \'thermal-time\') show();\nconst f = "vibration";',
+      ).map(formatLiteral),
+    ).toEqual([
+      `web/src/environment/results/planted.tsx:2 names 'thermal-time' — breaks "shared environment code names no family: no family id or analysis type as a string (ask families/registry.ts)"`,
+      `web/src/environment/results/planted.tsx:3 names 'vibration' — breaks "shared environment code names no family: no family id or analysis type as a string (ask families/registry.ts)"`,
+    ]);
+    // the registry and the FamilyModule interface are shared, not a family; a family may name itself and compose
+    // another; words that merely contain a family's name are not its name
+    expect(checkSource(IMPORT_RULES, shared, "import { families } from '../families/registry.ts';")).toEqual(
+      [],
+    );
+    expect(
+      checkSource(
+        IMPORT_RULES,
+        'web/src/environment/families/vibration/planted.ts',
+        "import { SUPPORT_FACES } from '../structural/index.ts';",
+      ),
+    ).toEqual([]);
+    expect(
+      checkLiterals(
+        LITERAL_RULES,
+        'web/src/environment/families/thermal/planted.ts',
+        "const t = 'thermal-time';",
+      ),
+    ).toEqual([]);
+    expect(
+      checkLiterals(
+        LITERAL_RULES,
+        shared,
+        "const k = 'thermalConductivity'; const m = 'modal S'; // em dash",
+      ),
+    ).toEqual([]);
   });
 
   it('reads the imports of TypeScript and Python sources', () => {
@@ -160,6 +228,10 @@ describe('import rules (architecture/import-rules.ts)', () => {
     plant('web/src/billing/planted.tsx', "import { buildApp } from '../../../server/src/app.ts';\n");
     plant('web/node_modules/x/index.ts', "import '../../../server/src/app.ts';\n"); // skipped: not our source
     plant(
+      'web/src/environment/run/planted.ts',
+      "import em from '../families/em/index.ts';\nconst t = 'em-eigen';\n",
+    );
+    plant(
       'engine/fieldline_engine/core/planted.py',
       'def f():\n    from fieldline_engine.vibration.modal import solve_modes\n',
     );
@@ -167,6 +239,10 @@ describe('import rules (architecture/import-rules.ts)', () => {
       'engine/fieldline_engine/core/planted.py imports engine/fieldline_engine/vibration/modal/solve_modes — breaks "physics-neutral engine code (core/, post/, mesh/, io/, geometry/, commands/) imports no physics family"',
       'engine/fieldline_engine/core/planted.py imports engine/fieldline_engine/vibration/modal — breaks "physics-neutral engine code (core/, post/, mesh/, io/, geometry/, commands/) imports no physics family"',
       'web/src/billing/planted.tsx imports server/src/app — breaks "web does not import the server"',
+      'web/src/environment/run/planted.ts imports web/src/environment/families/em — breaks "shared environment code imports no family folder: families/registry.ts finds them (docs/multiphysics.md §5)"',
+    ]);
+    expect(checkTreeLiterals(LITERAL_RULES, tree).map(formatLiteral)).toEqual([
+      `web/src/environment/run/planted.ts:2 names 'em-eigen' — breaks "shared environment code names no family: no family id or analysis type as a string (ask families/registry.ts)"`,
     ]);
   });
 });

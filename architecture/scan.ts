@@ -1,7 +1,7 @@
 /** Reads the imports of TypeScript and Python sources and checks them against the rules (import-rules.ts). */
 import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
-import type { ImportRule } from './import-rules.ts';
+import type { ImportRule, LiteralRule } from './import-rules.ts';
 
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.venv', '__pycache__', 'out', 'coverage', 'data']);
 const SOURCE = /\.(ts|tsx|mts|js|mjs|py)$/;
@@ -120,3 +120,39 @@ export const formatViolation = (v: Violation) => `${v.file} imports ${v.imports}
 
 /** The repository root (this folder's parent). */
 export const REPO_ROOT = dirname(import.meta.dirname);
+
+export interface LiteralViolation {
+  file: string;
+  line: number;
+  literal: string;
+  rule: string;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The string literals of `rules` one TypeScript source file contains where it must not (repo-relative path). */
+export function checkLiterals(rules: LiteralRule[], file: string, source: string): LiteralViolation[] {
+  if (file.endsWith('.py')) return [];
+  const self = stripModule(file);
+  const found: LiteralViolation[] = [];
+  for (const rule of rules) {
+    if (!rule.from.some((f) => under(self, f)) || rule.except.some((e) => under(self, e))) continue;
+    const pattern = new RegExp(`(['"\`])(${rule.literals.map(escapeRegExp).join('|')})\\1`, 'g');
+    for (const m of source.matchAll(pattern)) {
+      const line = source.slice(0, m.index).split('\n').length;
+      found.push({ file, line, literal: m[2] ?? '', rule: rule.name });
+    }
+  }
+  return found;
+}
+
+/** Every source file under the literal rules' `from` folders of the tree at `root`, checked. */
+export function checkTreeLiterals(rules: LiteralRule[], root: string): LiteralViolation[] {
+  const files = new Set<string>();
+  for (const r of new Set(rules.flatMap((rule) => rule.from)))
+    for (const f of sourceFiles(root, r)) files.add(f);
+  return [...files].sort().flatMap((f) => checkLiterals(rules, f, readFileSync(join(root, f), 'utf8')));
+}
+
+export const formatLiteral = (v: LiteralViolation) =>
+  `${v.file}:${v.line} names '${v.literal}' — breaks "${v.rule}"`;

@@ -4,8 +4,8 @@ import { LOGIN_PATH, type LoginRedirectState, useAuth } from '../auth/index.ts';
 import { convertStep } from './api/convert-step.ts';
 import { FeaApi } from './api/fea-api.ts';
 import { ENVIRONMENT_PATH, isSignedIn } from './auth/guest-check.ts';
-import { isPhysicsFamily } from './config/families.ts';
 import { loadMaterialsLibrary } from './config/materials-library.ts';
+import { familyById, isPhysicsFamily } from './families/registry.ts';
 import { BottomBar } from './layout/BottomBar.tsx';
 import { LeftPanel } from './layout/LeftPanel.tsx';
 import { RightPanel } from './layout/RightPanel.tsx';
@@ -80,8 +80,8 @@ export function EnvironmentPage() {
   }, []);
   useEffect(() => {
     if (!isPhysicsFamily(physics)) return;
-    // Structural and vibration start at element order 2 (linear tetrahedra lock in bending).
-    const order = physics === 'structural' || physics === 'vibration' ? 2 : undefined;
+    // A family may start at a higher element order (linear tetrahedra lock in bending).
+    const order = familyById(physics).minMeshOrder;
     store.set((st) => ({ form: { ...st.form, physics, meshOrder: order ?? st.form.meshOrder } }));
   }, [physics, store]);
   const [left, setLeft] = useState(true);

@@ -1,8 +1,9 @@
 import { ANALYSIS_DEFAULTS, AnalysisConfig } from '@fieldline/contracts';
 import { describe, expect, it } from 'vitest';
-import { defaultAnalysisForm, newRows } from '../../src/environment/config/analysis-form.ts';
 import { addFacesToList, parseFaceList, toggleFacesInList } from '../../src/environment/config/face-list.ts';
+import { defaultAnalysisForm } from '../../src/environment/config/form-defaults.ts';
 import { modeForAnalysisType, toBackendConfig } from '../../src/environment/config/to-backend-config.ts';
+import { newEmRows } from '../../src/environment/families/em/em-form.ts';
 
 const form = () => defaultAnalysisForm();
 
@@ -124,11 +125,11 @@ describe('toBackendConfig', () => {
     ]);
     expect(toBackendConfig({ ...form(), sParamNumPoints: '2.5' }).sParamNumPoints).toBe(101);
 
-    const port = { ...newRows.wavePort(0), faces: '4, 5', amplitude: '', phase: 'x' };
+    const port = { ...newEmRows.wavePort(0), faces: '4, 5', amplitude: '', phase: 'x' };
     const c = toBackendConfig({
       ...form(),
       useWavePorts: true,
-      wavePorts: [port, { ...newRows.wavePort(1), faces: '7', amplitude: '2', phase: '90', mode: 'TEM' }],
+      wavePorts: [port, { ...newEmRows.wavePort(1), faces: '7', amplitude: '2', phase: '90', mode: 'TEM' }],
     });
     expect(c.wavePorts).toEqual([
       { portID: 1, faces: [4, 5], mode: 'TE10', amplitude: 1, phase: 0 },
@@ -138,7 +139,7 @@ describe('toBackendConfig', () => {
   });
 
   it('drives only the first new wave port (1 W); later ones start as matched loads (amplitude 0)', () => {
-    const ports = [newRows.wavePort(0), newRows.wavePort(1), newRows.wavePort(2)].map((p, i) => ({
+    const ports = [newEmRows.wavePort(0), newEmRows.wavePort(1), newEmRows.wavePort(2)].map((p, i) => ({
       ...p,
       faces: String(i + 4),
     }));
@@ -176,14 +177,14 @@ describe('toBackendConfig', () => {
   });
 
   it('maps Neumann and impedance rows; a new impedance boundary starts at 50+0j', () => {
-    const z = newRows.impedance();
+    const z = newEmRows.impedance();
     expect([z.real, z.imag]).toEqual(['50', '0']);
     const c = toBackendConfig({
       ...form(),
       neumann: [{ key: 'n', faces: '3,4', flux: '2.5' }],
       impedance: [
         { ...z, faces: '5' },
-        { ...newRows.impedance(), faces: '' },
+        { ...newEmRows.impedance(), faces: '' },
       ],
     });
     expect(c.neumannConditions).toEqual([{ faces: [3, 4], flux: 2.5 }]);
@@ -191,7 +192,7 @@ describe('toBackendConfig', () => {
   });
 
   it('maps per-body library materials to bodyMaterials; a new anisotropic material starts at all 1 and σ 0', () => {
-    const a = newRows.anisotropic(0);
+    const a = newEmRows.anisotropic(0);
     expect(a).toMatchObject({
       permittivity: ['1', '1', '1'],
       permeability: ['1', '1', '1'],

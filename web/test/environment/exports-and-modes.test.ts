@@ -1,11 +1,11 @@
 import { AnalysisConfig } from '@fieldline/contracts';
 import { describe, expect, it } from 'vitest';
 import { FeaApi } from '../../src/environment/api/fea-api.ts';
-import { defaultAnalysisForm } from '../../src/environment/config/analysis-form.ts';
+import { defaultAnalysisForm } from '../../src/environment/config/form-defaults.ts';
 import { toBackendConfig } from '../../src/environment/config/to-backend-config.ts';
+import { hzLabel } from '../../src/environment/families/vibration/results/HarmonicResponse.tsx';
 import { numberWithUnit } from '../../src/environment/meshing/MeshQualityReport.tsx';
 import { parseProblemMarkers, problemAreasMessage } from '../../src/environment/meshing/problem-markers.ts';
-import { hzLabel } from '../../src/environment/results/HarmonicResponse.tsx';
 import { harmonicResponse } from '../../src/environment/results/harmonic-response.ts';
 import { harmonicResponseCsv } from '../../src/environment/results/harmonic-response-csv.ts';
 import { extractQuantities, formatSI, quantityText } from '../../src/environment/results/quantities.ts';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { defaultAnalysisForm, newRows } from '../../src/environment/config/analysis-form.ts';
-import { newStructuralRows } from '../../src/environment/config/structural/structural-form.ts';
-import { newThermalRows } from '../../src/environment/config/thermal/thermal-form.ts';
+import { defaultAnalysisForm } from '../../src/environment/config/form-defaults.ts';
+import { newEmRows } from '../../src/environment/families/em/em-form.ts';
+import { newStructuralRows } from '../../src/environment/families/structural/structural-form.ts';
+import { newThermalRows } from '../../src/environment/families/thermal/thermal-form.ts';
 import type { PickTarget } from '../../src/environment/state/environment-state.ts';
 import { faceMarks, markOf } from '../../src/environment/viewer-bridge/face-marks.ts';
 
@@ -50,7 +51,7 @@ describe('faceMarks: what the viewer marks', () => {
     expect(faceMarks({ ...form, physics: 'vibration', vibrationKind: 'harmonic' }, null, false)).toHaveLength(
       2,
     );
-    const terminals = [{ ...newRows.dirichletFaceGroup(0), faces: '3' }];
+    const terminals = [{ ...newEmRows.dirichletFaceGroup(0), faces: '3' }];
     const thermal = {
       ...form,
       physics: 'thermal' as const,
@@ -100,8 +101,8 @@ describe('faceMarks: what the viewer marks', () => {
   });
 
   it('two wave ports, or two terminals, are marked in two colours, each named (qa32)', () => {
-    const ports = [0, 1].map((i) => ({ ...newRows.wavePort(i), faces: String(10 + i) }));
-    const terminals = [0, 1].map((i) => ({ ...newRows.dirichletFaceGroup(i), faces: String(20 + i) }));
+    const ports = [0, 1].map((i) => ({ ...newEmRows.wavePort(i), faces: String(10 + i) }));
+    const terminals = [0, 1].map((i) => ({ ...newEmRows.dirichletFaceGroup(i), faces: String(20 + i) }));
     const em = {
       ...defaultAnalysisForm(),
       physics: 'em' as const,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultAnalysisForm } from '../../src/environment/config/analysis-form.ts';
-import { pulseResolutionWarning } from '../../src/environment/config/em/pulse-resolution.ts';
+import { defaultAnalysisForm } from '../../src/environment/config/form-defaults.ts';
+import { pulseResolutionWarning } from '../../src/environment/families/em/pulse-resolution.ts';
 
 /**
  * qa31: the transient defaults (Δt = 100 ps, end 1 ns, automatic width end/15 = 66.7 ps) ran a pulse under one

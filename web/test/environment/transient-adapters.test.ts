@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { timeDomainSummary } from '../../src/environment/families/em/results/time-domain-summary.ts';
 import { frequencyResponseCsv } from '../../src/environment/results/frequency-response-csv.ts';
 import { magnitudeDb } from '../../src/environment/results/s-parameters.ts';
-import { timeDomainSummary } from '../../src/environment/results/time-domain-summary.ts';
 import { timeCharts, timeSeriesCsv } from '../../src/environment/results/time-series.ts';
 import { transientResponse } from '../../src/environment/results/transient-response.ts';
 import coax from './fixtures/transient-coax.json';

@@ -1,27 +1,37 @@
-import { isRecord } from '../../api/http.ts';
+import type { FamilyModule, ResultPanel } from '../families/family-module.ts';
+import { families, familyOfAnalysisType } from '../families/registry.ts';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { KeyValueTable } from '../ui/KeyValueTable.tsx';
 import { ErrorBox } from '../ui/Messages.tsx';
 import { showResultBody } from '../workflows/apply-results.ts';
-import { runAnalysis } from '../workflows/run-analysis.ts';
 import { Downloads } from './Downloads.tsx';
-import { Eigenmodes } from './Eigenmodes.tsx';
-import { HeatFlows } from './HeatFlows.tsx';
-// The charts come in their own chunk, fetched when a result is first shown.
-import { HarmonicResponse, SParameterPlot, ThermalHistory, TimeDomain } from './lazy-charts.tsx';
 import { magneticEnergyNeedsAir } from './magnetic-closure.ts';
+import type { ProcessedResults } from './process-results.ts';
 import { formatHz, formatSI, quantityText } from './quantities.ts';
-import { Reactions } from './Reactions.tsx';
 import { RunSettings } from './RunSettings.tsx';
 import { SolverNotes } from './SolverNotes.tsx';
-import { SParameterTable } from './SParameterTable.tsx';
-import { portImpedanceText } from './s-parameters.ts';
 import { iterativeSummary, sweepSummary } from './sweep-summary.ts';
-import { VibrationModes } from './VibrationModes.tsx';
 
-/** FEA results: solver info, computation time, key quantities, S-parameters, downloads. */
+/** The families whose panels a result shows: its analysis type's, or every family's for a result that does not
+ * say (each panel draws nothing without its data). */
+function resultFamilies(results: ProcessedResults): readonly FamilyModule[] {
+  const type = results.analysisConfig?.analysisType ?? results.solverInfo?.analysis;
+  const family = familyOfAnalysisType(type);
+  return family ? [family] : families();
+}
+
+/** A result's family panels (each draws nothing when the result has nothing for it). */
+function FamilyPanels({ panels, results }: { panels: readonly ResultPanel[]; results: ProcessedResults }) {
+  return panels.map((Panel, i) => (
+    // the families' panel lists are fixed: a panel's place in them is its identity
+    // biome-ignore lint/suspicious/noArrayIndexKey: see above
+    <Panel key={i} result={results.active} results={results} />
+  ));
+}
+
+/** FEA results: solver info, computation time, key quantities, the family's panels, downloads. */
 export function FeaResults() {
-  const { deps, jobs, store } = useServices();
+  const { deps } = useServices();
   const results = useEnv((s) => s.results);
   const error = useEnv((s) => s.analysis.error);
   const status = useEnv((s) => s.analysis.status);
@@ -31,17 +41,12 @@ export function FeaResults() {
   }
   const info = results.solverInfo ?? {};
   const closedByShell = magneticEnergyNeedsAir(results.active, results.analysisConfig);
-  const matrixSource = sParameterSource(results.active);
-  const portImpedances = results.sParameters
-    ? portImpedanceText(results.sParameters, (z) => formatSI(z, 'Ω'))
-    : null;
+  const shown = resultFamilies(results);
+  const family = shown.length === 1 ? shown[0] : undefined;
   const solverRows: [string, string][] = [];
   if (typeof info.analysis === 'string') solverRows.push(['Analysis', info.analysis]);
-  if (info.analysis === 'em-time') {
-    // a time-domain run's frequency is its pulse's carrier; a baseband Gaussian has none
-    if (typeof info.frequency === 'number' && info.frequency > 0)
-      solverRows.push(['Carrier frequency', formatHz(info.frequency)]);
-  } else if (typeof info.frequency === 'number') solverRows.push(['Frequency', formatHz(info.frequency)]);
+  if (family?.solverRows) solverRows.push(...family.solverRows(info));
+  else if (typeof info.frequency === 'number') solverRows.push(['Frequency', formatHz(info.frequency)]);
   for (const [k, label] of [
     ['elements', 'Elements'],
     ['matrix_size', 'Unknowns'],
@@ -59,11 +64,6 @@ export function FeaResults() {
   if (sweep) solverRows.push(['Frequency sweep', sweep]);
   if (results.computationTime !== null)
     solverRows.push(['Computation time', `${results.computationTime.toFixed(2)} s`]);
-
-  const enableAnimation = () => {
-    store.set((s) => ({ form: { ...s.form, animate: true, animationFrames: s.form.animationFrames || 50 } }));
-    void runAnalysis(deps, jobs.start('analysis'));
-  };
 
   return (
     <div className="fea-results" data-testid="fea-results">
@@ -120,55 +120,17 @@ export function FeaResults() {
           </tbody>
         </table>
       )}
-      <Reactions result={results.active} />
-      <HeatFlows result={results.active} />
+      <FamilyPanels panels={shown.flatMap((f) => f.summaryPanels)} results={results} />
       <KeyValueTable rows={solverRows} className="solver" testId="solver-info" />
       <RunSettings config={results.analysisConfig} />
-      <SolverNotes info={results.solverInfo} />
-      <Eigenmodes result={results.active} />
-      <TimeDomain result={results.active} />
-      <ThermalHistory result={results.active} />
-      <VibrationModes result={results.active} />
-      <HarmonicResponse result={results.active} />
-      {results.sParameters && (
-        <>
-          <h3>S-parameters</h3>
-          {matrixSource && (
-            <p className="small muted" data-testid="sparam-source">
-              {matrixSource}
-            </p>
-          )}
-          <SParameterPlot data={results.sParameters} />
-          <SParameterTable data={results.sParameters} />
-          {portImpedances && (
-            <p className="small" data-testid="sparam-port-impedances">
-              {portImpedances}
-            </p>
-          )}
-        </>
-      )}
-      {results.timeDomain && results.animationFrames === 0 && (
-        <div className="enable-animation">
-          <button type="button" onClick={enableAnimation} data-testid="enable-animation">
-            Enable Animation
-          </button>
-          <p className="muted small">
-            These time-domain results have no frames; this runs the analysis again with 50 frames.
-          </p>
-        </div>
-      )}
+      <SolverNotes
+        info={results.solverInfo}
+        warningsListed={shown.some((f) => !!results.solverInfo && !!f.listsOwnWarnings?.(results.solverInfo))}
+      />
+      <FamilyPanels panels={shown.flatMap((f) => f.resultPanels)} results={results} />
       <Downloads />
     </div>
   );
-}
-
-/** Where a matrix came from when it is not a frequency-domain sweep (em-time: one pulse per port). */
-function sParameterSource(result: Record<string, unknown>): string | null {
-  const sp = result.s_parameters;
-  if (!isRecord(sp) || typeof sp.source !== 'string') return null;
-  const runs = isRecord(sp.performance) ? sp.performance.runs : undefined;
-  const norm = typeof sp.normalization === 'string' ? `; ${sp.normalization}` : '';
-  return `Full S-matrix from the time-domain run: ${sp.source}${typeof runs === 'number' ? `, ${runs} runs` : ''}${norm}.`;
 }
 
 /** Beside "Magnetic energy" of a model that is conductor throughout (magnetic-closure.ts). */

@@ -5,12 +5,12 @@ const strings = (value: unknown): string[] =>
 
 /**
  * The engine's warnings (solver_info.warnings: e.g. a config field this analysis left out) and, with the
- * Verbose flag, its step-by-step log (solver_info.log). A time-domain run lists its warnings among its
- * notes (TimeDomain), so they are not repeated here.
+ * Verbose flag, its step-by-step log (solver_info.log). `warningsListed`: a family's panel lists the warnings
+ * among its own notes (an EM time-domain run's), so they are not repeated here.
  */
-export function SolverNotes({ info }: { info: unknown }) {
+export function SolverNotes({ info, warningsListed = false }: { info: unknown; warningsListed?: boolean }) {
   if (!isRecord(info)) return null;
-  const warnings = info.analysis === 'em-time' ? [] : strings(info.warnings);
+  const warnings = warningsListed ? [] : strings(info.warnings);
   const log = strings(info.log);
   if (warnings.length === 0 && log.length === 0) return null;
   return (

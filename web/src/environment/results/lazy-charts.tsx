@@ -1,49 +1,55 @@
-import { type ComponentType, useEffect, useState } from 'react';
+import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
 
-type Charts = typeof import('./charts.ts');
-
-let charts: Charts | null = null;
-let loading: Promise<Charts> | null = null;
-
-/** Loads the charts chunk (once). Called when results are shown; tests may await it to render at once. */
-export function loadCharts(): Promise<Charts> {
-  loading ??= import('./charts.ts').then((module) => {
-    charts = module;
-    return module;
-  });
-  return loading;
+/** One lazily fetched chart panel: the component once loaded, and how to fetch it (once). */
+interface LazyEntry<P> {
+  chart: ComponentType<P> | null;
+  fetch: () => Promise<ComponentType<P>>;
 }
 
-/** The charts module once loaded; until then null, and the caller re-renders when it arrives. */
-function useCharts(): Charts | null {
-  const [, setLoaded] = useState(charts !== null);
+/** Every lazy panel's loader, so the charts can be fetched together (loadCharts). */
+const loaders: (() => Promise<unknown>)[] = [];
+
+/** Loads every chart panel made so far (once each). Tests may await it to render results at once. */
+export async function loadCharts(): Promise<void> {
+  await Promise.all(loaders.map((load) => load()));
+}
+
+function LazyChart<P extends object>({ entry, props }: { entry: LazyEntry<P>; props: P }) {
+  const [, setLoaded] = useState(entry.chart !== null);
   useEffect(() => {
-    if (charts) return;
+    if (entry.chart) return;
     let live = true;
-    void loadCharts().then(() => {
+    void entry.fetch().then(() => {
       if (live) setLoaded(true);
     });
     return () => {
       live = false;
     };
-  }, []);
-  return charts;
+  }, [entry]);
+  if (!entry.chart) return null;
+  const Chart = entry.chart;
+  return <Chart {...props} />;
 }
 
 /**
- * A chart panel drawn from the charts chunk. Nothing until it has loaded (a moment, once): most
- * results have no chart of a given kind, and a placeholder would show for panels that draw nothing.
+ * A chart panel fetched in its own chunk when results are first shown: the SVG line charts stay out of the
+ * environment's start (e2e/tests/bundle-budget.e2e.ts). A family's index names its chart panels through this,
+ * `lazyChart(() => import('./results/ThermalHistory.tsx').then((m) => m.ThermalHistory))`. Nothing is drawn
+ * until it has loaded (a moment, once): most results have no chart of a given kind, and a placeholder would
+ * show for panels that draw nothing.
  */
-function lazyChart<P extends object>(pick: (module: Charts) => ComponentType<P>) {
-  return (props: P) => {
-    const loaded = useCharts();
-    if (!loaded) return null;
-    const Chart = pick(loaded);
-    return <Chart {...props} />;
+export function lazyChart<P extends object>(load: () => Promise<ComponentType<P>>): (props: P) => ReactNode {
+  let loading: Promise<ComponentType<P>> | null = null;
+  const entry: LazyEntry<P> = {
+    chart: null,
+    fetch: () => {
+      loading ??= load().then((loaded) => {
+        entry.chart = loaded;
+        return loaded;
+      });
+      return loading;
+    },
   };
+  loaders.push(entry.fetch);
+  return (props: P) => <LazyChart entry={entry} props={props} />;
 }
-
-export const HarmonicResponse = lazyChart((c) => c.HarmonicResponse);
-export const SParameterPlot = lazyChart((c) => c.SParameterPlot);
-export const ThermalHistory = lazyChart((c) => c.ThermalHistory);
-export const TimeDomain = lazyChart((c) => c.TimeDomain);

@@ -1,4 +1,4 @@
-import { familyAvailable } from '../config/families.ts';
+import { familyAvailable } from '../families/registry.ts';
 import { Progress } from '../meshing/SurfaceMeshCard.tsx';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { ErrorBox, Notice } from '../ui/Messages.tsx';

@@ -1,7 +1,10 @@
 import type { LENGTH_UNITS, MeshData } from '@fieldline/contracts';
 import type { CatalogueSummary } from '../../results-format/index.ts';
-import { type AnalysisForm, defaultAnalysisForm } from '../config/analysis-form.ts';
+import type { AnalysisForm, FaceListKey } from '../config/analysis-form.ts';
+import { COMMON_MODEL_BOUND } from '../config/common/common-config.ts';
+import { defaultAnalysisForm } from '../config/form-defaults.ts';
 import type { MeshingOptions } from '../config/to-backend-config.ts';
+import { families } from '../families/registry.ts';
 import type { ProblemMarkersPayload } from '../meshing/problem-markers.ts';
 import type { MeshSlivers } from '../meshing/slivers.ts';
 import type { ProcessedResults } from '../results/process-results.ts';
@@ -88,14 +91,8 @@ export interface FormRestore {
 }
 
 export interface PickTarget {
-  list:
-    | 'dirichletFaceGroups'
-    | 'neumann'
-    | 'impedance'
-    | 'wavePorts'
-    | 'structuralSupports'
-    | 'structuralLoads'
-    | 'thermalConditions';
+  /** the form's face list being picked into (a family's face list, families/<id>/index.ts faceLists) */
+  list: FaceListKey;
   key: string;
 }
 
@@ -148,29 +145,9 @@ export function clearRefusalOnEdit(store: EnvironmentStore): () => void {
  */
 export function clearedState(state: EnvironmentState): EnvironmentState {
   const defaults = defaultAnalysisForm();
-  const form = {
-    ...state.form,
-    defaultPermittivity: defaults.defaultPermittivity,
-    defaultPermeability: defaults.defaultPermeability,
-    defaultConductivity: defaults.defaultConductivity,
-    density: defaults.density,
-    heatCapacity: defaults.heatCapacity,
-    useAnisotropicMaterials: defaults.useAnisotropicMaterials,
-    anisotropicMaterials: defaults.anisotropicMaterials,
-    bodyMaterials: {},
-    bodyOverrides: {},
-    dirichletNodes: [],
-    dirichletFaceGroups: [],
-    neumann: [],
-    impedance: [],
-    wavePorts: [],
-    referenceNode: '',
-    // the other families' rows name faces and bodies too (a new part's face 3 is another face)
-    structuralSupports: [],
-    structuralLoads: [],
-    thermalConditions: [],
-    heatSources: [],
-  };
+  // every family's model-bound fields, not only the chosen one's (a new part's face 3 is another face)
+  const bound = [...COMMON_MODEL_BOUND, ...families().flatMap((f) => f.modelBound)];
+  const form = { ...state.form, ...Object.fromEntries(bound.map((k) => [k, defaults[k]])) } as AnalysisForm;
   return { ...initialEnvironmentState(), form };
 }
 

@@ -1,58 +1,12 @@
 import { type FaceMark, type FaceMarkTone, faceMarkColour } from '@fieldline/contracts';
 import type { AnalysisForm } from '../config/analysis-form.ts';
 import { parseFaceList } from '../config/face-list.ts';
+import type { FaceRow } from '../families/family-module.ts';
+import { familyById } from '../families/registry.ts';
 import type { PickTarget } from '../state/environment-state.ts';
 
-type FaceRow = { key: string; faces: string; kind?: string; name?: string; portID?: string };
-type Entry = {
-  list: PickTarget['list'];
-  toneOf: (row: FaceRow) => FaceMarkTone;
-  /** what the legend calls the row, e.g. "Port 2", when it has no name of its own */
-  nameOf: (row: FaceRow, index: number) => string;
-};
-
-const named = (fallback: string) => (row: FaceRow, i: number) => row.name?.trim() || `${fallback} ${i + 1}`;
-const supports: Entry = { list: 'structuralSupports', toneOf: () => 'constraint', nameOf: named('Support') };
-const loads: Entry = { list: 'structuralLoads', toneOf: () => 'load', nameOf: named('Load') };
-
 /** The face lists the chosen physics runs with, the role each row plays and what the legend calls it. */
-function listsOf(form: AnalysisForm): Entry[] {
-  switch (form.physics) {
-    case 'structural':
-      return [supports, loads];
-    case 'vibration':
-      return form.vibrationKind === 'harmonic' ? [supports, loads] : [supports];
-    case 'thermal':
-      return [
-        {
-          list: 'thermalConditions',
-          toneOf: (row) =>
-            row.kind === 'temperature' ? 'constraint' : row.kind === 'flux' ? 'load' : 'other',
-          nameOf: named('Condition'),
-        },
-        ...(form.jouleHeating
-          ? [
-              {
-                list: 'dirichletFaceGroups',
-                toneOf: () => 'other',
-                nameOf: named('Terminal'),
-              } satisfies Entry,
-            ]
-          : []),
-      ];
-    default:
-      return [
-        { list: 'dirichletFaceGroups', toneOf: () => 'constraint', nameOf: named('Terminal') },
-        { list: 'neumann', toneOf: () => 'other', nameOf: named('Neumann') },
-        { list: 'impedance', toneOf: () => 'other', nameOf: named('Impedance') },
-        {
-          list: 'wavePorts',
-          toneOf: () => 'load',
-          nameOf: (row, i) => `Port ${row.portID?.trim() || i + 1}`,
-        },
-      ];
-  }
-}
+const listsOf = (form: AnalysisForm) => familyById(form.physics).faceLists(form);
 
 /** A row's place in the marks: its role, which member of the role it is (its colour) and its name. */
 export interface RowMark {

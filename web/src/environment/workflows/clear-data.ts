@@ -1,4 +1,4 @@
-import { defaultAnalysisForm } from '../config/analysis-form.ts';
+import { defaultAnalysisForm } from '../config/form-defaults.ts';
 import { initialEnvironmentState } from '../state/environment-state.ts';
 import type { WorkflowDeps } from './deps.ts';
 

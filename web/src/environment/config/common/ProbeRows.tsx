@@ -2,7 +2,7 @@ import type { MeshData } from '@fieldline/contracts';
 import { useMemo } from 'react';
 import { useEnv } from '../../state/EnvironmentContext.tsx';
 import { TripleInput } from '../../ui/TripleInput.tsx';
-import { newRows, type Triple } from '../analysis-form.ts';
+import { newProbeRow, type Triple } from '../analysis-form.ts';
 import { parseNumber } from '../numbers.ts';
 import { defaultProbePoint } from '../probe-default.ts';
 import { locateProbe } from '../probe-inside.ts';
@@ -44,7 +44,7 @@ export function ProbeRows(props: { outsideOutcome: string }) {
       <button
         type="button"
         className="add"
-        onClick={() => addRow('probes', newRows.probe(form.probes.length, defaultProbePoint(mesh)))}
+        onClick={() => addRow('probes', newProbeRow(form.probes.length, defaultProbePoint(mesh)))}
       >
         + Add probe
       </button>

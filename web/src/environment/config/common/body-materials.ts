@@ -1,18 +1,10 @@
 import type { Material } from '@fieldline/contracts';
+import type { MaterialProperty } from '../analysis-form.ts';
 import { materialById } from '../materials-library.ts';
 import { parseNumber } from '../numbers.ts';
 import type { BodyRef } from '../to-backend-config.ts';
 
-/** The non-EM properties a family's materials group shows per body (SI). */
-export type MaterialProperty =
-  | 'conductivity'
-  | 'density'
-  | 'youngsModulus'
-  | 'poissonRatio'
-  | 'yieldStrength'
-  | 'thermalConductivity'
-  | 'heatCapacity'
-  | 'emissivity';
+export type { MaterialProperty };
 
 export const PROPERTY_LABELS: Record<MaterialProperty, { label: string; unit: string }> = {
   conductivity: { label: 'Electrical conductivity', unit: 'S/m' },

@@ -1,0 +1,71 @@
+import type { AnalysisType } from '@fieldline/contracts';
+import { lazyChart } from '../../results/lazy-charts.tsx';
+import { formatHz } from '../../results/quantities.ts';
+import type { FaceRow, FamilyModule } from '../family-module.ts';
+import { ElectromagneticGroups } from './ElectromagneticGroups.tsx';
+import { defaultEmForm } from './em-form.ts';
+import { emFromBackend } from './em-from-backend.ts';
+import { emAnalysisLabel, emRunSettings } from './em-run-settings.ts';
+import { EM_IDLE_KEYS, emMode, emToBackend } from './em-to-backend.ts';
+import { Eigenmodes } from './results/Eigenmodes.tsx';
+import { EnableAnimation } from './results/EnableAnimation.tsx';
+import { SParametersPanel } from './results/SParametersPanel.tsx';
+
+// The time-domain panel draws with the line charts: their own chunk, fetched when a result is first shown.
+const TimeDomain = lazyChart(() => import('./results/TimeDomain.tsx').then((m) => m.TimeDomain));
+
+const named = (fallback: string) => (row: FaceRow, i: number) => row.name?.trim() || `${fallback} ${i + 1}`;
+
+/** Electrostatics, conduction, quasi-statics, full-wave RF, time domain and cavity eigenmodes (docs/em-static.md,
+ * docs/fullwave.md, docs/transient.md). */
+const em: FamilyModule = {
+  id: 'em',
+  label: 'Electromagnetic',
+  order: 0,
+  blurb: 'Electrostatics, conduction and RF: fields, S-parameters, time-domain pulses and cavity eigenmodes.',
+  analysisTypes: ['em', 'em-time', 'em-eigen'],
+  defaults: defaultEmForm,
+  modelBound: [
+    'defaultPermittivity',
+    'defaultPermeability',
+    'defaultConductivity',
+    'density',
+    'heatCapacity',
+    'useAnisotropicMaterials',
+    'anisotropicMaterials',
+    'dirichletNodes',
+    'dirichletFaceGroups',
+    'neumann',
+    'impedance',
+    'wavePorts',
+    'referenceNode',
+  ],
+  Groups: ElectromagneticGroups,
+  faceLists: () => [
+    { list: 'dirichletFaceGroups', toneOf: () => 'constraint', nameOf: named('Terminal') },
+    { list: 'neumann', toneOf: () => 'other', nameOf: named('Neumann') },
+    { list: 'impedance', toneOf: () => 'other', nameOf: named('Impedance') },
+    { list: 'wavePorts', toneOf: () => 'load', nameOf: (row, i) => `Port ${row.portID?.trim() || i + 1}` },
+  ],
+  analysisType: (form): AnalysisType => (form.transient ? 'em-time' : form.analysisType),
+  mode: emMode,
+  toBackend: emToBackend,
+  idleKeys: EM_IDLE_KEYS,
+  fromBackend: (_config, reader) => emFromBackend(reader),
+  analysisLabel: emAnalysisLabel,
+  runSettings: emRunSettings,
+  solverRows: (info) => {
+    // a time-domain run's frequency is its pulse's carrier; a baseband Gaussian has none
+    if (info.analysis !== 'em-time')
+      return typeof info.frequency === 'number' ? [['Frequency', formatHz(info.frequency)]] : [];
+    return typeof info.frequency === 'number' && info.frequency > 0
+      ? [['Carrier frequency', formatHz(info.frequency)]]
+      : [];
+  },
+  // A time-domain run lists its warnings among its notes (TimeDomain).
+  listsOwnWarnings: (info) => info.analysis === 'em-time',
+  summaryPanels: [],
+  resultPanels: [Eigenmodes, TimeDomain, SParametersPanel, EnableAnimation],
+};
+
+export default em;

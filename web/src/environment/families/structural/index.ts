@@ -1,0 +1,43 @@
+import type { FaceListRole, FaceRow, FamilyModule } from '../family-module.ts';
+import { Reactions } from './results/Reactions.tsx';
+import { StructuralGroups } from './StructuralGroups.tsx';
+import { defaultStructuralForm, structuralFromBackend, structuralToBackend } from './structural-form.ts';
+import { structuralRunSettings } from './structural-run-settings.ts';
+
+const named = (fallback: string) => (row: FaceRow, i: number) => row.name?.trim() || `${fallback} ${i + 1}`;
+/** Supports and loads as the face marks show them (vibration shows the same rows). */
+export const SUPPORT_FACES: FaceListRole = {
+  list: 'structuralSupports',
+  toneOf: () => 'constraint',
+  nameOf: named('Support'),
+};
+export const LOAD_FACES: FaceListRole = {
+  list: 'structuralLoads',
+  toneOf: () => 'load',
+  nameOf: named('Load'),
+};
+
+/** Linear static stress (docs/structural.md). */
+const structural: FamilyModule = {
+  id: 'structural',
+  label: 'Structural',
+  order: 3,
+  blurb:
+    'Linear static stress: supports and loads on picked faces, deformed shape, von Mises stress, reactions.',
+  analysisTypes: ['structural'],
+  minMeshOrder: 2,
+  defaults: defaultStructuralForm,
+  modelBound: ['structuralSupports', 'structuralLoads'],
+  Groups: StructuralGroups,
+  faceLists: () => [SUPPORT_FACES, LOAD_FACES],
+  analysisType: () => 'structural',
+  mode: (analysisType) => analysisType,
+  toBackend: (form, { bodies }) => structuralToBackend(form, bodies),
+  fromBackend: (config) => structuralFromBackend(config),
+  analysisLabel: () => 'Linear static (structural)',
+  runSettings: structuralRunSettings,
+  summaryPanels: [Reactions],
+  resultPanels: [],
+};
+
+export default structural;

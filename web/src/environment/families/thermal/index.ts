@@ -1,0 +1,57 @@
+import { lazyChart } from '../../results/lazy-charts.tsx';
+import { emConductionFromBackend } from '../em/em-from-backend.ts';
+import { emConductionToBackend } from '../em/em-to-backend.ts';
+import type { FaceRow, FamilyModule } from '../family-module.ts';
+import { HeatFlows } from './results/HeatFlows.tsx';
+import { ThermalGroups } from './ThermalGroups.tsx';
+import { defaultThermalForm, thermalFromBackend, thermalToBackend } from './thermal-form.ts';
+import { thermalRunSettings } from './thermal-run-settings.ts';
+
+// The temperature history draws with the line charts: their own chunk, fetched when a result is first shown.
+const ThermalHistory = lazyChart(() => import('./results/ThermalHistory.tsx').then((m) => m.ThermalHistory));
+
+const named = (fallback: string) => (row: FaceRow, i: number) => row.name?.trim() || `${fallback} ${i + 1}`;
+
+/** Steady and transient heat conduction (docs/thermal.md); Joule heating runs the EM family's DC conduction
+ * on the same form's voltage terminals first (the engine's thermal/joule.py). */
+const thermal: FamilyModule = {
+  id: 'thermal',
+  label: 'Thermal',
+  order: 1,
+  blurb:
+    'Steady and transient heat conduction with convection, radiation, heat sources and Joule heating from the conduction solve.',
+  analysisTypes: ['thermal', 'thermal-time'],
+  defaults: defaultThermalForm,
+  modelBound: ['thermalConditions', 'heatSources'],
+  Groups: ThermalGroups,
+  faceLists: (form) => [
+    {
+      list: 'thermalConditions',
+      toneOf: (row) => (row.kind === 'temperature' ? 'constraint' : row.kind === 'flux' ? 'load' : 'other'),
+      nameOf: named('Condition'),
+    },
+    ...(form.jouleHeating
+      ? [{ list: 'dirichletFaceGroups' as const, toneOf: () => 'other' as const, nameOf: named('Terminal') }]
+      : []),
+  ],
+  analysisType: (form) => (form.thermalTransient ? 'thermal-time' : 'thermal'),
+  mode: (analysisType) => analysisType,
+  // Joule heating: the conduction keys (voltages, terminals, σ) the engine's conduction solve reads
+  toBackend: (form, { bodies }) => ({
+    ...(form.jouleHeating ? emConductionToBackend(form) : {}),
+    ...thermalToBackend(form, bodies),
+  }),
+  fromBackend: (config, reader) => ({
+    ...thermalFromBackend(config),
+    ...(config.jouleHeating === true ? emConductionFromBackend(reader) : {}),
+  }),
+  analysisLabel: (config) =>
+    config.analysisType === 'thermal-time'
+      ? 'Transient heat conduction (thermal-time)'
+      : 'Steady heat conduction (thermal)',
+  runSettings: thermalRunSettings,
+  summaryPanels: [HeatFlows],
+  resultPanels: [ThermalHistory],
+};
+
+export default thermal;
