@@ -27,10 +27,14 @@ describe('the family registry (web/src/environment/families/registry.ts)', () =>
     expect(defaultAnalysisForm().physics).toBe('em');
   });
 
-  it('gives every analysis type one family, and no two families the same form field', () => {
+  it('gives an analysis type at most one family, and no two families the same form field', () => {
     const types = families().flatMap((f) => f.analysisTypes);
     expect(new Set(types).size, 'an analysis type claimed twice').toBe(types.length);
-    expect([...types].sort()).toEqual(ANALYSIS_TYPES.filter((t) => t !== 'tetra-only').sort());
+    // contract types a family folder has not taken up yet (the magnetics types, say) have none
+    expect(ANALYSIS_TYPES, 'a family runs a type the contract does not know').toEqual(
+      expect.arrayContaining(types),
+    );
+    expect(types).not.toContain('tetra-only');
     const seen = new Map<string, string>(Object.keys(defaultCommonForm()).map((k) => [k, 'common']));
     for (const family of families()) {
       for (const key of Object.keys(family.defaults())) {
