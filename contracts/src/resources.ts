@@ -25,6 +25,9 @@ export interface ResourceEstimate {
   solver: 'direct' | 'iterative';
   /** Peak address space of the engine process, the quantity JOB_MEMORY_LIMIT_MB limits. */
   memoryBytes: number;
+  /** With adaptive refinement: the start mesh's unknowns; `unknowns` and the memory are then the largest
+   * model the refinement may grow to (`maxUnknowns`), which is what the run is checked and charged for. */
+  startUnknowns?: number;
 }
 
 /**
@@ -279,7 +282,11 @@ export function estimateResources(
 ): ResourceEstimate {
   const topo = meshTopology(mesh.vertices.length, mesh.tetrahedra?.length ?? 0, mesh.faces.length);
   const unknowns = countUnknowns(topo, spaceOf(config).space, config.meshOrder ?? 1);
-  return estimateForUnknowns(unknowns, config, memoryLimitBytes);
+  const adaptive = config.adaptiveRefinement;
+  if (!adaptive) return estimateForUnknowns(unknowns, config, memoryLimitBytes);
+  // Refinement may grow the model up to maxUnknowns: memory and time are estimated for that size.
+  const grown = Math.max(unknowns, adaptive.maxUnknowns);
+  return { ...estimateForUnknowns(grown, config, memoryLimitBytes), startUnknowns: unknowns };
 }
 
 /** The same estimate for a known number of unknowns (the benches compare it with their measured runs). */
@@ -314,8 +321,15 @@ export function formatBytes(bytes: number): string {
 /** "≈ 1.8 M unknowns, ≈ 6.2 GB" */
 export function describeEstimate(estimate: ResourceEstimate): string {
   const n = estimate.unknowns;
-  const unknowns = n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : n >= 1e4 ? `${Math.round(n / 1e3)} k` : String(n);
-  return `≈ ${unknowns} unknowns, ≈ ${formatBytes(estimate.memoryBytes)}`;
+  const count = (x: number) =>
+    x >= 1e6 ? `${(x / 1e6).toFixed(1)} M` : x >= 1e4 ? `${Math.round(x / 1e3)} k` : String(x);
+  if (estimate.startUnknowns !== undefined) {
+    return (
+      `≈ ${count(estimate.startUnknowns)} unknowns, adaptive refinement may grow it to ${count(n)}: ` +
+      `≈ ${formatBytes(estimate.memoryBytes)}`
+    );
+  }
+  return `≈ ${count(n)} unknowns, ≈ ${formatBytes(estimate.memoryBytes)}`;
 }
 
 /**

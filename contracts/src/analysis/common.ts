@@ -142,6 +142,50 @@ export const MeshBodySize = z.object({ region: regionRef, maxSize: z.number().po
 
 const d = ANALYSIS_DEFAULTS;
 
+/** Adaptive refinement defaults and bounds (docs/adaptive.md); the engine applies the same. */
+export const ADAPTIVE_DEFAULTS = {
+  maxPasses: 8,
+  maxUnknowns: 200_000,
+  fraction: 0.3,
+  /** estimated relative error (static, thermal, structural) or relative change of the chosen quantity */
+  tolerance: 0.01,
+  /** full-wave: HFSS's max |ΔS| between passes */
+  fullwaveTolerance: 0.02,
+} as const;
+export const ADAPTIVE_BOUNDS = {
+  maxPasses: { min: 1, max: 30 },
+  maxUnknowns: { min: 1000, max: 20_000_000 },
+} as const;
+
+/**
+ * `adaptiveRefinement` on any analysis: solve, estimate the error per element, refine the elements holding
+ * `fraction` of it (Dörfler marking, conforming bisection), solve again, until the estimated relative error —
+ * or the change of `quantity` between passes (full-wave: max |ΔS| at the adaptation frequency) — is below
+ * `tolerance`, or `maxPasses` / `maxUnknowns` stops it. Absent: the run solves on the given mesh, as before.
+ */
+export const AdaptiveRefinement = z.object({
+  /** 0.01 = 1 %; default 0.01, full-wave 0.02 (|ΔS|) */
+  tolerance: z.number().gt(0).lt(1).optional(),
+  /** a quantity the analysis produces (e.g. max_von_mises_Pa, capacitance_F; full-wave: S) */
+  quantity: z.string().min(1).optional(),
+  maxPasses: z
+    .number()
+    .int()
+    .min(ADAPTIVE_BOUNDS.maxPasses.min)
+    .max(ADAPTIVE_BOUNDS.maxPasses.max)
+    .default(ADAPTIVE_DEFAULTS.maxPasses),
+  maxUnknowns: z
+    .number()
+    .int()
+    .min(ADAPTIVE_BOUNDS.maxUnknowns.min)
+    .max(ADAPTIVE_BOUNDS.maxUnknowns.max)
+    .default(ADAPTIVE_DEFAULTS.maxUnknowns),
+  fraction: z.number().gt(0).max(1).default(ADAPTIVE_DEFAULTS.fraction),
+  /** full-wave: the adaptation frequency in Hz (default: the sweep's highest) */
+  frequency: z.number().positive().optional(),
+});
+export type AdaptiveRefinement = z.infer<typeof AdaptiveRefinement>;
+
 export const commonKeys = {
   analysisType: z.enum(ANALYSIS_TYPES).default('em'),
   mode: z.string().optional(),
@@ -178,6 +222,7 @@ export const commonKeys = {
   gridPaddingFactor: z.number().min(0).max(1).default(d.gridPaddingFactor),
   verbose: z.boolean().default(false),
   autoRunAnalysis: z.boolean().default(false),
+  adaptiveRefinement: AdaptiveRefinement.optional(),
   // Meshing (analysisType "tetra-only"). Sizes are in the model's length unit.
   /** global maximum element size; automatic (bounding-box diagonal / 20) when absent */
   meshMaxSize: z.number().positive().optional(),

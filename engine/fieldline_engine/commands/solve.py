@@ -7,6 +7,8 @@ from typing import Any
 
 from fieldline_engine import analyses, protocol  # noqa: F401 — analyses registers the families
 from fieldline_engine.core import ranks
+from fieldline_engine.core.adaptive.job import adaptive_solve, refined_mesh_extras
+from fieldline_engine.core.adaptive.settings import adaptive_requested
 from fieldline_engine.core.given_fields import parse_given, with_given
 from fieldline_engine.core.registry import analysis_for
 from fieldline_engine.core.results import results_from_solution
@@ -35,12 +37,18 @@ def run_solve(job_dir: Path) -> dict[str, Any]:
     for w in warnings:
         protocol.log(w, level="warning")
     protocol.progress(2, "Reading model")
-    model = model_from_mesh_data(job.get("mesh_data") or {})
-    solution = analysis.solve(model, config, ProgressSpan(5, 90))
+    mesh_data = job.get("mesh_data") or {}
+    model = model_from_mesh_data(mesh_data)
+    if adaptive_requested(config):
+        # Passes of solve → estimate → refine (core/adaptive/); the results describe the final mesh.
+        model, solution = adaptive_solve(analysis, model, config, job, ProgressSpan(5, 90))
+    else:
+        solution = analysis.solve(model, config, ProgressSpan(5, 90))
     if not ranks.is_root():
         return {}  # its solves went to rank 0, which writes the results
     solution.warnings.extend(warnings)
     results = results_from_solution(model, solution)
+    results.update(refined_mesh_extras(model, mesh_data))
     results["computation_time"] = time.perf_counter() - started
     if config.get("verbose"):
         results["solver_info"]["log"] = protocol.journal()

@@ -1,9 +1,12 @@
 """What an analysis hands back: named fields, quantities, solver facts, frames and family extras."""
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fieldline_engine.core.fields import Field, FieldSet, Frames
+
+if TYPE_CHECKING:
+    from fieldline_engine.core.adaptive.estimate import ErrorEstimate
 
 
 @dataclass
@@ -20,6 +23,9 @@ class Solution:
     # Binary files written next to results.json (name → bytes), e.g. grid field arrays.
     side_files: dict[str, bytes] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    # Set when the config asks for adaptive refinement (core/adaptive/): the family's error estimate of
+    # this solve, which the adaptive loop marks, refines and stops by.
+    error_estimate: "ErrorEstimate | None" = None
 
     def add_field(self, f: Field) -> Field:
         return self.fields.add(f)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from fieldline_engine.core.regions import FaceLabeller
+from fieldline_engine.core.regions import FaceLabeller, inherited_vertex_values
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.tet_model import TetModel
 
@@ -104,6 +104,7 @@ def _resolve_node_dirichlet(
                 f"Dirichlet condition: node {node} is out of range; the model has {model.nv} nodes (0–{model.nv - 1})."
             )
         node_volts[node] = float(volts)
+    node_volts = inherited_vertex_values(node_volts, model)  # a refined model's new vertices on fixed faces
 
     values = np.full(model.nv, np.nan)
     for node, volts in node_volts.items():

@@ -23,6 +23,19 @@ class EmAnalysis:
         adaptive sweep's ranks enter too and stop once the sweep type is known."""
         return em_solver_for(config) == "fullwave"
 
+    def supports_adaptive(self, config: dict[str, Any]) -> bool:
+        """Adaptive refinement (core/adaptive/): flux recovery in the static regimes, the curl–curl
+        residual with the max |ΔS| rule for full-wave."""
+        return em_solver_for(config) in ("static", "fullwave")
+
+    def adaptive_pass_config(self, config: dict[str, Any]) -> dict[str, Any] | None:
+        if em_solver_for(config) != "fullwave":
+            return None
+        from fieldline_engine.em.adaptive_estimates import fullwave_pass_config
+        from fieldline_engine.em.fullwave.sweep import sweep_frequencies
+
+        return fullwave_pass_config(config, sweep_frequencies(config)[0])
+
     def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
         if em_solver_for(config) == "fullwave":
             from fieldline_engine.em.fullwave.job import solve_fullwave_job

@@ -6,8 +6,10 @@ from typing import Any
 import ngsolve as ng
 
 from fieldline_engine import protocol
+from fieldline_engine.core.adaptive.settings import adaptive_requested
 from fieldline_engine.core.h1_scalar import SolverOptions
 from fieldline_engine.core.solution import Solution
+from fieldline_engine.em.adaptive_estimates import static_estimate
 from fieldline_engine.em.boundary_conditions import ResolvedBoundaries, resolve_boundaries
 from fieldline_engine.em.conduction import solve_steady_conduction
 from fieldline_engine.em.electrostatics import solve_electrostatics
@@ -90,4 +92,7 @@ def solve_em_static(model: TetModel, config: dict[str, Any]) -> Solution:
         ProgressSpan(10, 80),
     )
     protocol.progress(82, "Sampling fields")
-    return static_results(model, mesh, sol, config, order, curving)
+    solution = static_results(model, mesh, sol, config, order, curving)
+    if adaptive_requested(config):
+        solution.error_estimate = static_estimate(model, mesh, sol, materials, order)
+    return solution

@@ -76,7 +76,9 @@ def _patches(tris: np.ndarray, normals: np.ndarray, surface: np.ndarray) -> tupl
     return np.array([root(i) for i in range(len(tris))]), edge_tris
 
 
-def curve_uploaded(mesh: ng.Mesh, model: TetModel) -> int:
+def edge_displacements(model: TetModel) -> dict[tuple[int, int], np.ndarray]:
+    """Midpoint displacement of every curved surface edge (sorted vertex pair → vector, metres); flat
+    edges are left out. The quadratic arc through an edge is its midpoint moved by this vector."""
     tris, surface = _surface_triangles(model)
     p = model.vertices
     raw = np.cross(p[tris[:, 1]] - p[tris[:, 0]], p[tris[:, 2]] - p[tris[:, 0]])
@@ -106,6 +108,11 @@ def curve_uploaded(mesh: ng.Mesh, model: TetModel) -> int:
             d += -0.125 * ((c @ n1) * n1 + (-c @ n2) * n2)
         if np.linalg.norm(d) > 1e-12 * np.linalg.norm(p[b] - p[a]):
             displacement[(a, b)] = d
+    return displacement
+
+
+def curve_uploaded(mesh: ng.Mesh, model: TetModel) -> int:
+    displacement = edge_displacements(model)
     if not displacement:
         return 0
 

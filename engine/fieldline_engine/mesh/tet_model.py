@@ -30,6 +30,19 @@ class TetModel:
     # still gets them as boundary elements so solvers can constrain interfaces.
     interface_faces: np.ndarray | None = None
     interface_regions: np.ndarray | None = None  # (ni, 2) body ids on either side
+    # After adaptive refinement (core/adaptive/): the 1-based face id of the uploaded face each row was cut
+    # from, so conditions given by face id still land on every piece; None while rows are the face ids.
+    face_ids: np.ndarray | None = None
+    # After adaptive refinement: each vertex's two parent vertices (the edge it bisected), -1 for vertices
+    # of the uploaded mesh, which keep their indices.
+    vertex_parents: np.ndarray | None = None
+
+    @property
+    def face_id_count(self) -> int:
+        """How many face ids the user can name: the uploaded model's surface faces."""
+        return (
+            int(self.face_ids.max()) if self.face_ids is not None and len(self.face_ids) else len(self.faces)
+        )
 
     @property
     def nv(self) -> int:

@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from fieldline_engine.core.adaptive.estimate import recovery_estimate
+from fieldline_engine.core.adaptive.settings import adaptive_requested
 from fieldline_engine.core.elasticity.rigid_modes import require_no_rigid_motion
 from fieldline_engine.core.elasticity.setup import (
     elastic_materials,
@@ -33,6 +35,9 @@ class StructuralAnalysis:
             return []
         return [f"A static structural run does not use {', '.join(ignored)}; they were left out."]
 
+    def supports_adaptive(self, config: dict[str, Any]) -> bool:
+        return True
+
     def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
         materials = elastic_materials(model, config)
         setup = elastic_setup(model, config)
@@ -60,6 +65,17 @@ class StructuralAnalysis:
         sources = fields_from_info(config)
         if sources:
             solution.solver_info["fields_from"] = sources
+        if adaptive_requested(config):
+            # Flux recovery of the strain weighted by Young's modulus: the energy-norm error of the displacement.
+            solution.error_estimate = recovery_estimate(
+                model,
+                mesh,
+                sol.elasticity.strain(sol.displacement),
+                materials.coefficient(mesh, "youngsModulus"),
+                order,
+                sol.elasticity.fes.ndof,
+            )
+            solution.error_estimate.default_quantity = "max_von_mises_Pa"
         if order == 1:
             solution.warnings.append(
                 "First-order tetrahedra are too stiff in bending (shear locking): displacements and stresses "

@@ -2,8 +2,11 @@
 
 from typing import Any
 
+import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.core.adaptive.estimate import recovery_estimate
+from fieldline_engine.core.adaptive.settings import adaptive_requested
 from fieldline_engine.core.given_fields import fields_from_info, given_field, vertex_values
 from fieldline_engine.core.h1_scalar import SolverOptions
 from fieldline_engine.core.probes import probe_points, probes_inside
@@ -117,7 +120,16 @@ class ThermalAnalysis:
         sources = fields_from_info(config)
         if sources:
             solution.solver_info["fields_from"] = sources
+        if stepping is None and adaptive_requested(config):
+            # Flux recovery of ∇T weighted by k: the energy-norm error of the temperature.
+            solution.error_estimate = recovery_estimate(
+                model, mesh, ng.grad(run.temperature), problem.k, order, problem.fes.ndof
+            )
+            solution.error_estimate.default_quantity = "max_temperature_K"
         return solution
+
+    def supports_adaptive(self, config: dict[str, Any]) -> bool:
+        return not self.transient
 
 
 class ThermalTimeAnalysis(ThermalAnalysis):

@@ -1,4 +1,9 @@
-import { ADAPTIVE_SWEEP_MAX_SOLVES, type AnalysisConfig, type MeshData } from '@fieldline/contracts';
+import {
+  ADAPTIVE_SWEEP_MAX_SOLVES,
+  type AnalysisConfig,
+  estimateResources,
+  type MeshData,
+} from '@fieldline/contracts';
 
 /**
  * A deliberately generous estimate of a job's compute time, checked against the user's balance before the
@@ -61,6 +66,24 @@ export function estimateSeconds(mesh: MeshData, config: AnalysisConfig, minSecon
   const tets = mesh.tetrahedra?.length ?? 0;
   const order = config.meshOrder ?? 1;
   const family = ESTIMATES[config.analysisType] ?? em;
-  const work = 30 + family(tets, order, config);
+  const work =
+    30 + (config.adaptiveRefinement ? adaptiveWork(mesh, config, family) : family(tets, order, config));
   return Math.max(minSeconds, Math.ceil(work));
+}
+
+/**
+ * Adaptive refinement (docs/adaptive.md) may grow the model up to `maxUnknowns`, and every pass solves again:
+ * with the unknowns growing geometrically from pass to pass, all passes together cost about twice the largest
+ * one. A full-wave run's passes solve one frequency; its sweep then runs once on the final mesh.
+ */
+function adaptiveWork(mesh: MeshData, config: AnalysisConfig, family: Estimate): number {
+  const tets = mesh.tetrahedra?.length ?? 0;
+  const order = config.meshOrder ?? 1;
+  const estimate = estimateResources(mesh, config);
+  const start = Math.max(1, estimate.startUnknowns ?? estimate.unknowns);
+  const grownTets = tets * Math.max(1, estimate.unknowns / start);
+  const sweeps = config.calculateSParameters || config.extractSParameters;
+  const passConfig = sweeps ? { ...config, sParamNumPoints: 1, sParamSweepType: 'uniform' as const } : config;
+  const passes = 2 * family(grownTets, order, passConfig);
+  return sweeps ? passes + family(grownTets, order, config) : passes;
 }

@@ -5,10 +5,12 @@ from typing import Any
 import numpy as np
 
 from fieldline_engine import protocol
+from fieldline_engine.core.adaptive.settings import adaptive_requested
 from fieldline_engine.core.linear_solve import solver_choice
 from fieldline_engine.core.solution import Solution
+from fieldline_engine.em.adaptive_estimates import fullwave_estimate
 from fieldline_engine.em.boundary_conditions import ResolvedBoundaries, resolve_boundaries
-from fieldline_engine.em.constants import EPS0, MU0
+from fieldline_engine.em.constants import EPS0, ETA0, MU0
 from fieldline_engine.em.field_catalogue import em_solution
 from fieldline_engine.em.fullwave.air_shell import FARFIELD_LABEL
 from fieldline_engine.em.fullwave.exterior import metal_bodies, refuse_metal_field_region
@@ -213,4 +215,19 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> Solution | No
         results["grid"] = grid
         if files:
             results[SIDE_FILES_KEY] = files
-    return em_solution(fields, results, phases=False)
+    solution = em_solution(fields, results, phases=False)
+    if adaptive_requested(config):
+        if pml_setup is not None:
+            raise InvalidInput("Adaptive refinement does not yet work with the radial PML.")
+        k0 = field_solution.k0
+        solution.error_estimate = fullwave_estimate(
+            model,
+            mesh,
+            field_solution.excitations,
+            field_solution.s,
+            media.inv_mu_r,
+            k0 * k0 * media.eps_r - 1j * k0 * ETA0 * media.sigma,
+            order,
+            solver.ndof,
+        )
+    return solution

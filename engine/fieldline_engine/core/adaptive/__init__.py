@@ -1,0 +1,1 @@
+"""Adaptive mesh refinement (`adaptiveRefinement`), physics-neutral: docs/adaptive.md."""

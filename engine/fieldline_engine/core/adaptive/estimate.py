@@ -1,0 +1,148 @@
+"""What a family hands the adaptive loop with each pass's Solution (`Solution.error_estimate`):
+per-tetrahedron error indicators, the estimated relative error, and the quantities its stopping rule
+compares between passes. Families build it with the estimators here; core/adaptive/loop.py reads it.
+
+Estimators:
+- `recovery_estimate`: Zienkiewicz–Zhu. The discrete gradient (E, ∇T, strain) is discontinuous between
+  elements; its projection into continuous piecewise polynomials is a better field, and the difference,
+  weighted by the material (ε, k, E), is the energy-norm error per element. Relative error:
+  η / √(‖u_h‖² + η²).
+- `curl_residual_estimate`: the full-wave residual of curl μ⁻¹ curl E − k₀² ε E = 0, element interior
+  (scaled by h²) and the tangential jump of μ⁻¹ curl E across faces (scaled by h).
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import ngsolve as ng
+import numpy as np
+
+from fieldline_engine.limits import parallel
+from fieldline_engine.mesh.ngsolve_mesh import per_tetrahedron
+from fieldline_engine.mesh.tet_model import TetModel
+
+# How the loop compares a tracked value between passes.
+#   "relative": |q_k − q_{k−1}| / |q_k|  (scalars, arrays: max over entries)
+#   "absolute": max |q_k − q_{k−1}|      (S-parameters: HFSS's max |ΔS|)
+ChangeRule = str
+
+
+@dataclass
+class Tracked:
+    """A value the stopping rule follows between passes (a scalar, or an array such as S or frequencies)."""
+
+    value: Any
+    rule: ChangeRule = "relative"
+    label: str = ""
+
+
+@dataclass
+class ErrorEstimate:
+    indicators: np.ndarray  # (nt,) η_T² per model tetrahedron, ≥ 0
+    unknowns: int  # DOFs of the pass's system
+    relative_error: float | None = None  # estimated relative energy-norm error; None: stop on `tracked`
+    # Values a stopping rule may follow; the family names its default in `default_quantity`.
+    tracked: dict[str, Tracked] = field(default_factory=dict)
+    default_quantity: str | None = None
+    # Default tolerance of this family's rule when the user gives none (full-wave: |ΔS| 0.02).
+    default_tolerance: float | None = None
+
+
+def element_wise(mesh: ng.Mesh, cf: ng.CoefficientFunction, order: int) -> np.ndarray:
+    with parallel(mesh.ne):
+        return np.asarray(ng.Integrate(cf, mesh, order=order, element_wise=True).NumPy()).real.copy()
+
+
+def recovery_estimate(
+    model: TetModel,
+    mesh: ng.Mesh,
+    gradient: ng.CoefficientFunction,
+    weight: ng.CoefficientFunction,
+    order: int,
+    unknowns: int,
+    complex_valued: bool = False,
+) -> ErrorEstimate:
+    """ZZ estimate of the weighted gradient (`gradient` of any shape: vector or flattened tensor)."""
+    dim = int(np.prod(gradient.shape)) if gradient.shape else 1
+    flat = gradient.Reshape((dim,)) if len(gradient.shape) > 1 else gradient
+    space = ng.H1(mesh, order=max(1, order), dim=dim, complex=complex_valued)
+    recovered = ng.GridFunction(space)
+    with parallel(space.ndof):
+        recovered.Set(flat)
+    diff = recovered - flat
+    quad = 2 * max(1, order)
+    eta2 = element_wise(mesh, weight * ng.InnerProduct(diff, diff), quad)
+    energy = element_wise(mesh, weight * ng.InnerProduct(flat, flat), quad)
+    eta2 = np.maximum(eta2, 0.0)
+    total = float(eta2.sum())
+    norm2 = float(energy.sum())
+    relative = float(np.sqrt(total / (norm2 + total))) if norm2 + total > 0 else 0.0
+    return ErrorEstimate(per_tetrahedron(model, eta2), unknowns, relative)
+
+
+def curl_residual_estimate(
+    model: TetModel,
+    mesh: ng.Mesh,
+    e_field: ng.GridFunction,
+    nu: ng.CoefficientFunction,
+    k0_squared_eps: ng.CoefficientFunction,
+    order: int,
+    unknowns: int,
+) -> ErrorEstimate:
+    """Residual indicator of the time-harmonic curl–curl equation. Faces on the boundary add no jump
+    (`Other(bnd=…)` takes the inside value there): ports, PEC and PML terminate the field by their own terms."""
+    h = ng.specialcf.mesh_size
+    n = ng.specialcf.normal(3)
+    flux = nu * ng.curl(e_field)
+    if order > 1:
+        # curl of μ⁻¹ curl E through its element-wise projection into HCurl (ν is constant per body)
+        projected = ng.GridFunction(ng.HCurl(mesh, order=order - 1, complex=True, discontinuous=True))
+        with parallel(mesh.ne):
+            projected.Set(flux)
+        interior = ng.curl(projected) - k0_squared_eps * e_field
+    else:
+        interior = -k0_squared_eps * e_field  # curl curl of a first-order Nédélec field vanishes
+    quad = 2 * order + 2
+    eta2 = element_wise(mesh, h * h * ng.InnerProduct(interior, interior), quad)
+    jump = ng.Cross(n, flux - flux.Other())
+    with parallel(mesh.ne):
+        facet = ng.Integrate(
+            0.5
+            * h
+            * _interior_facets(mesh)
+            * ng.InnerProduct(jump, jump)
+            * ng.dx(element_boundary=True, bonus_intorder=order),
+            mesh,
+            element_wise=True,
+        )
+    eta2 = np.maximum(eta2 + np.asarray(facet.NumPy()).real, 0.0)
+    return ErrorEstimate(per_tetrahedron(model, eta2), unknowns, None)
+
+
+def _interior_facets(mesh: ng.Mesh) -> ng.GridFunction:
+    """1 on faces between two elements, 0 on the boundary (where `Other()` has no neighbour)."""
+    space = ng.FacetFESpace(mesh, order=0)
+    indicator = ng.GridFunction(space)
+    indicator.vec[:] = 1.0
+    boundary = np.nonzero(np.array(space.GetDofs(mesh.Boundaries(".*")), dtype=bool))[0]
+    indicator.vec.FV().NumPy()[boundary] = 0.0
+    return indicator
+
+
+def dorfler_mark(indicators: np.ndarray, fraction: float) -> np.ndarray:
+    """The fewest elements whose indicators hold `fraction` of the total estimated error (Dörfler's bulk
+    criterion on η²), as a boolean mask. Ties at the threshold are all marked so equal elements stay equal."""
+    eta = np.asarray(indicators, dtype=float)
+    total = float(eta.sum())
+    marked = np.zeros(len(eta), dtype=bool)
+    if total <= 0 or len(eta) == 0:
+        return marked
+    order = np.argsort(eta)[::-1]
+    cumulative = np.cumsum(eta[order])
+    count = int(np.searchsorted(cumulative, fraction * total)) + 1
+    threshold = eta[order[min(count, len(eta)) - 1]]
+    return eta >= threshold * (1 - 1e-12)
+
+
+EstimateBuilder = Callable[[], ErrorEstimate]

@@ -1,0 +1,83 @@
+import { AnalysisConfig, describeEstimate, estimateResources } from '@fieldline/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { estimateSeconds } from '../src/billing/job-estimate.ts';
+import { boxMesh, facesOnPlane } from './support/box-mesh.ts';
+import { createTestApp, type TestApp } from './support/test-app.ts';
+import { registerTestUser } from './support/users.ts';
+
+/** Adaptive refinement (docs/adaptive.md) may grow the model up to `maxUnknowns`: the run estimate before
+ * Run says so, and memory and time are estimated, checked and charged for that size. */
+
+let t: TestApp;
+let cookie: string;
+beforeAll(async () => {
+  t = await createTestApp({ JOB_MEMORY_LIMIT_MB: '1536' });
+  cookie = (await registerTestUser(t.app)).cookie;
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const mesh = boxMesh([1, 0.2, 0.1], [10, 2, 1]);
+const thermal = {
+  analysisType: 'thermal',
+  temperatureConditions: [
+    { faces: facesOnPlane(mesh, 0, 0), temperature: 300 },
+    { faces: facesOnPlane(mesh, 0, 1), temperature: 400 },
+  ],
+};
+
+describe('run estimate with adaptive refinement', () => {
+  it('estimates memory and time at maxUnknowns and says the model may grow', () => {
+    const fixed = AnalysisConfig.parse(thermal);
+    const adaptive = AnalysisConfig.parse({
+      ...thermal,
+      adaptiveRefinement: { tolerance: 0.01, maxUnknowns: 50_000 },
+    });
+    const a = estimateResources(mesh, fixed);
+    const b = estimateResources(mesh, adaptive);
+    expect(b.startUnknowns).toBe(a.unknowns);
+    expect(b.unknowns).toBe(50_000);
+    expect(b.memoryBytes).toBeGreaterThan(a.memoryBytes);
+    expect(describeEstimate(b)).toMatch(/adaptive refinement may grow it to 50 k/);
+    const seconds = [estimateSeconds(mesh, fixed, 0), estimateSeconds(mesh, adaptive, 0)];
+    console.log(`estimate: fixed ${seconds[0]} s, adaptive up to 50 k unknowns ${seconds[1]} s`);
+    expect(seconds[1]).toBeGreaterThan(seconds[0]);
+  });
+
+  it('applies the defaults (8 passes, 200 k unknowns, Dörfler fraction 0.3) and refuses bad settings', () => {
+    const parsed = AnalysisConfig.parse({ ...thermal, adaptiveRefinement: { tolerance: 0.02 } });
+    expect(parsed.adaptiveRefinement).toEqual({
+      tolerance: 0.02,
+      maxPasses: 8,
+      maxUnknowns: 200_000,
+      fraction: 0.3,
+    });
+    expect(AnalysisConfig.safeParse({ ...thermal, adaptiveRefinement: { tolerance: 2 } }).success).toBe(
+      false,
+    );
+    expect(AnalysisConfig.safeParse({ ...thermal, adaptiveRefinement: { maxPasses: 0 } }).success).toBe(
+      false,
+    );
+    expect(AnalysisConfig.safeParse({ ...thermal, adaptiveRefinement: { fraction: 0 } }).success).toBe(false);
+  });
+
+  it('refuses a run whose size limit would not fit in the job memory, before anything is stored', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/fea/submit',
+      payload: {
+        mesh_data: mesh,
+        config: {
+          ...thermal,
+          meshOrder: 2,
+          adaptiveRefinement: { tolerance: 0.01, maxUnknowns: 20_000_000 },
+        },
+      },
+      headers: { cookie },
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error).toBe('memory_estimate_over_limit');
+    expect(res.json().message).toMatch(/20,000,000 unknowns/);
+  });
+});
