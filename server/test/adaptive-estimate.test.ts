@@ -1,4 +1,4 @@
-import { AnalysisConfig, describeEstimate, estimateResources } from '@fieldline/contracts';
+import { AnalysisConfig, describeEstimate, estimateResources, MeshData } from '@fieldline/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { estimateSeconds } from '../src/billing/job-estimate.ts';
 import { boxMesh, facesOnPlane } from './support/box-mesh.ts';
@@ -40,9 +40,11 @@ describe('run estimate with adaptive refinement', () => {
     expect(b.unknowns).toBe(50_000);
     expect(b.memoryBytes).toBeGreaterThan(a.memoryBytes);
     expect(describeEstimate(b)).toMatch(/adaptive refinement may grow it to 50 k/);
-    const seconds = [estimateSeconds(mesh, fixed, 0), estimateSeconds(mesh, adaptive, 0)];
-    console.log(`estimate: fixed ${seconds[0]} s, adaptive up to 50 k unknowns ${seconds[1]} s`);
-    expect(seconds[1]).toBeGreaterThan(seconds[0]);
+    const meshData = MeshData.parse(mesh);
+    const fixedSeconds = estimateSeconds(meshData, fixed, 0);
+    const adaptiveSeconds = estimateSeconds(meshData, adaptive, 0);
+    console.log(`estimate: fixed ${fixedSeconds} s, adaptive up to 50 k unknowns ${adaptiveSeconds} s`);
+    expect(adaptiveSeconds).toBeGreaterThan(fixedSeconds);
   });
 
   it('applies the defaults (8 passes, 200 k unknowns, Dörfler fraction 0.3) and refuses bad settings', () => {
