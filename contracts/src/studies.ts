@@ -128,9 +128,11 @@ export const ConvergenceReport = z.object({
   value: z.number().nullable(),
   /** Richardson-extrapolated value from the last three points (null with fewer, or no monotone convergence) */
   extrapolated: z.number().nullable(),
-  /** estimated error of `value`: |value − extrapolated|, else the last change between points */
+  /** estimated error of `value`: Fs·|value − extrapolated| (Roache's GCI), else the last change between points */
   error_estimate: z.number().nullable(),
   observed_order: z.number().nullable(),
+  /** the GCI's Fs: 1.25 when a fourth point confirms the observed order (asymptotic range), else 3 */
+  safety_factor: z.number().nullable(),
   /** relative change between the last two points */
   last_change: z.number().nullable(),
   sizes: z.array(z.number()),

@@ -14,6 +14,7 @@ import type { MaterialLibrary } from './materials/material-library.ts';
 import type { AppSecrets } from './secrets.ts';
 import type { SessionCookieOptions } from './sessions/session-plugin.ts';
 import type { SessionService } from './sessions/session-service.ts';
+import type { StudyScheduler } from './studies/study-scheduler.ts';
 
 /**
  * What buildApp builds, handed back to main.ts and the tests. Routes and services never take it whole: each
@@ -41,4 +42,6 @@ export interface AppContext {
   billing: Billing;
   /** The material library (built-in + MATERIALS_FILE). */
   materials: MaterialLibrary;
+  /** Moves design studies along (started with the queue; set once the services are built). */
+  studyScheduler?: StudyScheduler;
 }

@@ -212,6 +212,7 @@ export async function buildApp(
     log: app.log,
     wake: () => studyScheduler.wake(),
   });
+  ctx.studyScheduler = studyScheduler;
   // A point's job finishing (here, or in another process as the status feed tells) moves its study at once.
   ctx.jobs.onFinished.push(() => studyScheduler.wake());
   ctx.statusFeed?.onStatus.push(() => studyScheduler.wake());

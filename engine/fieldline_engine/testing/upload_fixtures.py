@@ -33,6 +33,7 @@ def _zip(path: Path, entries: list[tuple[str, bytes]], symlink: str | None = Non
 def write_fixtures(d: Path) -> dict:
     d.mkdir(parents=True, exist_ok=True)
     shapes.step_assembly(d / "assembly.step")
+    shapes.step_coax(d / "coax.step")
     shapes.step_with_unit(shapes.step_box(d / "box.step"), d / "box_in.step", "in")
     shapes.step_self_intersecting(d / "bad.step")
     _heavy_step(d / "heavy.step")

@@ -396,12 +396,15 @@ function pointOf(p: PointWithJob, spec: StudySpec): StudyPoint {
 
 /**
  * A config whose `faces` lists name triangles of `mesh` rewritten to name the CAD faces (patches) those
- * triangles lie on, so every re-meshed point can find the same faces on its own triangles. Without a
- * given mesh the face ids are taken as CAD face ids already.
+ * triangles cover, so every re-meshed point finds the same faces among its own triangles. A list must
+ * cover whole CAD faces: part of one cannot be found again on another mesh. Without a given mesh the face
+ * ids are taken as CAD face ids already.
  */
 function facesAsCadFaces(config: AnalysisConfig, mesh: MeshData | undefined): AnalysisConfig {
   if (!mesh || mesh.faces.length === 0) return config;
   const patches = mesh.face_patches;
+  const patchSize = new Map<number, number>();
+  for (const p of patches ?? []) patchSize.set(p, (patchSize.get(p) ?? 0) + 1);
   const rewrite = (value: unknown, where: string): unknown => {
     if (Array.isArray(value)) return value.map((v, i) => rewrite(v, `${where}[${i}]`));
     if (!value || typeof value !== 'object') return value;
@@ -413,9 +416,21 @@ function facesAsCadFaces(config: AnalysisConfig, mesh: MeshData | undefined): An
           throw new HttpError(
             400,
             'face_patches_required',
-            `${path}: this study meshes each point anew, so its faces must be CAD faces; the model's triangles carry no CAD face ids (face_patches). Upload a STEP model, or give the faces as CAD face ids with upload_id and no mesh_data.`,
+            `${path}: this study meshes each point anew, so its faces must be whole CAD faces, and the model's triangles carry no CAD face ids (face_patches). Upload a STEP model, or give CAD face ids with upload_id and no mesh_data.`,
           );
-        return [k, [...new Set((v as number[]).map((f) => patches[f - 1]).filter((x) => x !== undefined))]];
+        const covered = new Map<number, number>();
+        for (const f of new Set(v as number[])) {
+          const p = patches[f - 1];
+          if (p !== undefined) covered.set(p, (covered.get(p) ?? 0) + 1);
+        }
+        for (const [p, n] of covered)
+          if (n !== patchSize.get(p))
+            throw new HttpError(
+              400,
+              'partial_cad_face',
+              `${path}: covers ${n} of the ${patchSize.get(p)} triangles of CAD face ${p}. This study meshes each point anew, so a face list must hold whole CAD faces: select the whole face.`,
+            );
+        return [k, [...covered.keys()].sort((a, b) => a - b)];
       }),
     );
   };
