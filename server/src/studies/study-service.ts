@@ -95,6 +95,12 @@ export class StudyService {
     }
     const config = parsed.data;
     const analysisType = effectiveAnalysisType(config);
+    if ((config as { fieldsFrom?: unknown }).fieldsFrom)
+      throw new HttpError(
+        400,
+        'invalid_config',
+        'config.fieldsFrom: a study’s points cannot take fields from another job (yet); run the chained analysis as a single job.',
+      );
     if (config.meshingOnly || analysisType === 'tetra-only')
       throw new HttpError(
         400,
