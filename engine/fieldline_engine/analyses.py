@@ -6,6 +6,7 @@ from fieldline_engine.core.registry import register_lazy
 register_lazy("em", "fieldline_engine.em.em_analyses:EmAnalysis")
 register_lazy("em-time", "fieldline_engine.em.em_analyses:EmTimeAnalysis")
 register_lazy("em-eigen", "fieldline_engine.em.em_analyses:EmEigenAnalysis")
+register_lazy("magnetostatic", "fieldline_engine.em.magnetics.analysis:MagnetostaticAnalysis")
 register_lazy("structural", "fieldline_engine.structural.analysis:StructuralAnalysis")
 register_lazy("thermal", "fieldline_engine.thermal.analysis:ThermalAnalysis")
 register_lazy("thermal-time", "fieldline_engine.thermal.analysis:ThermalTimeAnalysis")

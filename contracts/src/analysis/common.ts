@@ -33,6 +33,7 @@ export const AVAILABLE_ANALYSIS_TYPES: readonly AnalysisType[] = [
   'modal',
   'harmonic',
   'thermal-structural',
+  'magnetostatic',
   'tetra-only',
 ];
 /** The form's Transient switch on a steady family selects its time-domain twin (spec 001 §3: em → em-time). */

@@ -1,0 +1,29 @@
+"""`analysisType: "magnetostatic"` as a registered family (docs/magnetics.md)."""
+
+from typing import Any
+
+from fieldline_engine.core.solution import Solution
+from fieldline_engine.mesh.tet_model import TetModel
+from fieldline_engine.protocol import ProgressSpan
+
+NOT_USED = ("useWavePorts", "useRadialPML", "calculateSParameters", "impedanceConditions", "solidConductors")
+
+
+class MagnetostaticAnalysis:
+    analysis_type = "magnetostatic"
+
+    def check(self, config: dict[str, Any]) -> list[str]:
+        ignored = [k for k in NOT_USED if config.get(k)]
+        notes = (
+            [f"A magnetostatic run does not use {', '.join(ignored)}; they were left out."] if ignored else []
+        )
+        if float(config.get("frequency") or 0) > 0:
+            notes.append(
+                "A magnetostatic run is DC: the frequency is not used (eddy currents need 'eddy-current')."
+            )
+        return notes
+
+    def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
+        from fieldline_engine.em.magnetics.job import solve_magnetostatic_job
+
+        return solve_magnetostatic_job(model, config, progress)

@@ -1,0 +1,121 @@
+"""`analysisType: "magnetostatic"` on the uploaded model (docs/magnetics.md): air added when the device
+touches the model's outside, coils, magnets and iron, the solve, and the named fields and quantities."""
+
+from typing import Any
+
+import numpy as np
+
+from fieldline_engine import protocol
+from fieldline_engine.core.fields import Field
+from fieldline_engine.core.h1_scalar import SolverOptions
+from fieldline_engine.core.regions import FaceLabeller
+from fieldline_engine.core.solution import Solution
+from fieldline_engine.em.magnetics.air_region import add_air
+from fieldline_engine.em.magnetics.run import run_magnetostatic
+from fieldline_engine.em.magnetics.setup import (
+    body_magnetics,
+    coil_specs,
+    force_bodies,
+    label_boundaries,
+    torque_axis,
+)
+from fieldline_engine.em.magnetics.solver import BodyMagnetics
+from fieldline_engine.errors import InvalidInput
+from fieldline_engine.mesh.curving import curve_mesh
+from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
+from fieldline_engine.mesh.tet_model import TetModel
+from fieldline_engine.post.vertex_fields import vector_at_vertices
+from fieldline_engine.protocol import ProgressSpan
+
+AIR_PADDING_DEFAULT = 3.0  # contracts/src/analysis/magnetics.ts AIR_PADDING_DEFAULT
+
+FIELDS = {
+    "magnetic_flux_density": ("Magnetic flux density", "T"),
+    "magnetic_field": ("Magnetic field", "A/m"),
+    "current_density": ("Current density", "A/m^2"),
+    "coil_direction": ("Coil current direction", ""),
+}
+
+
+def element_order(config: dict[str, Any]) -> int:
+    order = int(config.get("meshOrder", 1))
+    if order not in (1, 2, 3):
+        raise InvalidInput("Element order must be 1, 2 or 3.")
+    return order
+
+
+def _active(body: BodyMagnetics, is_coil: bool) -> bool:
+    return is_coil or body.remanence is not None or body.bh is not None or body.relative_permeability != 1.0
+
+
+def needs_air(
+    model: TetModel, config: dict[str, Any], bodies: list[BodyMagnetics], coil_bodies: set[int]
+) -> bool:
+    """Air is added when asked (airPadding > 0), or by default when a coil, magnet or magnetic body touches
+    the model's outside: its field would otherwise be cut off at the device's own surface."""
+    padding = config.get("airPadding")
+    if padding is not None:
+        return float(padding) > 0
+    outer = model.face_outer_region == -1
+    touching = set(np.unique(model.face_inner_region[outer]).tolist())
+    return any(_active(bodies[i], i in coil_bodies) for i in touching)
+
+
+def solve_magnetostatic_job(model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
+    order = element_order(config)
+    labeller = FaceLabeller(model)
+    label_boundaries(config, labeller)
+    coils = coil_specs(model, config, labeller)
+    bodies = body_magnetics(model, config)
+    forces = force_bodies(model, config)
+    origin, axis = torque_axis(config, model.unit_scale)
+    solved_model, labels, air_info = model, labeller.labels, None
+    if needs_air(model, config, bodies, {c.body for c in coils}):
+        if config.get("magneticBoundaries"):
+            raise InvalidInput(
+                "A model with symmetry planes (magneticBoundaries) must hold its own air: air is added only "
+                "around a whole device. Model the air, or set airPadding to 0."
+            )
+        progress(0.02, "Meshing the air around the model")
+        padding = float(config.get("airPadding") or AIR_PADDING_DEFAULT)
+        air = add_air(model, labels, padding)
+        solved_model, labels, air_info = air.model, air.labels, air.describe()
+        bodies.append(BodyMagnetics())
+    progress(0.06, "Building mesh")
+    mesh = build_ngsolve_mesh(solved_model, labels)
+    curving = curve_mesh(mesh, solved_model, config, order)
+    run = run_magnetostatic(
+        mesh,
+        bodies,
+        coils,
+        order,
+        SolverOptions.from_config(config),
+        forces,
+        list(solved_model.region_names),
+        origin,
+        axis,
+        lambda f, m: progress(0.1 + 0.75 * f, m),
+    )
+    protocol.progress(88, "Sampling fields")
+    degree = max(1, order - 1)
+    fields = run.fields
+    nv = model.nv
+    sampled = {
+        "magnetic_flux_density": vector_at_vertices(mesh, fields.b, False, degree)[:nv],
+        "magnetic_field": vector_at_vertices(mesh, fields.h, False, degree)[:nv],
+        "current_density": vector_at_vertices(mesh, fields.source, False, 1)[:nv],
+    }
+    if run.paths:
+        direction = sum((p.direction for p in run.paths[1:]), run.paths[0].direction)
+        sampled["coil_direction"] = vector_at_vertices(mesh, direction, False, 1)[:nv]
+    solution = Solution()
+    for name, values in sampled.items():
+        label, unit = FIELDS[name]
+        solution.add_field(Field(name, label, unit, "vector", values))
+    solution.quantities.update(run.quantities)
+    solution.solver_info.update(run.solver_info)
+    solution.solver_info["curved_geometry"] = curving
+    if air_info is not None:
+        solution.solver_info["air_region"] = air_info
+    solution.warnings.extend(run.warnings)
+    return solution

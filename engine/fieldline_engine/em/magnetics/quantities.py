@@ -1,0 +1,96 @@
+"""What designers read off a magnetostatic solution: flux linkages, the inductance matrix, forces, torques.
+
+- Flux linkage of coil k: Ψ_k = ∫ A·N_k s_k dV with s_k the coil's divergence-free turn density (J per
+  ampere-turn); gauge-free because s_k is orthogonal to gradients.
+- Inductance matrix: one solve per coil with 1 A in it on the system's tangent (the linear system itself
+  for linear materials; about the solution for iron on a curve: the incremental inductance),
+  L_ij = ∫ δA_j · N_i s_i dV. For linear models without magnets it is checked against the energy:
+  ½ IᵀLI = W.
+- Force and torque on a body (virtual work with Maxwell's stress tensor T = H⊗B − ½(H·B)I): g = 1 on the
+  body's vertices and 0 elsewhere, F = −∫ T∇g dV over the layer of elements around the body,
+  τ = −∫ (x − o) × (T∇g) dV about the axis through o; the surrounding layer should be air.
+"""
+
+from dataclasses import dataclass
+
+import ngsolve as ng
+import numpy as np
+
+from fieldline_engine.em.magnetics.solver import MagnetostaticFields
+from fieldline_engine.limits import parallel
+
+
+@dataclass
+class CoilDrive:
+    name: str
+    turns: float
+    current: float
+
+
+def flux_linkages(fields: MagnetostaticFields, coils: list[CoilDrive]) -> list[float]:
+    return [
+        float(c.turns * ng.Integrate(fields.potential * s, fields.mesh))
+        for c, s in zip(coils, fields.coil_sources, strict=True)
+    ]
+
+
+def inductance_matrix(fields: MagnetostaticFields, coils: list[CoilDrive]) -> np.ndarray:
+    fes, mesh = fields.space, fields.mesh
+    if fields.nonlinear:  # the tangent about the solution (the Newton loop assembled it one step earlier)
+        with parallel(fes.ndof):
+            fields.solver.a.AssembleLinearization(fields.potential.vec)
+        fields.solver.prepare(fes.FreeDofs())
+    v = fes.TestFunction()
+    n = len(coils)
+    matrix = np.zeros((n, n))
+    responses = []
+    for j, coil in enumerate(coils):
+        f = ng.LinearForm(coil.turns * fields.coil_sources[j] * v * ng.dx)
+        with parallel(fes.ndof):
+            f.Assemble()
+        da = ng.GridFunction(fes)
+        da.vec[:] = 0.0
+        fields.solver.solve(f.vec, da, f"Inductance: 1 A in coil '{coil.name}'")
+        responses.append(da)
+    for i, coil in enumerate(coils):
+        for j in range(n):
+            matrix[i, j] = coil.turns * ng.Integrate(responses[j] * fields.coil_sources[i], mesh)
+    return 0.5 * (matrix + matrix.T)
+
+
+def energy_check(matrix: np.ndarray, coils: list[CoilDrive], energy: float) -> float | None:
+    """|½IᵀLI − W| / W, when a current flows."""
+    current = np.array([c.current for c in coils])
+    if not np.any(current) or energy <= 0:
+        return None
+    return float(abs(0.5 * current @ matrix @ current - energy) / energy)
+
+
+def _vertex_indicator(mesh: ng.Mesh, body: int) -> ng.GridFunction:
+    h1 = ng.H1(mesh, order=1)
+    g = ng.GridFunction(h1)
+    values = np.zeros(h1.ndof)
+    for el in mesh.Elements(ng.VOL):
+        if el.mat == f"body{body}":
+            for vert in el.vertices:
+                values[vert.nr] = 1.0
+    g.vec.FV().NumPy()[:] = values
+    return g
+
+
+def force_and_torque(
+    fields: MagnetostaticFields, body: int, origin: np.ndarray, axis: np.ndarray | None
+) -> tuple[list[float], float | None]:
+    mesh = fields.mesh
+    g = _vertex_indicator(mesh, body)
+    grad_g = ng.grad(g)
+    h, b = fields.h, fields.b
+    traction = h * ng.InnerProduct(b, grad_g) - 0.5 * ng.InnerProduct(h, b) * grad_g  # T∇g
+    outside = mesh.MaterialCF({f"body{body}": 0.0}, default=1.0)
+    force = -np.array(ng.Integrate(outside * traction, mesh))
+    torque = None
+    if axis is not None:
+        arm = ng.CF((ng.x - origin[0], ng.y - origin[1], ng.z - origin[2]))
+        moment = -np.array(ng.Integrate(outside * ng.Cross(arm, traction), mesh))
+        torque = float(moment @ (axis / np.linalg.norm(axis)))
+    return [float(x) for x in force], torque

@@ -1,0 +1,207 @@
+"""Magnetostatics in the vector potential: find A ∈ H(curl) with n×A = 0 on flux-tangent faces minimising
+
+    Π(A) = Σ_bodies ∫ w(curl A) dV − ∫ J₀·A dV + ½ε∫|A|² dV,
+
+w(B) = ½ν|B − Br|² in linear bodies and magnets (ν = 1/(μ0 μr), μr the recoil permeability of a magnet),
+w(B) = ∫₀^|B| H(b) db on a B–H curve. Π is convex (the curve is monotone), so Newton's method with a step
+halved until Π falls converges from A = 0; a linear model converges in one step.
+
+Gauge: lowest-order Nédélec gradients stay in the space and a mass term ε relative 1e-8 of ν/size² fixes
+them; higher-order gradients are left out (`nograds`). The coils' current densities are exactly
+divergence-free Raviart–Thomas fields with no flow through the coils' walls (coil_paths.py), so the source
+is orthogonal to every gradient in the space without a projection.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import ngsolve as ng
+import numpy as np
+
+from fieldline_engine.core.h1_scalar import SolverOptions
+from fieldline_engine.core.linear_solve import LinearSolver, SolveReport
+from fieldline_engine.em.constants import MU0
+from fieldline_engine.em.magnetics.bh_curve import BhCurve
+from fieldline_engine.errors import EngineError
+from fieldline_engine.limits import parallel
+from fieldline_engine.mesh.ngsolve_mesh import bounding_box_diagonal
+
+NEWTON_TOLERANCE = 1e-8  # relative residual (the dual norm through the Newton step)
+NEWTON_MAX_STEPS = 40
+SMALLEST_STEP = 1.0 / 1024
+
+
+@dataclass
+class BodyMagnetics:
+    relative_permeability: float = 1.0  # the recoil permeability of a magnet
+    remanence: tuple[float, float, float] | None = None  # Br (T)
+    bh: BhCurve | None = None
+
+    @property
+    def nu(self) -> float:
+        return 1.0 / (MU0 * self.relative_permeability)
+
+
+@dataclass
+class MagnetostaticFields:
+    mesh: ng.Mesh
+    potential: ng.GridFunction
+    b: ng.CoefficientFunction
+    h: ng.CoefficientFunction
+    source: ng.CoefficientFunction  # J, the coils' current density (A/m²)
+    energy: float  # ∫ w(B) dV: the stored magnetic energy (J)
+    ndof: int
+    newton_steps: int
+    newton_residual: float
+    report: SolveReport
+    solver: LinearSolver
+    space: ng.FESpace
+    coil_sources: list[ng.GridFunction | ng.CoefficientFunction] = field(default_factory=list)
+    nonlinear: bool = False
+
+
+def _group(mesh: ng.Mesh, bodies: list[int]) -> ng.Region:
+    return mesh.Materials("|".join(f"body{i}" for i in bodies) if bodies else "^$")
+
+
+def solve_magnetostatic(
+    mesh: ng.Mesh,
+    bodies: list[BodyMagnetics],
+    coil_currents: list[tuple[ng.CoefficientFunction, float]],
+    order: int,
+    flux_tangent: str,
+    options: SolverOptions,
+    progress: Callable[[float, str], None] = lambda _f, _m: None,
+) -> MagnetostaticFields:
+    """`coil_currents`: (turn density — J per ampere-turn —, ampere-turns N·I) per coil. `flux_tangent`:
+    the boundary names (a regex) where n×A = 0."""
+    linear = [i for i, b in enumerate(bodies) if b.bh is None]
+    curved = [i for i, b in enumerate(bodies) if b.bh is not None]
+    nu = mesh.MaterialCF({f"body{i}": bodies[i].nu for i in linear}, default=1.0 / MU0)
+    magnets = {f"body{i}": ng.CF(b.remanence) for i, b in enumerate(bodies) if b.remanence is not None}
+    br = mesh.MaterialCF(magnets, default=ng.CF((0.0, 0.0, 0.0))) if magnets else None
+
+    # The coil densities are exactly divergence-free already (coil_paths.py): no projection.
+    sources = [density for density, _ in coil_currents]
+    source = sum((d * turns for d, turns in coil_currents), ng.CF((0, 0, 0)))
+
+    fes = ng.HCurl(mesh, order=order, nograds=True, dirichlet=flux_tangent)
+    u, v = fes.TnT()
+    size = bounding_box_diagonal(mesh)
+    nu_max = max(b.nu for b in bodies) if bodies else 1.0 / MU0
+    eps = 1e-8 * nu_max / size**2
+    b_u = ng.curl(u)
+    a = ng.BilinearForm(fes, symmetric=True)
+    lin = _group(mesh, linear)
+    if br is None:
+        a += ng.Variation(0.5 * nu * b_u * b_u * ng.dx(definedon=lin))
+    else:
+        a += ng.Variation(0.5 * nu * (b_u - br) * (b_u - br) * ng.dx(definedon=lin))
+    curves = {}
+    for i in curved:
+        curve = bodies[i].bh
+        assert curve is not None
+        curves[i] = curve
+        a += ng.Variation(
+            curve.energy(ng.sqrt(1e-12 + b_u * b_u)) * ng.dx(definedon=mesh.Materials(f"body{i}"))
+        )
+    a += ng.Variation(0.5 * eps * u * u * ng.dx)
+    if coil_currents:
+        a += ng.Variation(-source * u * ng.dx)
+    solver = LinearSolver(
+        a,
+        fes,
+        options.choice,
+        options.tolerance,
+        options.max_iterations,
+        kind="hcurl",
+        progress=lambda f, m: progress(0.3 + 0.6 * f, m),
+    )
+    gf = ng.GridFunction(fes)
+    gf.vec[:] = 0.0
+    steps, residual = _newton(a, fes, gf, solver, bool(curved), progress)
+
+    b_field = ng.curl(gf)
+    h_parts = {
+        f"body{i}": bodies[i].nu * (b_field - ng.CF(bodies[i].remanence or (0.0, 0.0, 0.0))) for i in linear
+    }
+    for i, curve in curves.items():
+        norm_b = ng.sqrt(1e-24 + b_field * b_field)
+        h_parts[f"body{i}"] = curve.h_of_b(norm_b) / norm_b * b_field
+    h_field = mesh.MaterialCF(h_parts, default=b_field / MU0)
+    energy = _stored_energy(mesh, bodies, linear, curves, b_field, br, nu)
+    return MagnetostaticFields(
+        mesh,
+        gf,
+        b_field,
+        h_field,
+        source,
+        energy,
+        int(fes.ndof),
+        steps,
+        residual,
+        solver.report,
+        solver,
+        fes,
+        sources,
+        bool(curved),
+    )
+
+
+def _stored_energy(mesh, bodies, linear, curves, b_field, br, nu) -> float:
+    lin = _group(mesh, linear)
+    if br is None:
+        w = 0.5 * ng.Integrate(nu * b_field * b_field * ng.dx(definedon=lin), mesh)
+    else:
+        w = 0.5 * ng.Integrate(nu * (b_field - br) * (b_field - br) * ng.dx(definedon=lin), mesh)
+    for i, curve in curves.items():
+        zero = curve.energy(0.0)
+        region = mesh.Materials(f"body{i}")
+        w += ng.Integrate(
+            (curve.energy(ng.sqrt(1e-12 + b_field * b_field)) - zero) * ng.dx(definedon=region), mesh
+        )
+    return float(w)
+
+
+def _newton(a, fes, gf, solver: LinearSolver, nonlinear: bool, progress) -> tuple[int, float]:
+    """Damped Newton on Π: each step solves the linearisation, then halves until Π falls. Returns the steps
+    taken and the final relative residual."""
+    free = fes.FreeDofs()
+    residual = gf.vec.CreateVector()
+    step = gf.vec.CreateVector()
+    trial = gf.vec.CreateVector()
+    first = None
+    for k in range(1, NEWTON_MAX_STEPS + 1):
+        with parallel(fes.ndof):
+            a.AssembleLinearization(gf.vec)
+            a.Apply(gf.vec, residual)
+        solver.prepare(free)
+        correction = ng.GridFunction(fes)
+        correction.vec[:] = 0.0
+        progress(
+            min(0.9, 0.1 + 0.05 * k), f"Magnetic field: Newton step {k}" if nonlinear else "Magnetic field"
+        )
+        solver.solve(residual, correction, "Magnetic field")
+        step.data = correction.vec
+        decrement = abs(float(ng.InnerProduct(step, residual)))  # the Newton decrement squared
+        if first is None:
+            first = max(decrement, 1e-300)
+        energy = a.Energy(gf.vec)
+        length = 1.0
+        while True:
+            trial.data = gf.vec - length * step
+            if a.Energy(trial) <= energy + 1e-12 * abs(energy) or length <= SMALLEST_STEP:
+                break
+            length /= 2
+        gf.vec.data = trial
+        relative = float(np.sqrt(decrement / first))
+        if not nonlinear:
+            return k, 0.0
+        if relative < NEWTON_TOLERANCE or decrement == 0.0:
+            return k, relative
+    raise EngineError(
+        "nonlinear_no_convergence",
+        f"The nonlinear magnetic solve did not converge in {NEWTON_MAX_STEPS} Newton steps (relative residual "
+        f"{relative:.2e}, target {NEWTON_TOLERANCE:g}). Check the B–H curves (a curve must rise steadily) and "
+        "the coil currents.",
+    )
