@@ -111,6 +111,8 @@ export const RecentJob = z.object({
   compute_seconds: z.number().nullable(),
   cost_tokens: z.number().nullable(),
   cost_hours: z.number().nullable(),
+  /** The name of the API token that submitted the job (issue 38); null when a browser session did. */
+  api_token_name: z.string().nullable(),
 });
 export type RecentJob = z.infer<typeof RecentJob>;
 export const RecentJobsResponse = z.object({ jobs: z.array(RecentJob) });
@@ -154,5 +156,7 @@ export const RecentTask = z.object({
   stoppedAt: z.string().nullable(),
   cpu: z.string().nullable(),
   memory: z.string().nullable(),
+  /** The name of the API token that submitted the job (issue 38); null when a browser session did. */
+  submittedWithToken: z.string().nullable().optional(),
 });
 export type RecentTask = z.infer<typeof RecentTask>;

@@ -2,8 +2,52 @@ import { z } from 'zod';
 import { AnalysisConfig } from './analysis/index.ts';
 import { MeshData } from './mesh.ts';
 
+/**
+ * What a submission must hold, for /api/docs (the server checks it with spec 001 §5's messages:
+ * "Invalid mesh data: No vertices found." …; schemathesis found `mesh_data: {}` documented yet refused):
+ * an analysis needs a volume mesh (vertices and tetrahedra); a meshing job may instead send a surface
+ * (vertices and faces), multi-body `meshes`, or name the upload to mesh (`source_upload_id`).
+ */
+const nonEmpty = (...keys: string[]) => ({
+  required: keys,
+  properties: Object.fromEntries(keys.map((k) => [k, { minItems: 1 }])),
+});
+const MESHING_JOB = {
+  anyOf: [
+    { required: ['meshingOnly'], properties: { meshingOnly: { const: true } } },
+    { required: ['analysisType'], properties: { analysisType: { const: 'tetra-only' } } },
+  ],
+};
+const SUBMISSION_NEEDS = [
+  { properties: { mesh_data: nonEmpty('vertices', 'tetrahedra') } },
+  { properties: { mesh_data: nonEmpty('vertices', 'faces'), config: MESHING_JOB } },
+  {
+    properties: {
+      mesh_data: {
+        ...nonEmpty('meshes'),
+        properties: { meshes: { minItems: 1, items: nonEmpty('vertices', 'faces') } },
+      },
+      config: MESHING_JOB,
+    },
+  },
+  {
+    properties: {
+      mesh_data: { required: ['source_upload_id'], properties: { source_upload_id: { minLength: 1 } } },
+      config: MESHING_JOB,
+    },
+  },
+];
+
 /** POST /api/fea/submit (spec 001 §7). */
-export const SubmitRequest = z.object({ mesh_data: MeshData, config: AnalysisConfig });
+export const SubmitRequest = z
+  .object({
+    mesh_data: MeshData.meta({
+      description:
+        'The model: vertices with tetrahedra (a volume mesh); a meshing job may send a surface (vertices and faces), multi-body `meshes`, or name an upload (`source_upload_id`)',
+    }),
+    config: AnalysisConfig,
+  })
+  .meta({ anyOf: SUBMISSION_NEEDS });
 export type SubmitRequest = z.infer<typeof SubmitRequest>;
 
 export const SubmitResponse = z.object({

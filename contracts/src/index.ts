@@ -1,5 +1,6 @@
 export * from './admin-debug.ts';
 export * from './analysis/index.ts';
+export * from './api-tokens.ts';
 export * from './auth.ts';
 export * from './billing.ts';
 export * from './errors.ts';

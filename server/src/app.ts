@@ -4,7 +4,10 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AccountService } from './accounts/account-service.ts';
+import { registerTokenRoutes } from './accounts/api-token-routes.ts';
+import { ApiTokenService } from './accounts/api-token-service.ts';
 import { registerAuthRoutes } from './accounts/auth-routes.ts';
+import { installBearerAuth } from './accounts/bearer-auth.ts';
 import { installCsrfProtection } from './accounts/csrf.ts';
 import { installCurrentUser } from './accounts/current-user.ts';
 import { PasswordHasher } from './accounts/password-hasher.ts';
@@ -36,7 +39,7 @@ import { transferSessionUploads, UploadService } from './geometry/upload-service
 import { StorageUploadStore } from './geometry/upload-store.ts';
 import { installBodyDepthLimit } from './http/body-depth.ts';
 import { installJsonCompression } from './http/compress-json.ts';
-import { installErrorHandler } from './http/errors.ts';
+import { frameworkErrors, installErrorHandler } from './http/errors.ts';
 import { fastLaneOf, serverWithFastLane } from './http/fast-lane.ts';
 import { ApiRegistry } from './http/openapi.ts';
 import { builtPageHeaders } from './http/page-policy.ts';
@@ -82,6 +85,7 @@ export async function buildApp(
     serverFactory: serverWithFastLane(),
     trustProxy: config.trustProxy,
     bodyLimit: 256 * 1024 * 1024, // meshes travel as JSON to /api/fea/submit
+    frameworkErrors,
   });
   const secrets = loadOrCreateSecrets(config.dataDir);
   const { db, dialect, close } = openDatabase(config.databaseUrl, (err) =>
@@ -150,6 +154,14 @@ export async function buildApp(
   installCsrfProtection(app, { allowedOrigins: [config.publicOrigin] });
   installSessions(app, ctx.sessions);
   const cachedUsers = installCurrentUser(app, ctx.accounts.users, ctx.sessions);
+  // Personal API tokens (`Authorization: Bearer fl_…`; docs/api.md): after the session hooks, which skip bearer requests.
+  const apiTokens = new ApiTokenService(db, secrets.sessionKey);
+  installBearerAuth(app, {
+    tokens: apiTokens,
+    users: ctx.accounts.users,
+    limiter: new RateLimiter(db),
+    limits: config.apiTokenRateLimits,
+  });
 
   // Each service gets the collaborators it uses, never the whole context.
   const markers = new ProblemMarkersService(ctx.jobs, db);
@@ -227,6 +239,7 @@ export async function buildApp(
 
   const route = createRouter(app, api);
   registerAuthRoutes(route, { accounts: ctx.accounts, sessionCookie: ctx.sessionCookie });
+  registerTokenRoutes(route, apiTokens);
   registerFeaRoutes(route, {
     fea,
     jobs: ctx.jobs,

@@ -46,6 +46,8 @@ export interface AppConfig {
   materialsFile: string | null;
   storage: StorageConfig;
   billing: BillingConfig;
+  /** Requests per minute per API token and per IP for bearer requests (API_TOKEN_RATE_PER_MINUTE, API_TOKEN_IP_RATE_PER_MINUTE). */
+  apiTokenRateLimits: { perToken: number; perIp: number };
 }
 
 /** Checkout and subscriptions (issue 9): Stripe when STRIPE_SECRET_KEY is set, else the built-in test checkout. */
@@ -192,6 +194,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: bool(env, 'TRUST_PROXY', false),
     materialsFile: path(env.MATERIALS_FILE ?? 'config/materials.yaml'),
+    apiTokenRateLimits: {
+      perToken: Math.max(1, int(env, 'API_TOKEN_RATE_PER_MINUTE', 600)),
+      perIp: Math.max(1, int(env, 'API_TOKEN_IP_RATE_PER_MINUTE', 1200)),
+    },
     compute: {
       plansFile: path(env.PLANS_FILE ?? 'config/plans.yaml'),
       tokensPerComputeHour: num(env, 'TOKENS_PER_COMPUTE_HOUR', 1),

@@ -115,6 +115,7 @@ export function registerAuthRoutes(
         : refuse(AUTH_MESSAGES.registrationFailed, { success: false, suggestions: [] })();
     },
     response: RegisterResponse.or(UsernameCheckResponse),
+    successStatus: [200, 201], // 201 for a registration, 200 for a username check
     handler: async ({ body }, request, reply) => {
       if ('validate_only' in body) return accounts.checkUsername(callerOf(request), body.username);
       const { user, rawSessionId } = await accounts.registerUser(callerOf(request), body);

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../http/errors.ts';
+import { hasBearer } from './bearer-header.ts';
 
 export interface CsrfOptions {
   /** Origins the app is served from (config.publicOrigin); a browser's Origin must be one of them. */
@@ -39,6 +40,8 @@ function hasBody(request: FastifyRequest): boolean {
  * - without it, `Origin` must be one of ours; a request with neither is not from a browser page.
  * A body must be JSON (multipart on upload paths): a cross-site HTML form cannot send JSON, and JSON
  * from another origin needs a CORS preflight we never answer.
+ * Requests with `Authorization: Bearer` (API tokens) are exempt, and only they: the session hook
+ * ignores their cookies, and a cross-site page cannot set that header without a preflight.
  */
 export function installCsrfProtection(app: FastifyInstance, options: CsrfOptions): void {
   const allowed = new Set(options.allowedOrigins.map((o) => o.replace(/\/$/, '')));
@@ -59,6 +62,8 @@ export function installCsrfProtection(app: FastifyInstance, options: CsrfOptions
   function check(request: FastifyRequest): void {
     const path = pathOf(request);
     if (exempt.has(path)) return;
+    // Authenticated by `Authorization: Bearer` alone (cookies ignored): no ambient credential to forge.
+    if (hasBearer(request.headers)) return;
 
     const fetchSite = request.headers['sec-fetch-site'];
     if (typeof fetchSite === 'string') {

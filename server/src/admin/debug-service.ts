@@ -27,6 +27,8 @@ export interface RecentTask {
   stoppedReason: string | null;
   cpu: string;
   memory: string;
+  /** The API token that submitted the job (issue 38); null when a browser session did. */
+  submittedWithToken?: string | null;
 }
 
 const TASK_DEFINITION_VERSION = 1;
@@ -113,6 +115,7 @@ export class DebugService {
       stoppedReason: job.status === 'completed' ? 'Essential container in task exited' : job.error_message,
       cpu: '1024',
       memory: String(this.deps.config.jobMemoryLimitMb),
+      submittedWithToken: job.api_token_name,
     };
   }
 

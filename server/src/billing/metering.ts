@@ -69,7 +69,8 @@ export class Metering {
   /** Records the charge for a finished job (at most once per job); returns what was charged. */
   async chargeJob(
     trx: Kysely<Database>,
-    job: Pick<JobsTable, 'id' | 'owner_user_id' | 'kind' | 'plan_id' | 'analysis_type'>,
+    job: Pick<JobsTable, 'id' | 'owner_user_id' | 'kind' | 'plan_id' | 'analysis_type'> &
+      Partial<Pick<JobsTable, 'api_token_name'>>,
     final: { status: JobsTable['status']; errorCode: string | null; seconds: number; cores?: number },
     /** Another ledger source for a further charge on the same job (e.g. 'batch-sync'); default 'job'. */
     entry: { source: string; description?: string } = { source: 'job' },
@@ -86,6 +87,8 @@ export class Metering {
     const charge = priceRun(plan, coreSeconds, used.hoursUsed, this.tokensPerHour);
     const minutes = (coreSeconds / 60).toFixed(2);
     const onCores = cores > 1 ? ` (${(final.seconds / 60).toFixed(2)} min × ${cores} cores)` : '';
+    // The ledger says which API token submitted a job (issue 38); browser runs say nothing extra.
+    const byToken = job.api_token_name ? `, submitted with API token "${job.api_token_name}"` : '';
     const inserted = await this.ledger.append(
       {
         user_id: job.owner_user_id,
@@ -99,7 +102,7 @@ export class Metering {
         source_id: job.id,
         description:
           entry.description ??
-          `${job.analysis_type} job ${final.status}: ${minutes} compute-minutes${onCores}`,
+          `${job.analysis_type} job ${final.status}: ${minutes} compute-minutes${onCores}${byToken}`,
       },
       trx,
     );

@@ -52,6 +52,9 @@ export interface JobsTable {
   mesh_hash: string | null;
   /** The job whose fields this one takes (fieldsFrom); kept from retention while this one is active. */
   fields_from_job_id: string | null;
+  /** 0011_api_tokens: the API token that submitted the job (null: a browser session). */
+  api_token_id: string | null;
+  api_token_name: string | null;
 }
 
 /** One row per attempt at a job: who ran it, when, and how it ended (worker timestamps). */
@@ -161,7 +164,22 @@ export interface UploadsTable {
   saved: number;
 }
 
+/** 0011_api_tokens: personal API tokens; the secret itself is never stored, only its keyed hash. */
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  scope: 'read' | 'run';
+  /** HMAC-SHA256 of the secret under the server's token key (secrets.ts). */
+  secret_hash: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface Database {
+  api_tokens: ApiTokensTable;
   sessions: SessionsTable;
   jobs: JobsTable;
   users: UsersTable;

@@ -12,10 +12,10 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { fieldError, HttpError, notFound } from '../http/errors.ts';
 import type { Route } from '../http/route.ts';
-import { ownerOf } from '../jobs/job-owner.ts';
+import { ownerForWrite, ownerOfRequest } from '../jobs/job-owner.ts';
 import type { JobService } from '../jobs/job-service.ts';
 import { JobParams, jobOf, ownedJob } from '../jobs/owned-job.ts';
-import { ensureSession, type SessionCookieOptions } from '../sessions/session-plugin.ts';
+import type { SessionCookieOptions } from '../sessions/session-plugin.ts';
 import type { SessionService } from '../sessions/session-service.ts';
 import type { FeaService, TestHooks } from './fea-service.ts';
 import { etagMatches, identityStream, pickEncoding } from './status-replies.ts';
@@ -61,14 +61,14 @@ export function registerFeaRoutes(route: Route, deps: FeaRouteDeps): void {
     invalid: submitRefused,
     response: SubmitResponse,
     handler: async ({ body }, request, reply) => {
-      const session = await ensureSession(request, reply, deps.sessions, deps.sessionCookie);
+      const owner = await ownerForWrite(request, reply, deps.sessions, deps.sessionCookie);
       const declared = Number(request.headers['content-length']);
       const modelBytes =
         Number.isFinite(declared) && declared > 0
           ? declared
           : Buffer.byteLength(JSON.stringify(request.body));
       return fea.submit(
-        ownerOf(session),
+        owner,
         body.mesh_data,
         body.config,
         modelBytes,
@@ -89,7 +89,7 @@ export function registerFeaRoutes(route: Route, deps: FeaRouteDeps): void {
     response: JobStatusResponse,
     config: { cachedAuth: true },
     handler: async ({ params }, request, reply) => {
-      const owner = request.session ? ownerOf(request.session) : null;
+      const owner = ownerOfRequest(request);
       const status = owner ? await fea.statusReply(params.jobId, owner) : null;
       if (!status) throw notFound('Job not found');
       reply

@@ -10,10 +10,10 @@ import { z } from 'zod';
 import type { CurrentUser } from '../accounts/user-store.ts';
 import { HttpError, notFound } from '../http/errors.ts';
 import type { Route } from '../http/route.ts';
-import { ownerOf } from '../jobs/job-owner.ts';
+import { ownerForWrite, ownerOfRequest } from '../jobs/job-owner.ts';
 import type { JobService } from '../jobs/job-service.ts';
 import { JobParams, jobOf, ownedJob } from '../jobs/owned-job.ts';
-import { ensureSession, type SessionCookieOptions } from '../sessions/session-plugin.ts';
+import type { SessionCookieOptions } from '../sessions/session-plugin.ts';
 import type { SessionService } from '../sessions/session-service.ts';
 import { type ConvertService, checkUploadName } from './convert-service.ts';
 import { receiveUpload } from './multipart-upload.ts';
@@ -73,14 +73,14 @@ export function registerGeometryRoutes(route: Route, deps: GeometryRouteDeps): v
     requestContent: { 'multipart/form-data': ConvertUploadForm },
     response: ConvertResponse,
     handler: async (_input, request, reply) => {
-      const session = await ensureSession(request, reply, deps.sessions, deps.sessionCookie);
+      const owner = await ownerForWrite(request, reply, deps.sessions, deps.sessionCookie);
       const limit = await deps.uploadLimitFor(request.user);
       const scratch = await uploads.store.scratchDir();
       try {
         const upload = await receiveUpload(request, scratch, limit.bytes, limit.message, (name) =>
           checkUploadName(name),
         );
-        return await convert.convert(ownerOf(session), upload, scratch);
+        return await convert.convert(owner, upload, scratch);
       } finally {
         await removeScratch(scratch);
       }
@@ -95,7 +95,7 @@ export function registerGeometryRoutes(route: Route, deps: GeometryRouteDeps): v
     params: UploadParams,
     response: SaveResponse,
     handler: async ({ params }, request) => {
-      const owner = request.session ? ownerOf(request.session) : null;
+      const owner = ownerOfRequest(request);
       const upload = owner ? await uploads.findOwned(params.id, owner) : null;
       if (!upload) throw notFound('Upload not found');
       await uploads.markSaved(upload.id);
@@ -136,7 +136,7 @@ export function registerGeometryRoutes(route: Route, deps: GeometryRouteDeps): v
     invalid: noDiagnostics,
     response: ProblemMarkersPayload,
     handler: async ({ query }, request, reply) => {
-      const owner = request.session ? ownerOf(request.session) : null;
+      const owner = ownerOfRequest(request);
       // `?job_id=` names the job (the environment sends it); without it, the latest failure.
       const json = !owner
         ? null

@@ -30,6 +30,20 @@ export function fieldError(error: z.ZodError): HttpError {
   return new HttpError(400, 'invalid_request', `${where}${issue?.message ?? 'Invalid request'}`);
 }
 
+/**
+ * Fastify's refusals before routing, in the API's `{error, message}` form. A path parameter longer than
+ * the router's limit (maxParamLength, declared as `maxLength` in /api/docs) names nothing that exists:
+ * 404 like an unknown id, rather than Fastify's bare 414 (schemathesis counted it as accepting input
+ * the document forbids). A malformed URL stays a 400.
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    reply.status(404).send({ error: 'not_found', message: 'Not found' });
+    return;
+  }
+  reply.status(400).send({ error: 'bad_request', message: err.message });
+}
+
 export interface ErrorHandlerOptions {
   /** Unknown GET/HEAD paths outside the API (`isApiPath`): the web app's redirect or HTML 404. */
   pageNotFound?: (request: FastifyRequest, reply: FastifyReply) => unknown;

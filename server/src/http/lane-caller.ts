@@ -15,6 +15,8 @@ export interface LaneCallerDeps {
  * last few seconds. Undefined sends the request to Fastify (which reads, refuses or ends the session).
  */
 export function cachedCaller(req: IncomingMessage, deps: LaneCallerDeps): Readonly<Session> | undefined {
+  // Bearer requests (API tokens) are authenticated by the route's hooks, never from the cookie cache.
+  if (req.headers.authorization !== undefined) return undefined;
   const raw = cookieValue(req.headers.cookie);
   if (!raw) return undefined;
   const session = deps.sessions.sharedCachedNow(raw);

@@ -1,4 +1,23 @@
 import { z } from 'zod';
+import { tokenScopeFor } from '../accounts/api-token-policy.ts';
+
+/** Fastify's `maxParamLength` (default 100): a longer path parameter is answered 414 before any route runs. */
+export const MAX_PATH_PARAM_LENGTH = 100;
+
+const SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'A personal API token (`fl_…`, created on the dashboard, docs/api.md). Scopes: `read` for GET routes, `run` to upload, submit, cancel or save. Not accepted on /api/auth/*, token management, billing or admin routes.',
+  },
+  sessionCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'fl_session',
+    description: 'The browser session (sign in at /api/auth/login).',
+  },
+};
 
 export interface RouteDoc {
   method: 'get' | 'post' | 'put' | 'delete' | 'patch';
@@ -15,8 +34,27 @@ export interface RouteDoc {
   response?: z.ZodType;
   /** A success reply that is not (only) JSON: its schema per content type (e.g. a download's formats). */
   responseContent?: Record<string, z.ZodType>;
-  /** The success status when it is not 200 (e.g. 201 for a created resource). */
-  successStatus?: 201;
+  /** The success status(es) the reply may carry (default 200), e.g. 201 for a creation. */
+  successStatus?: number | number[];
+  /** Present when the route needs a signed-in account (route.ts `auth`); absent: guests too. */
+  auth?: unknown;
+}
+
+/** Who may call a route: an API token of the scope accounts/api-token-policy.ts says, the session, or (no `auth`) anyone. */
+function securityOf(r: RouteDoc): Record<string, string[]>[] {
+  const scope = tokenScopeFor(r.method, r.path);
+  return [
+    ...(scope ? [{ bearerAuth: [scope] }] : []),
+    { sessionCookie: [] },
+    ...(r.auth === undefined ? [{}] : []),
+  ];
+}
+
+/** A path parameter's schema with the router's length limit declared (schemathesis found the 414s). */
+function withRouterLimit(schema: unknown): unknown {
+  const s = schema as { type?: string; maxLength?: number; format?: string };
+  if (s.type !== 'string' || s.format === 'uuid') return schema;
+  return { ...s, maxLength: Math.min(s.maxLength ?? MAX_PATH_PARAM_LENGTH, MAX_PATH_PARAM_LENGTH) };
 }
 
 /** The properties of an object schema (path or query parameters) as JSON Schemas. */
@@ -72,7 +110,7 @@ export class ApiRegistry {
   document(version: string): Record<string, unknown> {
     const paths: Record<string, Record<string, unknown>> = {};
     for (const r of this.routes) {
-      const op: Record<string, unknown> = { summary: r.summary, tags: [r.tag] };
+      const op: Record<string, unknown> = { summary: r.summary, tags: [r.tag], security: securityOf(r) };
       const pathProps = propertiesOf(r.params);
       const params: { name: string; in: string; required: boolean; schema: unknown }[] = [
         ...r.path.matchAll(/\{(\w+)\}/g),
@@ -80,7 +118,7 @@ export class ApiRegistry {
         name: m[1] ?? '',
         in: 'path',
         required: true,
-        schema: pathProps.properties[m[1] ?? ''] ?? { type: 'string' },
+        schema: withRouterLimit(pathProps.properties[m[1] ?? ''] ?? { type: 'string' }),
       }));
       const query = propertiesOf(r.query);
       for (const [name, schema] of Object.entries(query.properties)) {
@@ -108,11 +146,15 @@ export class ApiRegistry {
             ]),
           )
         : undefined;
+      const ok = { description: 'OK', ...(okContent ? { content: okContent } : {}) };
+      const statuses = [r.successStatus ?? 200].flat();
       op.responses = {
-        [String(r.successStatus ?? 200)]: {
-          description: r.successStatus === 201 ? 'Created' : 'OK',
-          ...(okContent ? { content: okContent } : {}),
-        },
+        ...Object.fromEntries(
+          statuses.map((status) => [
+            String(status),
+            { ...ok, description: status === 201 ? 'Created' : 'OK' },
+          ]),
+        ),
         default: {
           description: 'Error',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
@@ -125,6 +167,7 @@ export class ApiRegistry {
       info: { title: 'Fieldline API', version },
       paths,
       components: {
+        securitySchemes: SECURITY_SCHEMES,
         schemas: {
           Error: {
             type: 'object',

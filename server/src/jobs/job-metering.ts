@@ -15,7 +15,8 @@ export interface JobMetering {
   /** Records the charge for a finished job inside `trx` (at most once per job); returns what was charged. */
   chargeJob(
     trx: Kysely<Database>,
-    job: Pick<JobsTable, 'id' | 'owner_user_id' | 'kind' | 'plan_id' | 'analysis_type'>,
+    job: Pick<JobsTable, 'id' | 'owner_user_id' | 'kind' | 'plan_id' | 'analysis_type'> &
+      Partial<Pick<JobsTable, 'api_token_name'>>,
     /** `seconds` of wall time on `cores` cores (MPI ranks × threads; default 1): charged per core-hour. */
     final: { status: JobsTable['status']; errorCode: string | null; seconds: number; cores?: number },
   ): Promise<JobCharge>;

@@ -117,6 +117,8 @@ export class JobService {
       result_files: null,
       mesh_hash: job.meshHash ?? null,
       fields_from_job_id: job.fieldsFromJobId ?? null,
+      api_token_id: job.owner.apiToken?.id ?? null,
+      api_token_name: job.owner.apiToken?.name ?? null,
     };
     let committed = false;
     try {

@@ -2,7 +2,7 @@ import type { FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { z } from 'zod';
 import { notFound } from '../http/errors.ts';
 import { parsedPartsOf } from '../http/route.ts';
-import { type JobOwner, ownerOf } from './job-owner.ts';
+import { type JobOwner, ownerOfRequest } from './job-owner.ts';
 import type { JobRow } from './job-service.ts';
 
 /** Path parameters of a route about one job; a malformed id is answered like someone else's job. */
@@ -16,7 +16,7 @@ const loaded = new WeakMap<FastifyRequest, JobRow>();
 
 /**
  * The pre-handler of a route about one of the caller's jobs (declared with `params: JobParams`): it
- * loads the job `{jobId}` if the caller's session owns it and answers 404 `notFoundMessage` otherwise,
+ * loads the job `{jobId}` if the caller (session or API token) owns it and answers 404 `notFoundMessage` otherwise,
  * so someone else's job looks exactly like one that does not exist. The handler reads it with `jobOf`.
  */
 export function ownedJob(
@@ -27,7 +27,7 @@ export function ownedJob(
     notFound(typeof notFoundMessage === 'string' ? notFoundMessage : notFoundMessage(request));
   return async (request) => {
     const params = parsedPartsOf(request)?.params as { jobId?: string } | undefined;
-    const owner = request.session ? ownerOf(request.session) : null;
+    const owner = ownerOfRequest(request);
     const job = owner && params?.jobId ? await jobs.findOwned(params.jobId, owner) : null;
     if (!job) throw refuse(request);
     loaded.set(request, job);

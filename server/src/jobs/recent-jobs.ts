@@ -35,5 +35,6 @@ function toRecentJob(j: Awaited<ReturnType<JobService['listForUser']>>[number]):
     compute_seconds: j.compute_seconds,
     cost_tokens: j.cost_tokens,
     cost_hours: j.cost_hours,
+    api_token_name: j.api_token_name,
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasBearer } from '../accounts/bearer-header.ts';
 import type { Session, SessionService } from './session-service.ts';
 
 export const SESSION_COOKIE = 'fl_session';
@@ -47,7 +48,8 @@ export function installSessions(app: FastifyInstance, sessions: SessionService):
   app.addHook('onRequest', (request, _reply, done) => {
     if (!request.url.startsWith('/api/') && !request.url.startsWith('/results/')) return done();
     const raw = request.cookies[SESSION_COOKIE];
-    if (!raw) return done();
+    // A bearer request is authenticated by its token alone (accounts/bearer-auth.ts), never by a cookie.
+    if (!raw || hasBearer(request.headers)) return done();
     const cached = usesCachedAuth(request);
     const now = cached ? sessions.resolveCachedNow(raw) : undefined;
     if (now) {
@@ -72,6 +74,7 @@ export async function ensureSession(
   cookie: SessionCookieOptions,
 ): Promise<Session> {
   if (request.session) return request.session;
+  if (request.apiToken) throw new Error('ensureSession: a bearer request has no session; use ownerForWrite');
   const { rawId, session } = await sessions.create(null);
   setSessionCookie(reply, rawId, cookie);
   request.session = session;
