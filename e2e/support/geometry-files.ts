@@ -22,6 +22,28 @@ gmsh.finalize()
   return path;
 }
 
+/**
+ * The same coaxial section modelled as vendors' connector files often are: one fused solid, the pin inside
+ * the dielectric (it protrudes 1 mm at z = 0, so the dielectric's end face is still an annulus).
+ */
+export function writeFusedCoaxStep(dir: string, dims = { a: 0.5, b: 2.3, length: 5 }): string {
+  const path = join(dir, 'fused-coax.step');
+  const script = `
+import gmsh, sys
+gmsh.initialize(); gmsh.option.setNumber('General.Terminal', 0)
+gmsh.option.setString('Geometry.OCCTargetUnit', 'MM')
+gmsh.model.add('fused')
+body = gmsh.model.occ.addCylinder(0, 0, 0, 0, 0, ${dims.length}, ${dims.b})
+pin = gmsh.model.occ.addCylinder(0, 0, -1, 0, 0, ${dims.length + 2}, ${dims.a})
+gmsh.model.occ.fuse([(3, body)], [(3, pin)])
+gmsh.model.occ.synchronize()
+gmsh.write(sys.argv[1])
+gmsh.finalize()
+`;
+  execFileSync(join(REPO_ROOT, '.venv/bin/python'), ['-c', script, path], { stdio: 'pipe' });
+  return path;
+}
+
 /** An STL whose surface intersects itself: two overlapping cubes written as one body. */
 export function writeSelfIntersectingStl(dir: string): string {
   const cube = (o: number) => {

@@ -39,12 +39,14 @@ export function Checkbox(props: {
   checked: boolean;
   onChange: (on: boolean) => void;
   testId?: string;
+  disabled?: boolean;
 }) {
   return (
     <label className="checkbox">
       <input
         type="checkbox"
         checked={props.checked}
+        disabled={props.disabled}
         data-testid={props.testId}
         onChange={(e) => props.onChange(e.target.checked)}
       />

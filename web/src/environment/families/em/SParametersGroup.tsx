@@ -26,11 +26,19 @@ export function SParametersGroup() {
         onChange={(on) => set({ calculateSParameters: on })}
         testId="calculate-sparams"
       />
+      {/* either box runs the same sweep: the second shows it checked when the first asks for it */}
       <Checkbox
         label="Extract S-parameters (frequency sweep)"
-        checked={form.extractSParameters}
+        checked={form.extractSParameters || form.calculateSParameters}
+        disabled={form.calculateSParameters}
         onChange={(on) => set({ extractSParameters: on })}
+        testId="extract-sparams"
       />
+      {form.calculateSParameters && (
+        <p className="muted small" data-testid="extract-sparams-note">
+          On: calculating S-parameters sweeps the band below.
+        </p>
+      )}
       {(form.calculateSParameters || form.extractSParameters) && (
         <>
           <div className="row2">

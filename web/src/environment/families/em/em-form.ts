@@ -43,6 +43,8 @@ export interface WavePortRow {
   portID: string;
   faces: string;
   mode: WavePortMode;
+  /** the user chose the mode; otherwise it follows the picked face (TEM on a coaxial annulus) */
+  modeChosen?: boolean;
   amplitude: string;
   phase: string;
 }
