@@ -3,6 +3,7 @@ export * from './analysis/index.ts';
 export * from './api-tokens.ts';
 export * from './auth.ts';
 export * from './billing.ts';
+export * from './chaining.ts';
 export * from './errors.ts';
 export * from './fea.ts';
 export * from './geometry.ts';

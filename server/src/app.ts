@@ -27,6 +27,7 @@ import type { AppConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { EngineHealthProbe } from './engine/engine-health.ts';
 import { engineLocation } from './engine/engine-location.ts';
+import { ChainSources } from './fea/chain-sources.ts';
 import { registerFeaRoutes } from './fea/fea-routes.ts';
 import { FeaService } from './fea/fea-service.ts';
 import { statusFastLane } from './fea/status-fast-lane.ts';
@@ -246,6 +247,7 @@ export async function buildApp(
     sessions: ctx.sessions,
     sessionCookie: ctx.sessionCookie,
     engineTestHooks: config.compute.engineTestHooks,
+    chainSources: new ChainSources(ctx.jobs),
   });
   registerRecentJobsRoute(route, ctx.jobs);
   registerStudyRoutes(route, studies, config.compute.engineTestHooks);

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { meshHashBytes } from '@fieldline/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RetentionSweeper } from '../src/retention-sweeper.ts';
 import { boxMesh, facesOnPlane } from './support/box-mesh.ts';
@@ -163,6 +165,33 @@ describe('runs chained from another job (fieldsFrom)', () => {
       url: `/api/fea/cancel/${busyId}`,
       headers: { cookie: owner.cookie },
     });
+  });
+
+  it("lists the caller's completed jobs on the same mesh that hold a field, with their peak temperature", async () => {
+    const hash = createHash('sha256').update(meshHashBytes(mesh)).digest('hex');
+    const list = async (cookie: string | null, field: string, meshHash = hash) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/fea/chain-sources?mesh_hash=${meshHash}&field=${field}`,
+        headers: cookie ? { cookie } : {},
+      });
+    const temperature = (await list(owner.cookie, 'temperature')).json().jobs;
+    const steadyEntry = temperature.find((j: { job_id: string }) => j.job_id === steadyId);
+    expect(steadyEntry).toMatchObject({ analysis_type: 'thermal', frames: 0, max_von_mises_Pa: null });
+    expect(steadyEntry.max_temperature_K).toBeCloseTo(373.15, 9);
+    expect(temperature.some((j: { frames: number }) => j.frames > 0)).toBe(true); // the transient sources
+    expect(temperature.every((j: { analysis_type: string }) => j.analysis_type.startsWith('thermal'))).toBe(
+      true,
+    );
+    const stress = (await list(owner.cookie, 'stress')).json().jobs;
+    expect(stress.length).toBeGreaterThan(0);
+    expect(stress.every((j: { analysis_type: string }) => j.analysis_type === 'structural')).toBe(true);
+    // Another user's list is empty, another mesh lists nothing, a guest is refused, a bad hash is a 400.
+    const stranger = await signedInUser(t);
+    expect((await list(stranger.cookie, 'temperature')).json().jobs).toEqual([]);
+    expect((await list(owner.cookie, 'temperature', 'a'.repeat(64))).json().jobs).toEqual([]);
+    expect((await list(null, 'temperature')).statusCode).toBe(401);
+    expect((await list(owner.cookie, 'temperature', 'xyz')).statusCode).toBe(400);
   });
 
   it('keeps a source past its retention time while a run that uses it is queued or running', async () => {

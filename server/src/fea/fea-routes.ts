@@ -1,5 +1,7 @@
 import {
   CancelResponse,
+  ChainSourcesQuery,
+  ChainSourcesResponse,
   DownloadQuery,
   HealthResponse,
   JobStatusResponse,
@@ -10,6 +12,7 @@ import {
 } from '@fieldline/contracts';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { requireUser } from '../accounts/guards.ts';
 import { fieldError, HttpError, notFound } from '../http/errors.ts';
 import type { Route } from '../http/route.ts';
 import { ownerForWrite, ownerOfRequest } from '../jobs/job-owner.ts';
@@ -17,6 +20,7 @@ import type { JobService } from '../jobs/job-service.ts';
 import { JobParams, jobOf, ownedJob } from '../jobs/owned-job.ts';
 import type { SessionCookieOptions } from '../sessions/session-plugin.ts';
 import type { SessionService } from '../sessions/session-service.ts';
+import type { ChainSources } from './chain-sources.ts';
 import type { FeaService, TestHooks } from './fea-service.ts';
 import { etagMatches, identityStream, pickEncoding } from './status-replies.ts';
 
@@ -37,6 +41,7 @@ export interface FeaRouteDeps {
   sessionCookie: SessionCookieOptions;
   /** ENGINE_TEST_HOOKS=1 (tests only): honour `x-test-sleep-seconds` on submit. */
   engineTestHooks: boolean;
+  chainSources: ChainSources;
 }
 
 /** Spec 001 §7 simulator calls. Routes parse, call the service, shape the reply. */
@@ -74,6 +79,21 @@ export function registerFeaRoutes(route: Route, deps: FeaRouteDeps): void {
         modelBytes,
         testHooks(deps.engineTestHooks, request),
       );
+    },
+  });
+
+  route({
+    method: 'get',
+    path: '/api/fea/chain-sources',
+    summary:
+      "The caller's completed jobs on a mesh (its content hash, contracts meshHashBytes) whose results hold a field a chained run can take (fieldsFrom), newest first, with their peak temperature or stress",
+    tag: 'fea',
+    auth: requireUser,
+    query: ChainSourcesQuery,
+    response: ChainSourcesResponse,
+    handler: async ({ query, auth: user }, _request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { jobs: await deps.chainSources.list({ userId: user.id, sessionHash: null }, query) };
     },
   });
 
