@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { CoupledGuide } from './guide/CoupledGuide.tsx';
 import { ElectrostaticsGuide } from './guide/ElectrostaticsGuide.tsx';
 import { FullWaveGuide } from './guide/FullWaveGuide.tsx';
 import { StructuralGuide } from './guide/StructuralGuide.tsx';
@@ -61,6 +62,7 @@ export function DocsContent() {
       <ThermalGuide />
       <StructuralGuide />
       <VibrationGuide />
+      <CoupledGuide />
 
       <h2 id="conventions">Conventions</h2>
       <ul>
