@@ -31,12 +31,25 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 ENGINE = HERE.parents[1] / "engine"
 MU0 = 4e-7 * math.pi
-TOROID = {"R0": 0.025, "c": 0.005, "t": 0.002, "air": 0.08, "turns": 100, "current": 1.0, "mur": 1000.0}
+TOROID = {
+    "R0": 0.025,
+    "c": 0.005,
+    "t": 0.002,
+    "air": 0.08,
+    "turns": 100,
+    "current": 1.0,
+    "mur": 1000.0,
+}
 
 
 def toroid_exact() -> float:
     p = TOROID
-    return MU0 * p["mur"] * p["turns"] ** 2 * (p["R0"] - math.sqrt(p["R0"] ** 2 - p["c"] ** 2))
+    return (
+        MU0
+        * p["mur"]
+        * p["turns"] ** 2
+        * (p["R0"] - math.sqrt(p["R0"] ** 2 - p["c"] ** 2))
+    )
 
 
 def mesh_toroid(size: float, out: Path) -> None:
@@ -55,8 +68,10 @@ def mesh_toroid(size: float, out: Path) -> None:
     occ.synchronize()
     volumes = [tag for dim, tag in out_map if dim == 3]
 
-    def radius_of(tag):  # the largest distance from the axis circle among the volume's bounding box corners
-        x0, y0, z0, x1, y1, z1 = gmsh.model.getBoundingBox(3, tag)
+    def radius_of(
+        tag,
+    ):  # the largest distance from the axis circle among the volume's bounding box corners
+        x0, _, _, x1, _, _ = gmsh.model.getBoundingBox(3, tag)
         return max(abs(x0), abs(x1))
 
     by_size = sorted(volumes, key=radius_of)
@@ -64,13 +79,21 @@ def mesh_toroid(size: float, out: Path) -> None:
     gmsh.model.addPhysicalGroup(3, [core_tag], 1)
     gmsh.model.addPhysicalGroup(3, [shell_tag], 2)
     gmsh.model.addPhysicalGroup(3, [air_tag], 3)
-    outer = [tag for dim, tag in gmsh.model.getBoundary([(3, air_tag)], oriented=False) if dim == 2]
+    outer = [
+        tag
+        for dim, tag in gmsh.model.getBoundary([(3, air_tag)], oriented=False)
+        if dim == 2
+    ]
     sphere = [s for s in outer if gmsh.model.getBoundingBox(2, s)[3] > 0.9 * p["air"]]
     gmsh.model.addPhysicalGroup(2, sphere, 10)
     gmsh.option.setNumber("Mesh.MeshSizeMax", 8 * size)
     field = gmsh.model.mesh.field
     dist = field.add("Distance")
-    field.setNumbers(dist, "SurfacesList", [t for d, t in gmsh.model.getBoundary([(3, shell_tag)], oriented=False)])
+    field.setNumbers(
+        dist,
+        "SurfacesList",
+        [t for d, t in gmsh.model.getBoundary([(3, shell_tag)], oriented=False)],
+    )
     thr = field.add("Threshold")
     field.setNumber(thr, "InField", dist)
     field.setNumber(thr, "SizeMin", size)
@@ -135,7 +158,15 @@ def run_fieldline(directory: Path, order: int) -> dict:
         "analysisType": "magnetostatic",
         "meshOrder": order,
         "airPadding": 0,
-        "coils": [{"name": "w", "region": "winding", "turns": p["turns"], "current": p["current"], "wraps": "core"}],
+        "coils": [
+            {
+                "name": "w",
+                "region": "winding",
+                "turns": p["turns"],
+                "current": p["current"],
+                "wraps": "core",
+            }
+        ],
         "bodyMaterials": [{"region": "core", "relativePermeability": p["mur"]}],
     }
     sol = analysis_for(config).solve(model, config, SILENT)
@@ -153,7 +184,18 @@ def run_fieldline(directory: Path, order: int) -> dict:
 def run_getdp(directory: Path) -> dict:
     started = time.perf_counter()
     proc = subprocess.run(
-        ["getdp", "toroid.pro", "-msh", "toroid.msh", "-solve", "MagSta", "-pos", "energy", "-v", "2"],
+        [
+            "getdp",
+            "toroid.pro",
+            "-msh",
+            "toroid.msh",
+            "-solve",
+            "MagSta",
+            "-pos",
+            "energy",
+            "-v",
+            "2",
+        ],
         cwd=directory,
         capture_output=True,
         text=True,
@@ -178,7 +220,11 @@ def main() -> None:
     parser.add_argument("command", choices=["mesh", "fieldline", "getdp", "compare"])
     parser.add_argument("--case", default="toroid", choices=["toroid"])
     parser.add_argument("--size", type=float, default=0.003)
-    parser.add_argument("--dir", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "bench-magnetics")
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        default=Path(os.environ.get("TMPDIR", "/tmp")) / "bench-magnetics",
+    )
     parser.add_argument("--order", type=int, default=1)
     args = parser.parse_args()
     if args.command == "mesh":
