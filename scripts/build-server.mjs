@@ -61,6 +61,18 @@ export async function buildServer() {
     external,
     logLevel: 'warning',
   });
+  // The storage worker thread's entry (server/src/storage/worker-pool.ts loads it beside the module that
+  // starts it: server/dist/storage-worker.mjs here); plain JavaScript with Node's own modules only.
+  await build({
+    entryPoints: [join(ROOT, 'server', 'src', 'storage', 'storage-worker.mjs')],
+    outfile: join(ROOT, 'server', 'dist', 'storage-worker.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
 }
 
 /** Builds server/dist/main.js unless it was built from exactly these sources. */

@@ -141,15 +141,15 @@ describe.skipIf(!pgUrl)('the status feed between two API processes (PostgreSQL L
       expect(fromA.headers.etag).toBe(res.headers.etag);
       expect(queries.count).toBe(0);
       // The reply is built once and then only served: no results read, no storage read per poll.
-      const readJson = vi.spyOn(b.ctx.jobs.files, 'readJson');
+      const build = vi.spyOn(b.ctx.jobs.files.store, 'onWorker');
       const get = vi.spyOn(b.ctx.jobs.files.store, 'get');
       try {
         for (let i = 0; i < 5; i++)
           expect((await poll(b, job.id, { cookie, 'accept-encoding': 'br' })).statusCode).toBe(200);
-        expect(readJson).not.toHaveBeenCalled();
+        expect(build).not.toHaveBeenCalled();
         expect(get).not.toHaveBeenCalled();
       } finally {
-        readJson.mockRestore();
+        build.mockRestore();
         get.mockRestore();
       }
     } finally {

@@ -214,7 +214,9 @@ describe('a completed job’s status', () => {
       status: row.status,
       progress: row.progress,
       message: row.message ?? undefined,
-      results: await t.ctx.jobs.files.readJson(row.result_location as string),
+      results: JSON.parse(
+        ((await t.ctx.jobs.files.store.get(row.result_location as string)) as Buffer).toString('utf8'),
+      ),
     });
   }
 
@@ -249,17 +251,17 @@ describe('a completed job’s status', () => {
   it('never reads, decrypts or parses the results again once the reply is built', async () => {
     const { cookie, job } = await completedJob();
     await poll(job.id, { cookie, 'accept-encoding': 'br' });
-    const readJson = vi.spyOn(t.ctx.jobs.files, 'readJson');
+    const build = vi.spyOn(t.ctx.jobs.files.store, 'onWorker');
     const get = vi.spyOn(t.ctx.jobs.files.store, 'get');
     const parse = vi.spyOn(JSON, 'parse');
     try {
       for (let i = 0; i < 10; i++)
         expect((await poll(job.id, { cookie, 'accept-encoding': 'gzip, br' })).statusCode).toBe(200);
-      expect(readJson).not.toHaveBeenCalled();
+      expect(build).not.toHaveBeenCalled();
       expect(get).not.toHaveBeenCalled();
       expect(parse).not.toHaveBeenCalled();
     } finally {
-      readJson.mockRestore();
+      build.mockRestore();
       get.mockRestore();
       parse.mockRestore();
     }
@@ -275,7 +277,7 @@ describe('a completed job’s status', () => {
       { DATA_DIR: t.dataDir, DATABASE_URL: t.ctx.config.databaseUrl, WELCOME_GRANT_TOKENS: '0' },
       { startQueue: false },
     );
-    const readJson = vi.spyOn(restarted.ctx.jobs.files, 'readJson');
+    const build = vi.spyOn(restarted.ctx.jobs.files.store, 'onWorker');
     try {
       const res = await restarted.app.inject({
         method: 'GET',
@@ -284,9 +286,9 @@ describe('a completed job’s status', () => {
       });
       expect(res.statusCode).toBe(200);
       expect(gunzipSync(res.rawPayload).toString('utf8')).toBe(expected);
-      expect(readJson).not.toHaveBeenCalled();
+      expect(build).not.toHaveBeenCalled();
     } finally {
-      readJson.mockRestore();
+      build.mockRestore();
       await restarted.app.close(); // not restarted.close(): the data directory is t's
     }
   });

@@ -25,7 +25,7 @@ import type { JobOwner } from '../jobs/job-owner.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { JobRow, JobService } from '../jobs/job-service.ts';
 import { type CachedSnapshot, type JobSnapshot, ownsJob } from '../jobs/job-status-cache.ts';
-import type { StoredFile } from '../jobs/job-storage.ts';
+import { lengthOf, type StoredFile } from '../jobs/job-storage.ts';
 import { RANKS_FILE, rankRequest } from '../jobs/mpi-ranks.ts';
 import type { MaterialLibrary } from '../materials/material-library.ts';
 import { refuseFaceIdsOutOfRange } from './face-ids.ts';
@@ -360,8 +360,11 @@ export class FeaService {
   private completedReply(snap: JobSnapshot): Promise<CompressedReply> | null {
     if (snap.status !== 'completed' || snap.files_deleted_at || !snap.result_location) return null;
     const location = snap.result_location;
-    return this.deps.completed.get(snap.id, location, async () =>
-      JSON.stringify(this.statusResponse(snap, await this.deps.jobs.files.readJson(location))),
+    // Built on the storage worker thread: the results file is parsed and serialised there (issue 37).
+    return this.deps.completed.get(
+      snap.id,
+      location,
+      () => this.statusResponse(snap) as unknown as Record<string, unknown>,
     );
   }
 
@@ -485,7 +488,7 @@ export class FeaService {
       files_deleted_at: job.files_deleted_at,
       contents:
         job.status === 'completed' && job.result_location && !job.files_deleted_at
-          ? describeResults(await this.deps.jobs.files.readJson(job.result_location))
+          ? describeResults(await this.deps.jobs.files.readSummary(job.result_location))
           : null,
       error: job.error_message,
     };
@@ -537,7 +540,10 @@ function resultFiles(job: JobRow): StoredFile[] {
   }
 }
 
-/** What a results file holds, for /api/fea/results/{id}/info: analysis, fields, derived quantities, extras. */
+/**
+ * What a results file holds, for /api/fea/results/{id}/info: analysis, fields, derived quantities, extras.
+ * `results` may be a `JobStorage.readSummary` (long arrays as their lengths).
+ */
 export function describeResults(results: unknown): Record<string, unknown> | null {
   if (!results || typeof results !== 'object') return null;
   const r = results as Record<string, unknown>;
@@ -566,7 +572,7 @@ export function describeResults(results: unknown): Record<string, unknown> | nul
     frequency: info.frequency ?? null,
     elements: info.elements ?? null,
     matrix_size: info.matrix_size ?? null,
-    vertices: Array.isArray(r.vertices) ? r.vertices.length : 0,
+    vertices: lengthOf(r.vertices) ?? 0,
     field_magnitudes: Object.keys(magnitudes),
     fields,
     quantities: Object.keys((r.quantities ?? {}) as Record<string, unknown>),

@@ -1,8 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { EncryptedStorage } from '../storage/encrypted-storage.ts';
+import { toBuffer } from '../storage/worker-pool.ts';
+import { brotliOptions, etagOf, GZIP_OPTIONS, packReply } from './reply-format.mjs';
+
+export { etagOf, packReply };
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -22,11 +25,6 @@ export interface CompressedReply {
 export type StatusReply =
   | { kind: 'json'; etag: string; body: string }
   | { kind: 'compressed'; etag: string; body: CompressedReply };
-
-/** A weak validator of the reply's exact bytes (weak: the same JSON is sent gzip, br or identity). */
-export function etagOf(body: string | Buffer): string {
-  return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
-}
 
 /** RFC 9110 §13.1.2: If-None-Match uses the weak comparison; `*` matches any current reply. */
 export function etagMatches(header: string | string[] | undefined, etag: string): boolean {
@@ -53,18 +51,10 @@ export function pickEncoding(header: string | string[] | undefined): ContentEnco
   return 'identity';
 }
 
+/** A reply compressed on the zlib thread pool (the storage worker builds completed jobs' replies). */
 export async function compressReply(json: string): Promise<CompressedReply> {
   const raw = Buffer.from(json, 'utf8');
-  const [gz, br] = await Promise.all([
-    gzip(raw, { level: 6 }),
-    brotli(raw, {
-      params: {
-        [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
-        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-      },
-    }),
-  ]);
+  const [gz, br] = await Promise.all([gzip(raw, GZIP_OPTIONS), brotli(raw, brotliOptions(raw.length))]);
   return { etag: etagOf(raw), gzip: gz, br, length: raw.length };
 }
 
@@ -82,16 +72,7 @@ export function identityStream(reply: CompressedReply): Readable {
 /** Stored beside the job's results: `jobs/<id>/status-reply`, sealed like every stored object. */
 export const storedReplyKey = (jobId: string) => `jobs/${jobId}/status-reply`;
 
-/** Layout: uint32 header length | header JSON {etag, length, gzip} | gzip bytes | br bytes. */
-export function packReply(reply: CompressedReply): Buffer {
-  const header = Buffer.from(
-    JSON.stringify({ v: 1, etag: reply.etag, length: reply.length, gzip: reply.gzip.length }),
-  );
-  const size = Buffer.alloc(4);
-  size.writeUInt32BE(header.length);
-  return Buffer.concat([size, header, reply.gzip, reply.br]);
-}
-
+/** Reads packReply's layout (reply-format.mjs): uint32 header length | header JSON | gzip | br. */
 export function unpackReply(packed: Buffer): CompressedReply | null {
   try {
     const headerLength = packed.readUInt32BE(0);
@@ -114,10 +95,22 @@ export function unpackReply(packed: Buffer): CompressedReply | null {
   }
 }
 
+/** What the storage worker's `statusReply` task sends back (storage-worker.mjs). */
+interface BuiltReply {
+  etag: string;
+  length: number;
+  gzip: Uint8Array;
+  br: Uint8Array;
+  /** The packed reply, sealed for `storedReplyKey`. */
+  sealed: Uint8Array;
+}
+
 /**
  * Completed jobs' status replies: built once (JSON serialised once, compressed once), stored beside
  * the results so another process or a restart reads them without parsing anything, and kept in
  * memory in a least-recently-used cache bounded by bytes. Concurrent first requests share one build.
+ * A build runs on the storage worker thread (the results file is opened, parsed, serialised under the
+ * reply's head, compressed and sealed there): a results file of tens of MB stalls no request (issue 37).
  */
 export class CompletedReplies {
   private readonly lru = new Map<string, CompressedReply>();
@@ -133,14 +126,17 @@ export class CompletedReplies {
     return this.bytes;
   }
 
-  /** The reply from memory, else from storage, else built by `serialise` (and stored). */
-  async get(jobId: string, version: string, serialise: () => Promise<string>): Promise<CompressedReply> {
+  /**
+   * The reply from memory, else from storage, else built (and stored) from the results file `version`
+   * (the job's result_location) under `head` (the status fields before `results`, in their order).
+   */
+  async get(jobId: string, version: string, head: () => Record<string, unknown>): Promise<CompressedReply> {
     const hit = this.peek(jobId, version);
     if (hit) return hit;
     const key = `${jobId}\n${version}`;
     let pending = this.building.get(key);
     if (!pending) {
-      pending = this.load(jobId, serialise).finally(() => this.building.delete(key));
+      pending = this.load(jobId, version, head).finally(() => this.building.delete(key));
       this.building.set(key, pending);
     }
     const reply = await pending;
@@ -168,13 +164,21 @@ export class CompletedReplies {
       }
   }
 
-  private async load(jobId: string, serialise: () => Promise<string>): Promise<CompressedReply> {
+  private async load(
+    jobId: string,
+    resultsKey: string,
+    head: () => Record<string, unknown>,
+  ): Promise<CompressedReply> {
     const stored = await this.storage.get(storedReplyKey(jobId)).catch(() => null);
     const unpacked = stored ? unpackReply(stored) : null;
     if (unpacked) return unpacked;
-    const reply = await compressReply(await serialise());
-    await this.storage.put(storedReplyKey(jobId), packReply(reply)).catch(() => undefined);
-    return reply;
+    const built = await this.storage.onWorker<BuiltReply>('statusReply', resultsKey, {
+      head: head(),
+      replyName: storedReplyKey(jobId),
+    });
+    if (!built) throw new Error(`stored object ${resultsKey} is missing`);
+    await this.storage.putSealed(storedReplyKey(jobId), toBuffer(built.sealed)).catch(() => undefined);
+    return { etag: built.etag, length: built.length, gzip: toBuffer(built.gzip), br: toBuffer(built.br) };
   }
 
   private remember(key: string, reply: CompressedReply): void {

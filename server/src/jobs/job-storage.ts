@@ -2,6 +2,13 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path';
 import type { EncryptedStorage } from '../storage/encrypted-storage.ts';
 
+/** The length of an array in a `readSummary` result, summarised (`{ $array: n }`) or not; else null. */
+export function lengthOf(value: unknown): number | null {
+  if (Array.isArray(value)) return value.length;
+  const n = (value as { $array?: unknown } | null)?.$array;
+  return typeof n === 'number' ? n : null;
+}
+
 export interface StoredFile {
   name: string;
   bytes: number;
@@ -74,8 +81,10 @@ export class JobStorage {
     for (const name of names.sort()) {
       if (!(await stat(join(dir, name))).isFile()) continue;
       const body = await readFile(join(dir, name));
-      await this.store.put(this.resultKey(jobId, name), body);
-      files.push({ name, bytes: body.length });
+      const bytes = body.length;
+      // Moved to the worker thread that seals it (a results file may be tens of MB): not read again here.
+      await this.store.put(this.resultKey(jobId, name), body, { giveAway: true });
+      files.push({ name, bytes });
     }
     return files;
   }
@@ -110,10 +119,23 @@ export class JobStorage {
     return this.store.get(this.resultKey(jobId, name));
   }
 
-  async readJson(key: string): Promise<unknown> {
-    const body = await this.store.get(key);
-    if (!body) throw new Error(`stored object ${key} is missing`);
-    return JSON.parse(body.toString('utf8'));
+  /**
+   * A stored JSON object (a results file) read on the storage worker thread, so that a file of tens of MB
+   * does not stall the server (issue 37): the top-level members named in `whole` come back as they are;
+   * in the others, every array longer than `maxItems` comes back as `{ $array: <its length> }` (see
+   * `lengthOf`), so a reader sees the catalogue, quantities and shapes without the field data. For a
+   * study's per-point outputs: `readSummary(key, { whole: ['quantities'] })`.
+   */
+  async readSummary(
+    key: string,
+    opts: { whole?: string[]; maxItems?: number } = {},
+  ): Promise<Record<string, unknown>> {
+    const summary = await this.store.onWorker<Record<string, unknown>>('summary', key, {
+      whole: opts.whole ?? [],
+      maxItems: opts.maxItems ?? 64,
+    });
+    if (!summary) throw new Error(`stored object ${key} is missing`);
+    return summary;
   }
 
   /** Deletes what an attempt stored of its results (a half set, when storing the rest failed). */

@@ -1,56 +1,87 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { BlobStore } from './blob-store.ts';
+import { open, seal } from './sealed-format.mjs';
+import { type StorageTask, storageWorkers, toBuffer, transferable } from './worker-pool.ts';
 
-const MAGIC = Buffer.from('FLE1'); // Fieldline encrypted object, format 1
-const NONCE_BYTES = 12;
-const TAG_BYTES = 16;
+/**
+ * Objects at least this large are sealed and opened on a worker thread: AES-GCM over a results file of
+ * tens of MB takes tens of milliseconds, which would stall every other request (issue 37). Smaller ones
+ * cost less than the hand-off.
+ */
+export const OFFLOAD_BYTES = 512 * 1024;
 
 /**
  * Every object is sealed with AES-256-GCM before it reaches the blob store (local disk or S3), so
- * stored bytes are never the plaintext. Layout: "FLE1" | 12-byte random nonce | ciphertext | 16-byte tag.
- * The object key is bound as additional data: a file moved to another key fails to decrypt.
+ * stored bytes are never the plaintext (layout: sealed-format.mjs). The object key is bound as additional
+ * data: a file moved to another key fails to decrypt.
  */
 export class EncryptedStorage {
-  private readonly key: Buffer;
+  /** Its own 32-byte memory, so handing it to the worker thread copies 32 bytes, not a buffer pool. */
+  private readonly key: Uint8Array;
 
   constructor(
     readonly blobs: BlobStore,
     keyHex: string,
   ) {
-    this.key = Buffer.from(keyHex, 'hex');
+    this.key = new Uint8Array(Buffer.from(keyHex, 'hex'));
     if (this.key.length !== 32) throw new Error('the storage key must be 32 bytes (64 hex characters)');
   }
 
   seal(key: string, plaintext: Buffer): Buffer {
-    const nonce = randomBytes(NONCE_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.key, nonce);
-    cipher.setAAD(Buffer.from(key, 'utf8'));
-    const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-    return Buffer.concat([MAGIC, nonce, body, cipher.getAuthTag()]);
+    return seal(this.key, key, plaintext);
   }
 
   open(key: string, sealed: Buffer): Buffer {
-    if (sealed.length < MAGIC.length + NONCE_BYTES + TAG_BYTES || !sealed.subarray(0, 4).equals(MAGIC)) {
-      throw new Error(`stored object ${key} is not in the encrypted format`);
-    }
-    const nonce = sealed.subarray(4, 4 + NONCE_BYTES);
-    const tag = sealed.subarray(sealed.length - TAG_BYTES);
-    const decipher = createDecipheriv('aes-256-gcm', this.key, nonce);
-    decipher.setAAD(Buffer.from(key, 'utf8'));
-    decipher.setAuthTag(tag);
-    return Buffer.concat([
-      decipher.update(sealed.subarray(4 + NONCE_BYTES, sealed.length - TAG_BYTES)),
-      decipher.final(),
-    ]);
+    return open(this.key, key, sealed);
   }
 
-  async put(key: string, plaintext: Buffer): Promise<void> {
-    await this.blobs.put(key, this.seal(key, plaintext));
+  /**
+   * Seals and stores. A large `plaintext` is copied to the worker thread, or moved there with `giveAway`
+   * (the caller's buffer is then emptied: it must not read it again).
+   */
+  async put(key: string, plaintext: Buffer, opts: { giveAway?: boolean } = {}): Promise<void> {
+    const sealed =
+      plaintext.length < OFFLOAD_BYTES
+        ? this.seal(key, plaintext)
+        : toBuffer(
+            await storageWorkers.run<Uint8Array>(
+              'seal',
+              { key: this.key, name: key, bytes: plaintext },
+              opts.giveAway ? transferable(plaintext) : [],
+            ),
+          );
+    await this.blobs.put(key, sealed);
+  }
+
+  /** Stores bytes a worker task already sealed for `key` (statusReply's packed reply). */
+  putSealed(key: string, sealed: Buffer): Promise<void> {
+    return this.blobs.put(key, sealed);
   }
 
   async get(key: string): Promise<Buffer | null> {
     const sealed = await this.blobs.get(key);
-    return sealed === null ? null : this.open(key, sealed);
+    if (sealed === null) return null;
+    if (sealed.length < OFFLOAD_BYTES) return this.open(key, sealed);
+    return toBuffer(
+      await storageWorkers.run<Uint8Array>(
+        'open',
+        { key: this.key, name: key, bytes: sealed },
+        transferable(sealed),
+      ),
+    );
+  }
+
+  /**
+   * Runs a storage-worker task on the stored object `key`, opened on the worker thread (its plaintext
+   * never reaches this thread); null when the object does not exist.
+   */
+  async onWorker<T>(task: StorageTask, key: string, args: Record<string, unknown>): Promise<T | null> {
+    const sealed = await this.blobs.get(key);
+    if (sealed === null) return null;
+    return storageWorkers.run<T>(
+      task,
+      { ...args, key: this.key, name: key, bytes: sealed },
+      transferable(sealed),
+    );
   }
 
   delete(key: string): Promise<void> {
