@@ -28,6 +28,10 @@ export interface OpenLoopOptions {
   connections: number;
   timeoutS?: number;
   seed?: number;
+  /** Called with each answered request's scheduled moment (performance.now()) and latency (ms). */
+  onSample?: (scheduled: number, latencyMs: number, status: number) => void;
+  /** Stops offering requests early (the row ends once those in flight are answered). */
+  stop?: AbortSignal;
 }
 
 export interface OpenLoopResult {
@@ -166,7 +170,9 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
 
   const onDone = (c: Connection, status: number, n: number) => {
     if (status !== 0) {
-      latencies.push(performance.now() - c.scheduled);
+      const latency = performance.now() - c.scheduled;
+      latencies.push(latency);
+      o.onSample?.(c.scheduled, latency, status);
       statuses[status] = (statuses[status] ?? 0) + 1;
       bytes += n;
       outstanding -= 1;
@@ -201,7 +207,10 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   const start = performance.now();
-  const end = start + o.durationS * 1000;
+  let end = start + o.durationS * 1000;
+  o.stop?.addEventListener('abort', () => {
+    end = Math.min(end, performance.now());
+  });
   let at = start;
   let offered = 0;
   const dispatch = (scheduled: number) => {
@@ -234,7 +243,7 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
         dispatch(at);
         at += (-Math.log(1 - next()) / o.rate) * 1000;
       }
-      if (at >= end) resolve();
+      if (at >= end || now >= end) resolve();
       else setTimeout(tick, Math.max(0, at - performance.now() - 0.5));
     };
     at += (-Math.log(1 - next()) / o.rate) * 1000;
@@ -254,7 +263,7 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
   return {
     offered,
     completed: latencies.length,
-    requestsPerSecond: Math.round(latencies.length / Math.max(elapsed, o.durationS)),
+    requestsPerSecond: Math.round(latencies.length / Math.max(elapsed, (end - start) / 1000)),
     p50: q(0.5),
     p90: q(0.9),
     p99: q(0.99),
