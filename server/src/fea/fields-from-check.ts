@@ -1,8 +1,9 @@
 import type { FieldsFrom } from '@fieldline/contracts';
 import { HttpError } from '../http/errors.ts';
-import { FIELDS_FROM_REQUEST_FILE, frameIndex, type StoredResults } from '../jobs/fields-from.ts';
+import { FIELDS_FROM_REQUEST_FILE, type StoredResults } from '../jobs/fields-from.ts';
 import type { JobOwner } from '../jobs/job-owner.ts';
 import type { JobRow, JobService } from '../jobs/job-service.ts';
+import { lengthOf } from '../jobs/job-storage.ts';
 
 const refuse = (message: string) => new HttpError(400, 'invalid_fields_from', message, { status: 'error' });
 
@@ -32,7 +33,8 @@ export async function checkFieldsFrom(
     throw refuse(
       `fieldsFrom: job ${id} ran on another mesh; a run takes fields only from a job on the same mesh (the same vertices and tetrahedra).`,
     );
-  const results = (await jobs.files.readJson(source.result_location)) as StoredResults;
+  // Read on the storage worker thread (issue 37): the catalogue and shapes, long arrays as their lengths.
+  const results = (await jobs.files.readSummary(source.result_location)) as StoredResults;
   const names = Object.keys(results.fields ?? {});
   for (const name of request.fields)
     if (!names.includes(name))
@@ -40,10 +42,10 @@ export async function checkFieldsFrom(
         `fieldsFrom: job ${id} (${results.solver_info?.analysis ?? source.analysis_type}) has no ${name} field; its fields are ${names.join(', ') || 'none'}.`,
       );
   if (request.frame !== undefined) {
-    const frames = results.animation?.data?.length ?? 0;
+    const frames = lengthOf(results.animation?.data) ?? 0;
     if (frames === 0)
       throw refuse(`fieldsFrom.frame: job ${id} is a steady run without frames; leave frame out.`);
-    const index = frameIndex(results, request.frame) as number;
+    const index = request.frame === 'last' ? frames - 1 : request.frame;
     if (index >= frames)
       throw refuse(
         `fieldsFrom.frame: job ${id} has ${frames} frames (0 to ${frames - 1}); frame ${index} is not one of them.`,
