@@ -2,6 +2,7 @@ import type { ChainSource, ChainSourcesQuery } from '@fieldline/contracts';
 import type { StoredResults } from '../jobs/fields-from.ts';
 import type { JobOwner } from '../jobs/job-owner.ts';
 import type { JobRow, JobService } from '../jobs/job-service.ts';
+import { lengthOf } from '../jobs/job-storage.ts';
 
 /** Which analyses' results hold each chainable field (engine: thermal/results.py, structural/results.py). */
 const PRODUCERS: Record<ChainSourcesQuery['field'], readonly string[]> = {
@@ -47,15 +48,16 @@ export class ChainSources {
     const known = this.summaries.get(row.id);
     if (known) return known;
     if (!row.result_location) return null;
-    const results = (await this.jobs.files.readJson(row.result_location)) as StoredResults & {
-      quantities?: Record<string, unknown>;
-    };
+    // Parsed on the storage worker thread (issue 37): quantities whole, long arrays as their lengths.
+    const results = (await this.jobs.files.readSummary(row.result_location, {
+      whole: ['quantities'],
+    })) as StoredResults & { quantities?: Record<string, unknown> };
     const number = (key: string) => {
       const value = results.quantities?.[key];
       return typeof value === 'number' && Number.isFinite(value) ? value : null;
     };
     const summary: Summary = {
-      frames: results.animation?.data?.length ?? 0,
+      frames: lengthOf(results.animation?.data) ?? 0,
       max_temperature_K: number('max_temperature_K'),
       max_von_mises_Pa: number('max_von_mises_Pa'),
     };
