@@ -46,6 +46,20 @@ export function registerStudyRoutes(
   });
 
   route({
+    method: 'post',
+    path: '/api/fea/studies/estimate',
+    summary: 'Check a study as POST /api/fea/studies would and estimate it, without creating anything',
+    tag: 'studies',
+    auth: requireUser,
+    body: CreateStudyRequest,
+    response: CreateStudyResponse,
+    handler: ({ body, auth: user }, request) => {
+      const declared = Number(request.headers['content-length']);
+      return studies.create(user.id, body, Number.isFinite(declared) ? declared : 0, undefined, true);
+    },
+  });
+
+  route({
     method: 'get',
     path: '/api/fea/studies',
     summary: "The caller's studies, newest first, with their progress",

@@ -82,6 +82,8 @@ export class StudyService {
     request: CreateStudyRequest,
     modelBytes: number,
     testHooks?: TestHooks,
+    /** check and estimate only (the Study panel's estimate before Run Study): nothing is stored */
+    dryRun = false,
   ): Promise<CreateStudyResponse> {
     const owner: JobOwner = { userId, sessionHash: null };
     const parsed = AnalysisConfig.safeParse(request.config);
@@ -164,6 +166,13 @@ export class StudyService {
         ).reduce((a, b) => a + b, 0)
       : estimates.reduce((a, b) => a + b, 0);
     const count = convergence ? convergence.maxPoints : planned.length;
+    if (dryRun)
+      return {
+        study_id: '',
+        points: planned.map((p) => ({ index: p.index, parameters: p.parameters })),
+        estimate_seconds: total,
+        message: `${count} point${count === 1 ? '' : 's'}, estimated at ${Math.ceil(total / 60)} compute-minute${Math.ceil(total / 60) === 1 ? '' : 's'} in all.`,
+      };
 
     const id = randomUUID();
     const spec: StudySpec = {

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { fetchRecentJobs } from '../../billing/billing-api.ts';
 import { formatDate, formatHours, formatTokens } from '../../billing/usage-rules.ts';
+import { RecentStudies } from './RecentStudies.tsx';
 
 /** Every analysis type by name (qa31: vibration runs were listed as bare "modal" and "harmonic"). */
 const ANALYSIS_NAMES: Record<AnalysisType, string> = {
@@ -57,6 +58,7 @@ export function RecentActivity() {
       <h2 id="activity-title">Recent Activity</h2>
       {error && <p className="banner banner-error">{error}</p>}
       {jobs === null && !error && <p className="muted">Loading…</p>}
+      <RecentStudies />
       {jobs?.length === 0 && (
         <div className="dash-empty">
           <p>No recent simulations</p>

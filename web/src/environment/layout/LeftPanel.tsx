@@ -1,3 +1,4 @@
+import { useLocation } from 'react-router';
 import { AnalysisConfigForm } from '../config/AnalysisConfigForm.tsx';
 import { MeshQualityReport } from '../meshing/MeshQualityReport.tsx';
 import { MultiBodyBox } from '../meshing/MultiBodyBox.tsx';
@@ -6,6 +7,7 @@ import { SurfaceMeshCard } from '../meshing/SurfaceMeshCard.tsx';
 import { RunBar, RunStatus } from '../run/RunBar.tsx';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { hasVolumeMesh } from '../state/environment-state.ts';
+import { StudyPanel } from '../studies/StudyPanel.tsx';
 import { UnitsPicker } from '../upload/UnitsPicker.tsx';
 import { UploadBox } from '../upload/UploadBox.tsx';
 import { clearData } from '../workflows/clear-data.ts';
@@ -16,6 +18,7 @@ export function LeftPanel() {
   const model = useEnv((s) => s.model);
   const meshingDone = useEnv((s) => s.meshing.status === 'completed');
   const volume = hasVolumeMesh(model);
+  const studyInUrl = new URLSearchParams(useLocation().search).has('study');
   return (
     <aside className="panel left" aria-label="FEA Configuration" data-testid="left-panel">
       <header className="panel-head">
@@ -64,6 +67,7 @@ export function LeftPanel() {
         )}
         {model && volume && <AnalysisConfigForm />}
         {model && volume && <RunBar />}
+        {((model && volume) || studyInUrl) && <StudyPanel />}
         {!(model && volume) && <RunStatus />}
         {!model && (
           <p className="muted small empty-hint">

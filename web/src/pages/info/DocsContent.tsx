@@ -3,6 +3,7 @@ import { CoupledGuide } from './guide/CoupledGuide.tsx';
 import { ElectrostaticsGuide } from './guide/ElectrostaticsGuide.tsx';
 import { FullWaveGuide } from './guide/FullWaveGuide.tsx';
 import { StructuralGuide } from './guide/StructuralGuide.tsx';
+import { StudiesGuide } from './guide/StudiesGuide.tsx';
 import { ThermalGuide } from './guide/ThermalGuide.tsx';
 import { VibrationGuide } from './guide/VibrationGuide.tsx';
 
@@ -63,6 +64,7 @@ export function DocsContent() {
       <StructuralGuide />
       <VibrationGuide />
       <CoupledGuide />
+      <StudiesGuide />
 
       <h2 id="conventions">Conventions</h2>
       <ul>

@@ -1,0 +1,55 @@
+import { Link } from 'react-router';
+import { ExampleLink } from './ExampleLink.tsx';
+
+/** Worked example: a design study — the capacitor's capacitance over five permittivities (docs/studies.md). */
+export function StudiesGuide() {
+  return (
+    <>
+      <h2 id="studies">Design studies: sweeps and mesh convergence</h2>
+      <p>
+        A design study runs one analysis at many points and collects chosen results into a table: how the
+        stress changes with the load, S21 with a dielectric's permittivity, the hot spot with the convection
+        coefficient. Any number of the configuration can be swept — as a list of values, or from … to in N
+        linear or logarithmic steps — and two or more swept settings combine as every combination (grid) or
+        side by side (zip), up to 200 points. Each point is an ordinary job: it runs on any free worker, is
+        charged for its own run, and appears in Recent Activity. The whole study is checked against your
+        balance before it starts; its points then wait for your plan's free simulation slots. Sweeping the
+        mesh size (meshMaxSize) meshes the uploaded model again for each point.
+      </p>
+      <h3 id="example-study">Worked example: capacitance against permittivity</h3>
+      <ol>
+        <li>
+          Set up the capacitor of the <a href="#example-capacitor">electrostatics example</a>: upload{' '}
+          <ExampleLink file="capacitor-slab.step" /> in the <Link to="/environment">simulator</Link>, mesh it,
+          choose FR-4 for the body and put 1 V on the top face and 0 V on the bottom one.
+        </li>
+        <li>
+          In the <strong>Design study</strong> card under Run Analysis, choose{' '}
+          <code>bodyMaterials[0].relativePermittivity = 4.4</code> and press <strong>Sweep</strong>. Switch
+          the row to <strong>values</strong> and enter <code>2.2, 3, 4.4, 6.15, 10.2</code>.
+        </li>
+        <li>
+          Tick the output <strong>capacitance_F</strong>. The card shows 5 points and the study's estimate;
+          press <strong>Run Study</strong>.
+        </li>
+        <li>
+          The progress bar and the table fill in as the points finish. Sort the table by a column, download it
+          as CSV, plot capacitance_F against the permittivity, or press <strong>Open</strong> on a row to see
+          that point's fields in the viewer. The study stays on the dashboard's Recent Activity and reopens at{' '}
+          <code>/environment?study=…</code>.
+        </li>
+      </ol>
+      <p>
+        Expected: C = ε<sub>0</sub>ε<sub>r</sub>A/d = 3.542 pF × ε<sub>r</sub>, so{' '}
+        <strong>7.79, 10.63, 15.58, 21.78 and 36.13 pF</strong> — a straight line through the origin.
+      </p>
+      <p>
+        <strong>Mesh convergence</strong> (through the API, <code>POST /api/fea/studies</code> with{' '}
+        <code>convergence</code>): the model is meshed at a start size and then finer by a ratio until the
+        chosen output changes by less than a tolerance; the study reports the converged value with its
+        estimated error (Richardson extrapolation over the last three meshes). Face selections must be whole
+        CAD faces, so every new mesh finds them again.
+      </p>
+    </>
+  );
+}
