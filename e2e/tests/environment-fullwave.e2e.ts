@@ -304,7 +304,7 @@ describe('/environment full-wave: WR-90 section with two wave ports, adaptive S-
     await page.click('[data-testid=group-solver] .section-head');
     // the estimate beside Run follows the choice: this small model's auto path factorizes
     expect(await page.textContent('[data-testid=run-estimate]')).toMatch(
-      /^≈ .+ unknowns, ≈ .+ · direct solver$/,
+      /^≈ .+ unknowns, ≈\u00a0.+ for this model · direct solver$/,
     );
     await page.selectOption('[data-testid=linear-solver]', 'gmres-bddc');
     expect(await page.textContent('[data-testid=run-estimate]')).toMatch(/· iterative solver$/);

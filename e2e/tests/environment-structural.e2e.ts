@@ -110,7 +110,7 @@ describe('structural analysis from the environment', () => {
 
     // The estimate beside Run: unknowns and memory before anything is queued.
     expect(await page.textContent('[data-testid=run-estimate]')).toMatch(
-      /^≈ [\d.]+ (k |M )?unknowns, ≈ [\d.]+ (MB|GB) · direct solver$/,
+      /^≈ [\d.]+ (k |M )?unknowns, ≈\u00a0[\d.]+\u00a0(kB|MB|GB) for this model · direct solver$/,
     );
     await page.click('[data-testid=run-analysis]');
     await page.waitForSelector('[data-testid=reactions]', { timeout: 240_000 });

@@ -92,6 +92,45 @@ describe('vibration from the environment', () => {
     await expect.poll(() => frame.textContent('.fl-badge')).toMatch(/mode 1 — [\d.]+ Hz/);
     const top = mesh.vertices.findIndex((v) => Math.abs((v[2] ?? 0) - 36) < 1e-6);
     const positions: number[] = [];
+    // Issue 36: the transport buttons are SVG icons (a system without a symbol font drew ⏮ ▶ ⏭ as empty boxes),
+    // the exaggeration says the drawn amplitude in model units (it read "× 2.1e-3" for a large swing), and the
+    // legend's title wraps at a readable size (it shrank "Displacement (mode shape)" to 9 px).
+    const transport = await page.$$eval('[data-testid=animation-controls] .transport button', (els) =>
+      els.map((b) => ({
+        name: b.getAttribute('aria-label'),
+        text: b.textContent,
+        icon: (() => {
+          const r = b.querySelector('svg')?.getBoundingClientRect();
+          return r ? [Math.round(r.width), Math.round(r.height)] : null;
+        })(),
+      })),
+    );
+    expect(transport).toEqual([
+      { name: 'Previous frame', text: '', icon: [16, 16] },
+      { name: 'Play', text: '', icon: [16, 16] },
+      { name: 'Next frame', text: '', icon: [16, 16] },
+    ]);
+    const drawn = (await page.textContent('[data-testid=field-controls] .slider output')) ?? '';
+    const note = (await page.textContent('[data-testid=deformation-note]')) ?? '';
+    console.log(`bracket: exaggeration shows "${drawn}"; ${note}`);
+    // 5 % of the bracket's largest dimension (60 mm): 3 mm
+    expect(drawn).toBe('largest 3 mm');
+    expect(note).toMatch(
+      /^The mode shape is drawn with its largest displacement at 3 mm: a mode's amplitude is arbitrary/,
+    );
+    const legend = (await frame.evaluate(() =>
+      (window as unknown as { fieldlineViewer: { shown: (i: number) => unknown } }).fieldlineViewer.shown(0),
+    )) as { legend: { titleLines?: string[]; titleSize?: number } | null };
+    console.log(
+      `bracket: legend title ${JSON.stringify(legend.legend?.titleLines)} at ${legend.legend?.titleSize} px`,
+    );
+    expect(legend.legend?.titleLines).toEqual(['|Displacement', '(mode shape)|']);
+    expect(legend.legend?.titleSize).toBeGreaterThanOrEqual(12);
+    mkdirSync(OUT, { recursive: true });
+    await page
+      .locator('[data-testid=animation-controls]')
+      .screenshot({ path: join(OUT, 'vibration-transport.png') });
+    await frame.locator('canvas.fl-legend').screenshot({ path: join(OUT, 'vibration-legend.png') });
     await page.click('[data-testid=animation-controls] button.play');
     for (let k = 0; k < 8; k++) {
       await new Promise((r) => setTimeout(r, 90));

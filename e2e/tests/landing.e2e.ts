@@ -54,3 +54,53 @@ it('opens the validation report from the landing page and finds the WR-90 row wi
   if (shots) await page.screenshot({ path: join(shots, 'validation-page.png'), fullPage: true });
   await page.close();
 });
+
+it('lines the validation tables up: every cell of a row on one divider, no value wrapping its unit', async () => {
+  // issue 36: the case column's row dividers sat apart from the other columns', and at this width values
+  // wrapped their unit onto a second line ("0.00320624 / m").
+  const page = await stand.browser.newPage({ viewport: { width: 1100, height: 900 } });
+  await page.goto(`${stand.server.origin}/#/docs/validation`);
+  await page.locator('.validation-table tbody tr').first().waitFor();
+  const layout = await page.evaluate(() => {
+    const rows = Array.from(
+      document.querySelectorAll<HTMLTableRowElement>('.validation-table tbody tr[data-testid]'),
+    );
+    const lines = (el: Element) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size;
+    };
+    return rows.map((row) => {
+      const cells = Array.from(row.cells, (c: HTMLTableCellElement) => c.getBoundingClientRect());
+      const bottoms = cells.map((c) => c.bottom);
+      const tops = cells.map((c) => c.top);
+      return {
+        name: row.dataset.testid ?? '',
+        cells: row.cells.length,
+        bottomSpread: Math.max(...bottoms) - Math.min(...bottoms),
+        topSpread: Math.max(...tops) - Math.min(...tops),
+        // Reference, Fieldline, Error, Tolerance: one line each
+        valueLines: [2, 3, 4, 5].map((i) => (row.cells[i] ? lines(row.cells[i]) : 0)),
+      };
+    });
+  });
+  const worst = (k: 'bottomSpread' | 'topSpread') => Math.max(...layout.map((r) => r[k]));
+  const wrapped = layout.filter((r) => r.valueLines.some((n) => n > 1)).map((r) => r.name);
+  console.log(
+    `validation page at 1100 px: ${layout.length} case rows; cell bottoms apart by ≤ ${worst('bottomSpread').toFixed(2)} px, tops by ≤ ${worst('topSpread').toFixed(2)} px; ${wrapped.length} rows with a wrapped value`,
+  );
+  expect(layout.length).toBeGreaterThan(20);
+  for (const row of layout) {
+    expect(row.cells, row.name).toBe(9);
+    expect(row.bottomSpread, `${row.name}: cell bottoms`).toBeLessThan(0.5);
+    expect(row.topSpread, `${row.name}: cell tops`).toBeLessThan(0.5);
+    expect(row.valueLines, `${row.name}: lines per value`).toEqual([1, 1, 1, 1]);
+  }
+  const shots = process.env.E2E_SCREENSHOTS;
+  if (shots)
+    await page
+      .locator('.validation-table')
+      .first()
+      .screenshot({ path: join(shots, 'validation-table.png') });
+  await page.close();
+});

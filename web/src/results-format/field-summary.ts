@@ -15,7 +15,19 @@ export interface CatalogueSummary {
   fields: FieldSummary[];
   /** a vector field with role `deformation`, with the exaggeration that shows its largest value as
    * AUTO_DEFORMATION_SHARE of the model's largest dimension */
-  deformation: { field: string; autoScale: number } | null;
+  deformation: DeformationSummary | null;
+}
+
+export interface DeformationSummary {
+  field: string;
+  /** metres drawn per unit of the field (its values are SI metres, or a shape normalised to 1) */
+  autoScale: number;
+  /** the field's largest |u| (at the phase of largest deflection), in the field's unit */
+  largest: number;
+  /** the field's unit: "m", or "" for a mode shape (normalised: its amplitude is arbitrary) */
+  unit: string;
+  /** the model's length unit (vertices are in it): what the drawn amplitude is said in */
+  modelUnit: string;
 }
 
 /**
@@ -37,14 +49,14 @@ export function summarizeCatalogue(payload: ViewerPayload): CatalogueSummary {
   const found = entries.find(
     ([, f]) => f.role === 'deformation' && f.kind === 'vector' && f.location === 'vertex',
   );
+  const largest = found ? largestMagnitude(peakPhaseVectors(found[1].values, found[1].imag)) : 0;
   const deformation = found
     ? {
         field: found[0],
-        autoScale: autoDeformationScale(
-          payload.mesh.positions,
-          largestMagnitude(peakPhaseVectors(found[1].values, found[1].imag)),
-          metresPerUnit(payload.mesh.units),
-        ),
+        autoScale: autoDeformationScale(payload.mesh.positions, largest, metresPerUnit(payload.mesh.units)),
+        largest,
+        unit: found[1].unit,
+        modelUnit: payload.mesh.units ?? 'm',
       }
     : null;
   return { fields, deformation };

@@ -3,6 +3,7 @@ export {
   AUTO_DEFORMATION_SHARE,
   autoDeformationScale,
   type CatalogueSummary,
+  type DeformationSummary,
   type FieldSummary,
   hasSpecFieldModes,
   largestMagnitude,

@@ -11,7 +11,8 @@ afterEach(cleanup);
 /**
  * qa32: a 27-unknown model's estimate said ≈ 1.0 GB, read as what the model needs. The GB is the engine's
  * address space with its libraries loaded (what the job's memory limit counts; a small job measured
- * 0.87–1.14 GB of it, 132–181 MB resident), so the estimate now says what it is made of.
+ * 0.87–1.14 GB of it, 132–181 MB resident). Issue 36: a 9 k-unknown model still led with "≈ 1.0 GB", so the
+ * estimate now leads with what the model needs and the note says the total and the reserve.
  */
 describe('the run estimate beside Run Analysis', () => {
   it('says how much of the memory is the solver’s libraries and how much the model', () => {
@@ -24,11 +25,13 @@ describe('the run estimate beside Run Analysis', () => {
         <RunEstimate />
       </EnvironmentContext.Provider>,
     );
-    // the estimate itself is unchanged: the server checks the same figure against the job's limit
-    expect(screen.getByTestId('run-estimate').textContent).toBe('≈ 5 unknowns, ≈ 1.0 GB · direct solver');
+    expect(screen.getByTestId('run-estimate').textContent).toBe(
+      '≈ 5 unknowns, ≈\u00a01\u00a0kB for this model · direct solver',
+    );
     expect(MEMORY_MODEL.baseBytes).toBe(1e9);
+    // the total is the figure the server checks against the job's limit, unchanged
     expect(screen.getByTestId('run-estimate-baseline').textContent).toBe(
-      "Includes ≈\u00a01.0\u00a0GB reserved by the solver's libraries (≈\u00a0180\u00a0MB of it in use); this model adds ≈\u00a01\u00a0kB.",
+      "The job counts ≈\u00a01.0\u00a0GB against its memory limit: the solver's libraries reserve ≈\u00a01.0\u00a0GB of address space whatever the model (≈\u00a0180\u00a0MB of it in use).",
     );
   });
 });

@@ -1,18 +1,14 @@
-import {
-  AnalysisConfigFields,
-  describeBaseline,
-  describeEstimate,
-  estimateResources,
-} from '@fieldline/contracts';
+import { AnalysisConfigFields, estimateResources } from '@fieldline/contracts';
 import { useMemo } from 'react';
 import { toBackendConfig } from '../config/to-backend-config.ts';
 import { useEnv } from '../state/EnvironmentContext.tsx';
+import { estimateNote, estimateSummary } from './estimate-text.ts';
 
 /**
- * "≈ 118 k unknowns, ≈ 1.4 GB · direct solver" beside Run Analysis: the same estimate the server checks
- * against a job's memory limit before it queues the run (contracts/src/resources.ts). Below it, what the
- * memory is made of: about 1 GB is the solver's libraries' address space whatever the model (qa32: a
- * 27-unknown model said ≈ 1.0 GB and read as what the model needs).
+ * "≈ 118 k unknowns, ≈ 400 MB for this model · direct solver" beside Run Analysis: the estimate the server
+ * checks against a job's memory limit before it queues the run (contracts/src/resources.ts), leading with what
+ * this model needs. Below it, the total the limit counts and the solver's libraries' reserve in it (about
+ * 1 GB of address space whatever the model; qa32, and again for a 9 k-unknown model).
  */
 export function RunEstimate() {
   const mesh = useEnv((s) => s.model?.mesh);
@@ -24,8 +20,8 @@ export function RunEstimate() {
     if (!parsed.success) return null;
     const estimate = estimateResources(mesh, parsed.data);
     return {
-      summary: `${describeEstimate(estimate)} · ${estimate.solver} solver`,
-      baseline: describeBaseline(estimate),
+      summary: estimateSummary(estimate),
+      baseline: estimateNote(estimate),
     };
   }, [mesh, form, bodies]);
   if (!text) return null;
@@ -34,7 +30,7 @@ export function RunEstimate() {
       <p
         className="muted run-estimate"
         data-testid="run-estimate"
-        title="Estimated before the run from the mesh, the element order and the analysis: the engine's peak address space, what the job's memory limit counts"
+        title="Estimated before the run from the mesh, the element order and the analysis: the memory this model adds to the solver's baseline"
       >
         {text.summary}
       </p>

@@ -2,6 +2,7 @@ import { ANALYSIS_BOUNDS } from '@fieldline/contracts';
 import { useEffect, useState } from 'react';
 import { useServices } from '../state/EnvironmentContext.tsx';
 import { Slider } from '../ui/fields.tsx';
+import { NextFrameIcon, PauseIcon, PlayIcon, PreviousFrameIcon } from '../ui/icons.tsx';
 
 const speed = ANALYSIS_BOUNDS.animationSpeedFps;
 
@@ -30,23 +31,31 @@ export function AnimationControls({ frameCount }: { frameCount: number }) {
           type="button"
           className="icon"
           title="Previous frame"
+          aria-label="Previous frame"
           onClick={() => bridge.call('previousFrame')}
         >
-          ⏮
+          <PreviousFrameIcon />
         </button>
         <button
           type="button"
           className="icon play"
           title={playing ? 'Pause' : 'Play'}
+          aria-label={playing ? 'Pause' : 'Play'}
           onClick={() => {
             bridge.call(playing ? 'pauseAnimation' : 'playAnimation');
             setPlaying(!playing);
           }}
         >
-          {playing ? '⏸' : '▶'}
+          {playing ? <PauseIcon /> : <PlayIcon />}
         </button>
-        <button type="button" className="icon" title="Next frame" onClick={() => bridge.call('nextFrame')}>
-          ⏭
+        <button
+          type="button"
+          className="icon"
+          title="Next frame"
+          aria-label="Next frame"
+          onClick={() => bridge.call('nextFrame')}
+        >
+          <NextFrameIcon />
         </button>
         <span className="muted small">
           Frame {Math.min(frame + 1, Math.max(total, 1))} / {total}

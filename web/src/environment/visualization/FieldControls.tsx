@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import type { CatalogueSummary } from '../../results-format/index.ts';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { Checkbox, Select, Slider } from '../ui/fields.tsx';
+import { deformationText } from './deformation-text.ts';
 import {
   componentOptions,
   type SurfaceOption,
@@ -113,15 +114,20 @@ function FieldControlsFor({ catalogue }: { catalogue: CatalogueSummary | null })
           <Slider
             label="Exaggeration"
             min={0}
-            max={Math.max(1, 4 * deformation.autoScale)}
+            // up to 4× the automatic size; a computed displacement also reaches true scale (× 1), a mode
+            // shape (normalised, no true scale) does not stretch the slider to a metre per unit
+            max={Math.max(deformation.unit === 'm' ? 1 : 0, 4 * deformation.autoScale)}
             step={Math.max(1e-6, deformation.autoScale / 50)}
             value={exaggeration}
-            display={`× ${formatScale(exaggeration)}`}
+            display={deformationText(deformation, exaggeration).drawn}
             onChange={(v) => {
               setExaggeration(v);
               if (deformed) bridge.call('setDeformation', { field: deformation.field, scale: v });
             }}
           />
+          <p className="muted small deformation-note" data-testid="deformation-note">
+            {deformationText(deformation, exaggeration).note}
+          </p>
         </>
       )}
       <Slider
@@ -181,10 +187,4 @@ function FieldControlsFor({ catalogue }: { catalogue: CatalogueSummary | null })
       </div>
     </div>
   );
-}
-
-function formatScale(v: number): string {
-  if (v === 0) return '0';
-  if (v >= 1e4 || v < 1e-2) return v.toExponential(1);
-  return Number(v.toPrecision(3)).toString();
 }

@@ -6,7 +6,15 @@ import type { ViewerContext } from './context.ts';
 /** What the viewer shows, for the browser tests and the benchmark (window.fieldlineViewer.shown). */
 export interface Shown {
   field: string | null;
-  legend: { title: string; units: string; min: number; max: number } | null;
+  /** `titleLines`, `titleSize`: the title as drawn (CSS px) */
+  legend: {
+    title: string;
+    units: string;
+    min: number;
+    max: number;
+    titleLines?: string[];
+    titleSize?: number;
+  } | null;
   deformation: DeformationSetting;
   position: [number, number, number] | null;
   /** where the drawn (deformed) vertices fall in the view: normalised device coordinates, −1…1 is in frame */
@@ -62,7 +70,15 @@ export class ExportLayer {
     return {
       field: L.surface.current?.name || null,
       legend: legend
-        ? { title: legend.title, units: legend.units, min: legend.range.min, max: legend.range.max }
+        ? {
+            title: legend.title,
+            units: legend.units,
+            min: legend.range.min,
+            max: legend.range.max,
+            ...(L.surface.legend.title
+              ? { titleLines: L.surface.legend.title.lines, titleSize: L.surface.legend.title.size }
+              : {}),
+          }
         : null,
       deformation: L.deformation.setting,
       position: p && 3 * i + 2 < p.length ? [p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!] : null,

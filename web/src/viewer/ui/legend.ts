@@ -43,33 +43,72 @@ export function tickLabel(value: number, factor: number, units: string, step: nu
 
 export const LEGEND_HEIGHT = 270;
 
+/** The title's sizes: it starts at 13 px, may shrink to 12 px on one line, else wraps onto two; 11 px is the
+ * floor (qa: "Displacement (mode shape)" shrunk to 9 px on one line, too small to read). */
+const TITLE_SIZES = [13, 12] as const;
+const TITLE_MIN = 11;
+const TITLE_LINE = 15;
+const TITLE_WIDTH = LEGEND_WIDTH - 20;
+const titleFont = (px: number) => `600 ${px}px system-ui, -apple-system, "Segoe UI", sans-serif`;
+
+/**
+ * The legend title's lines and size, for `measure(text, px)` (the canvas's measureText at that size): one line
+ * at 13 or 12 px when it fits, else two lines split at the space that balances them best, at the largest
+ * size from 13 px down to 11 px at which both fit (a single word too long for the box shrinks, not below 11 px,
+ * and is drawn narrower to stay inside the box).
+ */
+export function legendTitle(
+  title: string,
+  measure: (text: string, px: number) => number,
+): { lines: string[]; size: number } {
+  for (const size of TITLE_SIZES) if (measure(title, size) <= TITLE_WIDTH) return { lines: [title], size };
+  const words = title.split(' ');
+  let best: string[] = [title];
+  let bestWidth = Number.POSITIVE_INFINITY;
+  for (let i = 1; i < words.length; i++) {
+    const pair = [words.slice(0, i).join(' '), words.slice(i).join(' ')];
+    const width = Math.max(...pair.map((line) => measure(line, TITLE_MIN)));
+    if (width < bestWidth) [best, bestWidth] = [pair, width];
+  }
+  for (let size = 13; size > TITLE_MIN; size--)
+    if (best.every((line) => measure(line, size) <= TITLE_WIDTH)) return { lines: best, size };
+  return { lines: best, size: TITLE_MIN };
+}
+
 /** Draws the colour legend (title with units, gradient bar, ticks, range mode) at (x, y) in CSS px. */
-export function drawLegend(ctx: CanvasRenderingContext2D, x: number, y: number, state: LegendState): void {
+export function drawLegend(
+  ctx: CanvasRenderingContext2D,
+  x: number,
+  y: number,
+  state: LegendState,
+): { lines: string[]; size: number } {
   const { range } = state;
   const { factor, prefix } = takesPrefix(state.units)
     ? siPrefix(Math.max(Math.abs(range.min), Math.abs(range.max)))
     : { factor: 1, prefix: '' };
   const barX = x + 12;
-  const barY = y + 44;
+  const title = legendTitle(state.title, (text, px) => {
+    ctx.font = titleFont(px);
+    return ctx.measureText(text).width;
+  });
+  // a second title line moves the units and the bar down by one line
+  const below = (title.lines.length - 1) * TITLE_LINE;
+  const barY = y + 44 + below;
   const barW = 16;
-  const barH = LEGEND_HEIGHT - 70;
+  const barH = LEGEND_HEIGHT - 70 - below;
   ctx.save();
   ctx.fillStyle = 'rgba(14, 18, 24, 0.72)';
   roundRect(ctx, x, y, LEGEND_WIDTH, LEGEND_HEIGHT, 8);
   ctx.fill();
   ctx.fillStyle = '#e8edf3';
   ctx.textBaseline = 'top';
-  // Long field names ("Maximum principal stress") shrink to fit the box rather than spill out of it.
-  let size = 13;
-  ctx.font = `600 ${size}px system-ui, -apple-system, "Segoe UI", sans-serif`;
-  while (size > 9 && ctx.measureText(state.title).width > LEGEND_WIDTH - 20) {
-    size -= 1;
-    ctx.font = `600 ${size}px system-ui, -apple-system, "Segoe UI", sans-serif`;
-  }
-  ctx.fillText(state.title, x + 12, y + 10, LEGEND_WIDTH - 20);
+  ctx.font = titleFont(title.size);
+  title.lines.forEach((line, i) => {
+    ctx.fillText(line, x + 12, y + 10 + i * TITLE_LINE, TITLE_WIDTH);
+  });
   ctx.font = '12px system-ui, -apple-system, "Segoe UI", sans-serif';
   ctx.fillStyle = '#aab4c0';
-  ctx.fillText(`${unitLabel(prefix, state.units)}${range.log ? ' · log' : ''}`, x + 12, y + 26);
+  ctx.fillText(`${unitLabel(prefix, state.units)}${range.log ? ' · log' : ''}`, x + 12, y + 26 + below);
   for (let i = 0; i < barH; i++) {
     const [r, g, b] = colorAt(state.map, 1 - i / (barH - 1));
     ctx.fillStyle = `rgb(${r},${g},${b})`;
@@ -102,6 +141,7 @@ export function drawLegend(ctx: CanvasRenderingContext2D, x: number, y: number, 
   const mode = state.auto ? 'auto range' : 'fixed range';
   ctx.fillText(mode, x + 12, y + LEGEND_HEIGHT - 18);
   ctx.restore();
+  return title;
 }
 
 export function roundRect(
@@ -125,6 +165,8 @@ export function roundRect(
 export class LegendView {
   readonly canvas = document.createElement('canvas');
   private state: LegendState | null = null;
+  /** the title as last drawn: its lines and font size in CSS px (the browser tests read it) */
+  title: { lines: string[]; size: number } | null = null;
 
   constructor(parent: HTMLElement) {
     this.canvas.className = 'fl-legend';
@@ -136,6 +178,7 @@ export class LegendView {
 
   show(state: LegendState | null): void {
     this.state = state;
+    this.title = null;
     this.canvas.style.display = state ? 'block' : 'none';
     if (!state) return;
     const dpr = Math.min(window.devicePixelRatio || 1, 2);
@@ -145,7 +188,7 @@ export class LegendView {
     if (!ctx) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, LEGEND_WIDTH, LEGEND_HEIGHT);
-    drawLegend(ctx, 0, 0, state);
+    this.title = drawLegend(ctx, 0, 0, state);
   }
 
   get current(): LegendState | null {

@@ -22,29 +22,32 @@ function CaseRow({ row }: { row: ValidationRow }) {
   return (
     <Fragment>
       <tr data-testid={`validation-${row.name}`} className={row.passed ? undefined : 'failed'}>
-        <td className="case-cell">
-          <GeometrySketch geometry={row.geometry} />
-          <button
-            type="button"
-            className="link-button"
-            aria-expanded={open}
-            aria-controls={detailsId}
-            onClick={() => setOpen(!open)}
-          >
-            {row.name}
-          </button>
+        <td>
+          {/* the cell stays a table cell (its divider lines up with the row's); its content is the flex row */}
+          <div className="case-cell">
+            <GeometrySketch geometry={row.geometry} />
+            <button
+              type="button"
+              className="link-button"
+              aria-expanded={open}
+              aria-controls={detailsId}
+              onClick={() => setOpen(!open)}
+            >
+              {row.name}
+            </button>
+          </div>
         </td>
         <td>{row.quantity}</td>
-        <td>{formatValue(row.reference, row.unit)}</td>
-        <td>{formatValue(row.value, row.unit)}</td>
-        <td data-testid="validation-error">
+        <td className="number">{formatValue(row.reference, row.unit)}</td>
+        <td className="number">{formatValue(row.value, row.unit)}</td>
+        <td className="number" data-testid="validation-error">
           {formatError(row.error, row.error_kind)}
           {!row.passed && <strong> — over tolerance</strong>}
         </td>
-        <td>{formatTolerance(row)}</td>
+        <td className="number">{formatTolerance(row)}</td>
         <td>{row.order ?? '—'}</td>
-        <td>{formatUnknowns(row.unknowns)}</td>
-        <td>{row.seconds == null ? '—' : `${row.seconds.toFixed(1)} s`}</td>
+        <td className="number">{formatUnknowns(row.unknowns)}</td>
+        <td className="number">{row.seconds == null ? '—' : `${row.seconds.toFixed(1)} s`}</td>
       </tr>
       {open && (
         <tr id={detailsId} className="validation-details">
