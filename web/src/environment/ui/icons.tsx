@@ -8,13 +8,12 @@ const props = {
   height: 16,
   viewBox: '0 0 16 16',
   fill: 'currentColor',
-  'aria-hidden': true,
   focusable: false,
 } as const;
 
 export function PlayIcon() {
   return (
-    <svg {...props} data-icon="play">
+    <svg {...props} aria-hidden="true" data-icon="play">
       <path d="M4 2.5v11l9.5-5.5z" />
     </svg>
   );
@@ -22,7 +21,7 @@ export function PlayIcon() {
 
 export function PauseIcon() {
   return (
-    <svg {...props} data-icon="pause">
+    <svg {...props} aria-hidden="true" data-icon="pause">
       <rect x="3.5" y="2.5" width="3" height="11" rx="0.5" />
       <rect x="9.5" y="2.5" width="3" height="11" rx="0.5" />
     </svg>
@@ -31,7 +30,7 @@ export function PauseIcon() {
 
 export function PreviousFrameIcon() {
   return (
-    <svg {...props} data-icon="previous">
+    <svg {...props} aria-hidden="true" data-icon="previous">
       <rect x="2.5" y="2.5" width="2" height="11" rx="0.5" />
       <path d="M13.5 2.5v11L5.5 8z" />
     </svg>
@@ -40,7 +39,7 @@ export function PreviousFrameIcon() {
 
 export function NextFrameIcon() {
   return (
-    <svg {...props} data-icon="next">
+    <svg {...props} aria-hidden="true" data-icon="next">
       <path d="M2.5 2.5v11l8-5.5z" />
       <rect x="11.5" y="2.5" width="2" height="11" rx="0.5" />
     </svg>
