@@ -23,7 +23,13 @@ describe('the family registry (web/src/environment/families/registry.ts)', () =>
         .sort(),
     ).toEqual(folders);
     // the chooser's order; the first is the form's default
-    expect(families().map((f) => f.label)).toEqual(['Electromagnetic', 'Thermal', 'Vibration', 'Structural']);
+    expect(families().map((f) => f.label)).toEqual([
+      'Electromagnetic',
+      'Thermal',
+      'Vibration',
+      'Structural',
+      'Thermal stress',
+    ]);
     expect(defaultAnalysisForm().physics).toBe('em');
   });
 

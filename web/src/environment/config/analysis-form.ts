@@ -18,6 +18,7 @@ export type MaterialProperty =
   | 'yieldStrength'
   | 'thermalConductivity'
   | 'heatCapacity'
+  | 'thermalExpansion'
   | 'emissivity';
 
 /**

@@ -14,6 +14,7 @@ export const PROPERTY_LABELS: Record<MaterialProperty, { label: string; unit: st
   yieldStrength: { label: 'Yield strength', unit: 'Pa' },
   thermalConductivity: { label: 'Thermal conductivity', unit: 'W/(m·K)' },
   heatCapacity: { label: 'Heat capacity', unit: 'J/(kg·K)' },
+  thermalExpansion: { label: 'Thermal expansion', unit: '1/K' },
   emissivity: { label: 'Emissivity', unit: '' },
 };
 

@@ -41,7 +41,7 @@ export function ThermalGroups() {
   );
 }
 
-function ConditionsGroup() {
+export function ConditionsGroup() {
   const { form, setRow, addRow, removeRow } = useForm();
   return (
     <Section
@@ -132,7 +132,7 @@ function ConditionsGroup() {
   );
 }
 
-function SourcesGroup() {
+export function SourcesGroup() {
   const { form, set, setRow, addRow, removeRow } = useForm();
   const bodies = useEnv((s) => s.bodies);
   return (

@@ -12,10 +12,13 @@ export function CoupledGuide() {
         chains jobs: a run takes a field another completed run of yours produced on the same mesh (
         <code>fieldsFrom</code>), read by the server from its stored results. Each body's expansion
         coefficient comes from its library material (<code>thermalExpansion</code>, 1/K); the stress-free
-        temperature is <code>referenceTemperature</code> (293.15 K by default). For now these runs are
-        submitted through the API (<a href="/api/docs">/api/docs</a>, <code>POST /api/fea/submit</code>);
-        their results open in the viewer like any other, with the temperature and the stresses on the deformed
-        shape in the field list.
+        temperature is <code>referenceTemperature</code> (293.15 K by default). Thermal stress is the physics{' '}
+        <strong>Thermal stress</strong> in the chooser: the thermal conditions and sources, the supports and
+        loads, the stress-free temperature and one material table. Chained runs and prestressed modes are
+        submitted through the API for now (<a href="/api/docs">/api/docs</a>,{' '}
+        <code>POST /api/fea/submit</code>
+        ); their results open in the viewer like any other, with the temperature and the stresses on the
+        deformed shape in the field list.
       </p>
       <h3 id="example-bus-bar">Worked example: a copper bus bar heated by its current</h3>
       <ol>
@@ -24,12 +27,14 @@ export function CoupledGuide() {
           it and where the current enters and leaves.
         </li>
         <li>
-          Submit <code>analysisType: "thermal-structural"</code> with <code>jouleHeating: true</code>, the
-          body as the library's <code>copper</code> (σ = 5.8·10<sup>7</sup> S/m, k = 401 W/m·K, E = 117 GPa, ν
-          = 0.34, α = 16.5·10<sup>−6</sup>/K, yield 70 MPa), 10 mV on one end face and 0 V on the other (
-          <code>dirichletFaceConditions</code>), convection h = 10 W/m²·K to 293.15 K on the four long faces (
-          <code>convectionConditions</code>) and both end faces held (<code>fixedSupports</code>, named "clamp
-          A" and "clamp B").
+          Physics <strong>Thermal stress</strong>; the body's material <strong>copper</strong> (σ = 5.8·10
+          <sup>7</sup> S/m, k = 401 W/m·K, E = 117 GPa, ν = 0.34, α = 16.5·10<sup>−6</sup>/K, yield 70 MPa).
+          Tick <strong>Joule heating</strong> and put 10 mV on one end face and 0 V on the other; add a
+          convection condition, h = 10 W/m²·K to 293.15 K, on the four long faces; under supports hold both
+          end faces (name them "clamp A" and "clamp B"). Through the API this is{' '}
+          <code>analysisType: "thermal-structural"</code> with <code>jouleHeating</code>,{' '}
+          <code>dirichletFaceConditions</code>, <code>convectionConditions</code> and{' '}
+          <code>fixedSupports</code>.
         </li>
         <li>
           The job solves the conduction, the temperature, then the stresses, and returns both families'
