@@ -41,7 +41,7 @@ def run_solve(job_dir: Path) -> dict[str, Any]:
     model = model_from_mesh_data(mesh_data)
     if adaptive_requested(config):
         # Passes of solve → estimate → refine (core/adaptive/); the results describe the final mesh.
-        model, solution = adaptive_solve(analysis, model, config, job, ProgressSpan(5, 90))
+        model, solution = adaptive_solve(analysis, model, config, job, job_dir, ProgressSpan(5, 90))
     else:
         solution = analysis.solve(model, config, ProgressSpan(5, 90))
     if not ranks.is_root():

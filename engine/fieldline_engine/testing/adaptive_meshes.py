@@ -45,7 +45,7 @@ def netgen_mesh_data(mesh, units: str) -> dict[str, Any]:
 
 
 def wr90_post_mesh_data(
-    maxh_mm: float, post_radius_mm: float = 2.0, length_mm: float = 40.0
+    maxh_mm: float, post_radius_mm: float = 2.0, length_mm: float = 40.0, curvature_safety: float = 2.0
 ) -> dict[str, Any]:
     """WR-90 (22.86 × 10.16 mm) along z with a metal post (removed from the air) across its height at the
     centre: an inductive post, as uploaded tetrahedra in mm. Ports are the faces at z = 0 and z = length."""
@@ -56,4 +56,6 @@ def wr90_post_mesh_data(
     guide = Box(Pnt(0, 0, 0), Pnt(a, b, length_mm)) - Cylinder(
         Pnt(a / 2, -1, length_mm / 2), Y, r=post_radius_mm, h=b + 2
     )
-    return netgen_mesh_data(ng.Mesh(OCCGeometry(guide).GenerateMesh(maxh=maxh_mm)), "mm")
+    return netgen_mesh_data(
+        ng.Mesh(OCCGeometry(guide).GenerateMesh(maxh=maxh_mm, curvaturesafety=curvature_safety)), "mm"
+    )

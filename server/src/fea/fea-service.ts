@@ -202,12 +202,17 @@ export class FeaService {
       refuseUnavailableAnalysis(config);
       config = this.expandMaterials(config);
     }
-    // A meshing job may mesh the original upload (convert-step's upload_id) rather than triangles.
-    const source =
-      meshing && mesh.source_upload_id
+    // A meshing job may mesh the original upload (convert-step's upload_id) rather than triangles. An
+    // adaptive analysis takes it along too: refinement puts new surface vertices on its CAD faces
+    // (docs/adaptive.md); without it (an upload since deleted) they go on the reconstructed surface.
+    const source = !mesh.source_upload_id
+      ? null
+      : meshing
         ? await this.meshSource(mesh.source_upload_id, mesh.units, owner)
-        : null;
-    if (!source) validateMesh(mesh, meshing);
+        : config.adaptiveRefinement
+          ? await this.meshSource(mesh.source_upload_id, mesh.units, owner).catch(() => null)
+          : null;
+    if (!meshing || !source) validateMesh(mesh, meshing);
     if (!meshing) refuseFaceIdsOutOfRange(mesh, config);
     const resources = meshing ? null : refuseOverMemory(mesh, config, this.deps.limits.jobMemoryLimitMb);
     // Stored with every analysis job: a later run may take its fields only on the same mesh.

@@ -1,6 +1,7 @@
 """The adaptive loop as `solve` runs it: which surface new vertices go to, and what the results add about
 the refined mesh (the uploaded face id and CAD face of each refined triangle)."""
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -13,19 +14,24 @@ from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.protocol import ProgressSpan
 
 
-def surface_for(model: TetModel, job: dict[str, Any]) -> SurfaceProjector:
+def surface_for(model: TetModel, job: dict[str, Any], job_dir: Path | None) -> SurfaceProjector:
     """The CAD surfaces when the job carries the geometry the model was meshed from, else the surface
     reconstructed from the triangulation."""
     from fieldline_engine.core.adaptive.cad_surface import cad_surface_of_job
 
-    cad = cad_surface_of_job(model, job)
+    cad = cad_surface_of_job(model, job, job_dir)
     return cad if cad is not None else ReconstructedSurface()
 
 
 def adaptive_solve(
-    analysis: Any, model: TetModel, config: dict[str, Any], job: dict[str, Any], progress: ProgressSpan
+    analysis: Any,
+    model: TetModel,
+    config: dict[str, Any],
+    job: dict[str, Any],
+    job_dir: Path | None,
+    progress: ProgressSpan,
 ) -> tuple[TetModel, Solution]:
-    outcome = run_adaptive(analysis, model, config, progress, surface_for(model, job))
+    outcome = run_adaptive(analysis, model, config, progress, surface_for(model, job, job_dir))
     return outcome.model, outcome.solution
 
 

@@ -19,9 +19,12 @@ from fieldline_engine.mesh.tet_model import TetModel, model_from_mesh_data
 
 class SurfaceProjector(Protocol):
     """Places new surface vertices on the true surface. `triangles`: (m, 3) vertex indices of the parent
-    model's surface triangles each point lies in, `points`: (m, 3) their positions on the flat triangles."""
+    model's surface triangles each point lies in, `rows`: their rows in the parent's `faces` (−1 for an
+    unlisted interface between bodies), `points`: (m, 3) their positions on the flat triangles."""
 
-    def project(self, model: TetModel, rows: np.ndarray, points: np.ndarray) -> np.ndarray: ...
+    def project(
+        self, model: TetModel, triangles: np.ndarray, rows: np.ndarray, points: np.ndarray
+    ) -> np.ndarray: ...
 
 
 def refine_model(model: TetModel, marked: np.ndarray, surface: SurfaceProjector | None = None) -> TetModel:
@@ -57,7 +60,9 @@ def refine_model(model: TetModel, marked: np.ndarray, surface: SurfaceProjector 
         parents[v] = mesh.GetParentVertices(v)
 
     if surface is not None:
-        projected = _project_new_surface_vertices(model, surface, coords, tris, root, parent_surface, nv_old)
+        projected = _project_new_surface_vertices(
+            model, surface, coords, tris, root, parent_surface, listed_row, nv_old
+        )
         coords = _keep_orientation(coords, projected, tets, nv_old)
 
     refined = model_from_mesh_data(
@@ -117,6 +122,7 @@ def _project_new_surface_vertices(
     tris: np.ndarray,
     root: np.ndarray,
     parent_surface: np.ndarray,
+    parent_rows: np.ndarray,
     nv_old: int,
 ) -> np.ndarray:
     """Every new vertex on a surface triangle lies, before projection, in the flat parent triangle its
@@ -127,7 +133,8 @@ def _project_new_surface_vertices(
     if len(vertex) == 0:
         return coords
     out = coords.copy()
-    out[vertex] = surface.project(model, parent_surface[root[element]], coords[vertex])
+    parent = root[element]
+    out[vertex] = surface.project(model, parent_surface[parent], parent_rows[parent], coords[vertex])
     return out
 
 

@@ -13,7 +13,9 @@ from fieldline_engine.mesh.tet_model import TetModel
 
 
 class ReconstructedSurface:
-    def project(self, model: TetModel, triangles: np.ndarray, points: np.ndarray) -> np.ndarray:
+    def project(
+        self, model: TetModel, triangles: np.ndarray, rows: np.ndarray, points: np.ndarray
+    ) -> np.ndarray:
         displacement = edge_displacements(model)
         if not displacement:
             return points

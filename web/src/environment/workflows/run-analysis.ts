@@ -82,6 +82,16 @@ function resultsOf(body: StatusBody): unknown {
   return body.results;
 }
 
+/**
+ * The mesh as submitted. An adaptive run also sends each triangle's CAD face: with the STEP upload the server
+ * attaches, the engine puts refined surface vertices on those faces (docs/adaptive.md).
+ */
+function submittedMesh(model: { mesh: MeshData; facePatches?: number[] }, config: Record<string, unknown>) {
+  const patches = model.facePatches;
+  if (!config.adaptiveRefinement || !patches || patches.length !== model.mesh.faces.length) return model.mesh;
+  return { ...model.mesh, face_patches: patches };
+}
+
 /** Run Analysis (spec 001 §5, §7, §9): checks, health, sign-in, submit, poll, results. */
 export async function runAnalysis(deps: WorkflowDeps, signal?: AbortSignal): Promise<void> {
   const { store, api } = deps;
@@ -105,7 +115,7 @@ export async function runAnalysis(deps: WorkflowDeps, signal?: AbortSignal): Pro
   }
   let jobId: string;
   try {
-    const res = await api.submit({ mesh_data: state.model.mesh, config });
+    const res = await api.submit({ mesh_data: submittedMesh(state.model, config), config });
     if (res.status === 401) {
       patchAnalysis(deps, { status: 'idle' });
       await deps.auth.sendToLogin();
