@@ -109,6 +109,11 @@ function everyFieldForm(): AnalysisForm {
     gridPaddingFactor: 0.35,
     verbose: true,
     autoRunAnalysis: true,
+    adaptiveEnabled: true,
+    adaptiveTolerance: '0.02',
+    adaptiveQuantity: 'S',
+    adaptiveMaxPasses: '6',
+    adaptiveMaxUnknowns: '150000',
   };
 }
 

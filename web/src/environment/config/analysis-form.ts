@@ -56,6 +56,13 @@ export interface CommonFormFields {
   gridPaddingFactor: number;
   verbose: boolean;
   autoRunAnalysis: boolean;
+  /** adaptive refinement (docs/adaptive.md): off, or its tolerance ('' = the analysis's default), the
+   * quantity whose change stops it ('' = the estimated error, full-wave: max |ΔS|), passes and size limit */
+  adaptiveEnabled: boolean;
+  adaptiveTolerance: string;
+  adaptiveQuantity: string;
+  adaptiveMaxPasses: string;
+  adaptiveMaxUnknowns: string;
   /** body (region) index → materials-library id */
   bodyMaterials: Record<number, string>;
   /** body index → properties typed over the library material's (structural, thermal) */

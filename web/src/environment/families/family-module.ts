@@ -30,6 +30,12 @@ export interface FaceListRole {
   nameOf: (row: FaceRow, index: number) => string;
 }
 
+/** A result quantity adaptive refinement may follow (`adaptiveRefinement.quantity`): its results key and label. */
+export interface AdaptiveQuantity {
+  value: string;
+  label: string;
+}
+
 /** A line of the results' "Run settings" summary: a label and what the run used. */
 export type RunSettingRow = [label: string, value: string];
 
@@ -69,6 +75,10 @@ export interface FamilyModule {
   Groups: ComponentType;
   /** the face lists the chosen family runs with, marked on the model in their role's colour */
   faceLists: (form: AnalysisForm) => FaceListRole[];
+
+  /** the quantities adaptive refinement may follow in the analysis the form runs (the engine's results keys);
+   * null or absent: that analysis has no adaptive refinement (the common group says so) */
+  adaptiveQuantities?: (form: AnalysisForm) => readonly AdaptiveQuantity[] | null;
 
   /** which of its analysis types the form runs */
   analysisType: (form: AnalysisForm) => AnalysisType;

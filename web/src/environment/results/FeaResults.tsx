@@ -4,6 +4,7 @@ import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { KeyValueTable } from '../ui/KeyValueTable.tsx';
 import { ErrorBox } from '../ui/Messages.tsx';
 import { showResultBody } from '../workflows/apply-results.ts';
+import { AdaptivePasses } from './AdaptivePasses.tsx';
 import { Downloads } from './Downloads.tsx';
 import { magneticEnergyNeedsAir } from './magnetic-closure.ts';
 import type { ProcessedResults } from './process-results.ts';
@@ -123,6 +124,7 @@ export function FeaResults() {
       <FamilyPanels panels={shown.flatMap((f) => f.summaryPanels)} results={results} />
       <KeyValueTable rows={solverRows} className="solver" testId="solver-info" />
       <RunSettings config={results.analysisConfig} />
+      <AdaptivePasses results={results} />
       <SolverNotes
         info={results.solverInfo}
         warningsListed={shown.some((f) => !!results.solverInfo && !!f.listsOwnWarnings?.(results.solverInfo))}

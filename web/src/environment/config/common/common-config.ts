@@ -1,4 +1,6 @@
 import {
+  ADAPTIVE_BOUNDS,
+  ADAPTIVE_DEFAULTS,
   ANALYSIS_BOUNDS,
   ANALYSIS_DEFAULTS,
   type AnalysisConfigInput,
@@ -38,7 +40,45 @@ export function defaultCommonForm(): Omit<CommonFormFields, 'physics'> {
     gridPaddingFactor: d.gridPaddingFactor,
     verbose: false,
     autoRunAnalysis: false,
+    adaptiveEnabled: false,
+    adaptiveTolerance: '',
+    adaptiveQuantity: '',
+    adaptiveMaxPasses: String(ADAPTIVE_DEFAULTS.maxPasses),
+    adaptiveMaxUnknowns: String(ADAPTIVE_DEFAULTS.maxUnknowns),
   };
+}
+
+/** `adaptiveRefinement` from the form: absent when off; a blank or unusable tolerance or quantity is left to
+ * the engine's default for the analysis, passes and size clamped to the contract's bounds. */
+export function adaptiveToBackend(form: CommonFormFields): Partial<AnalysisConfigInput> {
+  if (!form.adaptiveEnabled) return {};
+  const tolerance = parseNumber(form.adaptiveTolerance);
+  const passes = parseInteger(form.adaptiveMaxPasses) ?? ADAPTIVE_DEFAULTS.maxPasses;
+  const unknowns = parseInteger(form.adaptiveMaxUnknowns) ?? ADAPTIVE_DEFAULTS.maxUnknowns;
+  const quantity = form.adaptiveQuantity.trim();
+  return {
+    adaptiveRefinement: {
+      ...(tolerance !== undefined && tolerance > 0 && tolerance < 1 ? { tolerance } : {}),
+      ...(quantity ? { quantity } : {}),
+      maxPasses: clamp(passes, ADAPTIVE_BOUNDS.maxPasses.min, ADAPTIVE_BOUNDS.maxPasses.max),
+      maxUnknowns: clamp(unknowns, ADAPTIVE_BOUNDS.maxUnknowns.min, ADAPTIVE_BOUNDS.maxUnknowns.max),
+    },
+  };
+}
+
+function adaptiveFromBackend(r: ConfigReader, form: Omit<CommonFormFields, 'physics'>): void {
+  const raw = r.config.adaptiveRefinement;
+  if (raw === undefined) return;
+  if (!raw || typeof raw !== 'object') {
+    r.reset.push('adaptiveRefinement');
+    return;
+  }
+  const a = raw as Record<string, unknown>;
+  form.adaptiveEnabled = true;
+  if (isNumber(a.tolerance)) form.adaptiveTolerance = String(a.tolerance);
+  if (typeof a.quantity === 'string') form.adaptiveQuantity = a.quantity;
+  if (isNumber(a.maxPasses)) form.adaptiveMaxPasses = String(a.maxPasses);
+  if (isNumber(a.maxUnknowns)) form.adaptiveMaxUnknowns = String(a.maxUnknowns);
 }
 
 /** The common fields that name bodies of the model: back to defaults on a new upload. */
@@ -87,6 +127,7 @@ export function commonToBackend(form: CommonFormFields): Partial<AnalysisConfigI
     gridPaddingFactor: clamp(form.gridPaddingFactor, b.gridPaddingFactor.min, b.gridPaddingFactor.max),
     verbose: form.verbose,
     autoRunAnalysis: form.autoRunAnalysis,
+    ...adaptiveToBackend(form),
   };
 }
 
@@ -117,6 +158,7 @@ export function commonFromBackend(r: ConfigReader): Partial<CommonFormFields> {
   if (padding !== undefined) form.gridPaddingFactor = padding;
   form.verbose = r.bool('verbose', false);
   form.autoRunAnalysis = r.bool('autoRunAnalysis', false);
+  adaptiveFromBackend(r, form);
   const { bodyMaterials: _materials, bodyOverrides: _overrides, ...fields } = form;
   return fields;
 }

@@ -47,6 +47,17 @@ const em: FamilyModule = {
     { list: 'impedance', toneOf: () => 'other', nameOf: named('Impedance') },
     { list: 'wavePorts', toneOf: () => 'load', nameOf: (row, i) => `Port ${row.portID?.trim() || i + 1}` },
   ],
+  // Static and conduction runs stop on the estimated error or a figure; full-wave on max |ΔS| (docs/adaptive.md).
+  adaptiveQuantities: (form) =>
+    form.transient || form.analysisType !== 'em'
+      ? null
+      : [
+          { value: 'S', label: 'S-parameters: max |ΔS| at the adaptation frequency' },
+          { value: 'capacitance_F', label: 'Capacitance' },
+          { value: 'resistance_ohm', label: 'Resistance' },
+          { value: 'stored_energy_J', label: 'Stored energy' },
+          { value: 'dissipated_power_W', label: 'Dissipated power' },
+        ],
   analysisType: (form): AnalysisType => (form.transient ? 'em-time' : form.analysisType),
   mode: emMode,
   toBackend: emToBackend,

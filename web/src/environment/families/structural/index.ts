@@ -30,6 +30,10 @@ const structural: FamilyModule = {
   modelBound: ['structuralSupports', 'structuralLoads'],
   Groups: StructuralGroups,
   faceLists: () => [SUPPORT_FACES, LOAD_FACES],
+  adaptiveQuantities: () => [
+    { value: 'max_von_mises_Pa', label: 'Max von Mises stress' },
+    { value: 'max_displacement_m', label: 'Max displacement' },
+  ],
   analysisType: () => 'structural',
   mode: (analysisType) => analysisType,
   toBackend: (form, { bodies }) => structuralToBackend(form, bodies),

@@ -34,6 +34,8 @@ const thermal: FamilyModule = {
       ? [{ list: 'dirichletFaceGroups' as const, toneOf: () => 'other' as const, nameOf: named('Terminal') }]
       : []),
   ],
+  adaptiveQuantities: (form) =>
+    form.thermalTransient ? null : [{ value: 'max_temperature_K', label: 'Max temperature' }],
   analysisType: (form) => (form.thermalTransient ? 'thermal-time' : 'thermal'),
   mode: (analysisType) => analysisType,
   // Joule heating: the conduction keys (voltages, terminals, σ) the engine's conduction solve reads

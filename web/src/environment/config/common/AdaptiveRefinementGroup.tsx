@@ -1,0 +1,82 @@
+import { ADAPTIVE_BOUNDS, ADAPTIVE_DEFAULTS } from '@fieldline/contracts';
+import { familyById } from '../../families/registry.ts';
+import { Checkbox, Select, TextField } from '../../ui/fields.tsx';
+import { Section } from '../../ui/Section.tsx';
+import { useForm } from '../use-form.ts';
+
+/**
+ * Adaptive refinement (docs/adaptive.md), the same group under every family: the engine solves, estimates the
+ * error of each element, refines where the error is, and solves again until the tolerance is met — on the
+ * estimated error, or on the change of a chosen quantity between passes (full-wave: max |ΔS|, HFSS's rule).
+ * The quantities come from the chosen family; an analysis without an error estimator says so.
+ */
+export function AdaptiveRefinementGroup() {
+  const { form, set } = useForm();
+  const quantities = familyById(form.physics).adaptiveQuantities?.(form) ?? null;
+  const options = [
+    { value: '', label: 'Estimated error (full-wave: max |ΔS|)' },
+    ...(quantities ?? []).map((q) => ({ value: q.value, label: q.label })),
+  ];
+  const quantity = options.some((o) => o.value === form.adaptiveQuantity) ? form.adaptiveQuantity : '';
+  return (
+    <Section
+      title="Adaptive refinement"
+      badge={form.adaptiveEnabled && quantities ? 'on' : undefined}
+      testId="group-adaptive"
+    >
+      {quantities === null ? (
+        <p className="muted small" data-testid="adaptive-unavailable">
+          This analysis runs on the mesh as it is: adaptive refinement needs an error estimate, which steady
+          static, thermal, structural and full-wave frequency-domain analyses have.
+        </p>
+      ) : (
+        <>
+          <Checkbox
+            label="Refine the mesh until the tolerance is met"
+            checked={form.adaptiveEnabled}
+            onChange={(on) => set({ adaptiveEnabled: on })}
+            testId="adaptive-enabled"
+          />
+          {form.adaptiveEnabled && (
+            <>
+              <Select<string>
+                label="Stop when"
+                value={quantity}
+                options={options}
+                onChange={(v) => set({ adaptiveQuantity: v })}
+                testId="adaptive-quantity"
+              />
+              <div className="row2">
+                <TextField
+                  label="Tolerance"
+                  value={form.adaptiveTolerance}
+                  placeholder={`${ADAPTIVE_DEFAULTS.tolerance} (ΔS ${ADAPTIVE_DEFAULTS.fullwaveTolerance})`}
+                  hint="0.01 = 1 % relative; full-wave S-parameters: max |ΔS|"
+                  onChange={(v) => set({ adaptiveTolerance: v })}
+                  testId="adaptive-tolerance"
+                />
+                <TextField
+                  label="Max passes"
+                  inputMode="numeric"
+                  value={form.adaptiveMaxPasses}
+                  hint={`${ADAPTIVE_BOUNDS.maxPasses.min}–${ADAPTIVE_BOUNDS.maxPasses.max}`}
+                  onChange={(v) => set({ adaptiveMaxPasses: v })}
+                  testId="adaptive-max-passes"
+                />
+              </div>
+              <TextField
+                label="Size limit"
+                unit="unknowns"
+                inputMode="numeric"
+                value={form.adaptiveMaxUnknowns}
+                hint="The run estimate and its charge allow for the model growing to this size."
+                onChange={(v) => set({ adaptiveMaxUnknowns: v })}
+                testId="adaptive-max-unknowns"
+              />
+            </>
+          )}
+        </>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,156 @@
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AnalysisConfigForm } from '../../src/environment/config/AnalysisConfigForm.tsx';
+import { defaultAnalysisForm } from '../../src/environment/config/form-defaults.ts';
+import { fromBackendConfig } from '../../src/environment/config/from-backend-config.ts';
+import { toBackendConfig } from '../../src/environment/config/to-backend-config.ts';
+import { FeaResults } from '../../src/environment/results/FeaResults.tsx';
+import { loadCharts } from '../../src/environment/results/lazy-charts.tsx';
+import { processResults } from '../../src/environment/results/process-results.ts';
+import { RunEstimate } from '../../src/environment/run/RunEstimate.tsx';
+import { createJobControls, EnvironmentContext } from '../../src/environment/state/EnvironmentContext.tsx';
+import { ViewerBridge } from '../../src/environment/viewer-bridge/viewer-bridge.ts';
+import { FakeServer, makeDeps, tinyVolume } from './fakes.ts';
+
+afterEach(cleanup);
+
+/** Adaptive refinement (docs/adaptive.md) in the form every family shows, the run estimate, and the passes. */
+function mount(children: React.ReactNode, setup?: (deps: ReturnType<typeof makeDeps>) => void) {
+  const made = makeDeps(new FakeServer());
+  made.store.set({ model: { fileName: 'v.json', format: 'json', mesh: tinyVolume, unitsEditable: false } });
+  setup?.(made);
+  render(
+    <EnvironmentContext.Provider
+      value={{
+        store: made.store,
+        deps: made.deps,
+        bridge: new ViewerBridge(window, '*'),
+        jobs: createJobControls(),
+      }}
+    >
+      {children}
+    </EnvironmentContext.Provider>,
+  );
+  return made;
+}
+
+describe('adaptive refinement', () => {
+  it('is one common group under every family, offering the quantities of the analysis the form runs', () => {
+    const { store } = mount(<AnalysisConfigForm />);
+    for (const physics of ['em', 'thermal', 'structural'] as const) {
+      act(() => store.set((s) => ({ form: { ...s.form, physics } })));
+      const group = screen.getByTestId('group-adaptive');
+      const head = group.querySelector('.section-head') as HTMLButtonElement;
+      if (head.getAttribute('aria-expanded') !== 'true') fireEvent.click(head);
+      if (!(screen.queryByTestId('adaptive-enabled') as HTMLInputElement | null)?.checked) {
+        fireEvent.click(within(group).getByTestId('adaptive-enabled'));
+      }
+      const options = [...within(group).getByTestId('adaptive-quantity').querySelectorAll('option')].map(
+        (o) => o.value,
+      );
+      expect(options[0]).toBe('');
+      expect(options).toContain(
+        physics === 'em' ? 'S' : physics === 'thermal' ? 'max_temperature_K' : 'max_von_mises_Pa',
+      );
+    }
+    // a transient thermal run has no estimator: the group says so instead of offering it
+    act(() => store.set((s) => ({ form: { ...s.form, physics: 'thermal', thermalTransient: true } })));
+    const head = screen.getByTestId('group-adaptive').querySelector('.section-head') as HTMLButtonElement;
+    if (head.getAttribute('aria-expanded') !== 'true') fireEvent.click(head);
+    expect(screen.getByTestId('adaptive-unavailable')).toBeTruthy();
+  });
+
+  it('maps the group to adaptiveRefinement and back; off sends nothing', () => {
+    const form = defaultAnalysisForm();
+    expect(toBackendConfig(form, { bodies: [] }).adaptiveRefinement).toBeUndefined();
+    const on = {
+      ...form,
+      physics: 'structural' as const,
+      adaptiveEnabled: true,
+      adaptiveTolerance: '0.01',
+      adaptiveQuantity: 'max_von_mises_Pa',
+      adaptiveMaxPasses: '99',
+      adaptiveMaxUnknowns: '80000',
+    };
+    const sent = toBackendConfig(on, { bodies: [] });
+    expect(sent.adaptiveRefinement).toEqual({
+      tolerance: 0.01,
+      quantity: 'max_von_mises_Pa',
+      maxPasses: 30, // clamped to the contract's bound
+      maxUnknowns: 80000,
+    });
+    const back = fromBackendConfig(JSON.parse(JSON.stringify(sent))).form;
+    expect(back).toMatchObject({
+      adaptiveEnabled: true,
+      adaptiveQuantity: 'max_von_mises_Pa',
+      adaptiveMaxPasses: '30',
+    });
+  });
+
+  it('tells before the run that the model may grow to the size limit', () => {
+    mount(<RunEstimate />, ({ store }) =>
+      store.set((s) => ({ form: { ...s.form, adaptiveEnabled: true, adaptiveMaxUnknowns: '50000' } })),
+    );
+    expect(screen.getByTestId('run-estimate').textContent).toMatch(/adaptive refinement may grow it to 50 k/);
+  });
+
+  it('shows the passes as a table, what stopped them, and the convergence plot', async () => {
+    const result = {
+      solver_info: {
+        elements: 900,
+        matrix_size: 300,
+        adaptive_passes: [
+          {
+            pass: 1,
+            unknowns: 40,
+            elements: 72,
+            estimated_error: 0.2,
+            quantity: 310,
+            change: null,
+            time_s: 0.3,
+          },
+          {
+            pass: 2,
+            unknowns: 120,
+            elements: 300,
+            estimated_error: 0.08,
+            quantity: 305,
+            change: 0.016,
+            time_s: 0.4,
+          },
+          {
+            pass: 3,
+            unknowns: 300,
+            elements: 900,
+            estimated_error: 0.009,
+            quantity: 304.5,
+            change: 0.0016,
+            time_s: 0.6,
+          },
+        ],
+        adaptive_refinement: {
+          quantity: 'max_temperature_K',
+          converged: true,
+          stopped_by: 'tolerance',
+          message: 'Converged after pass 3: the estimated relative error is 0.009, below the tolerance 0.01.',
+          tolerance: 0.01,
+        },
+      },
+      vertices: tinyVolume.vertices,
+      faces: tinyVolume.faces,
+      tetrahedra: tinyVolume.tetrahedra,
+    };
+    await loadCharts();
+    mount(<FeaResults />, ({ store }) =>
+      store.set({
+        results: processResults(result),
+        rawResults: result,
+        analysis: { status: 'completed', progress: 100 },
+      }),
+    );
+    expect(screen.getAllByTestId('adaptive-pass')).toHaveLength(3);
+    expect(screen.getByTestId('adaptive-outcome').textContent).toMatch(/Converged after pass 3/);
+    expect(within(screen.getByTestId('adaptive-table')).getByText('max_temperature_K')).toBeTruthy();
+    expect(screen.getByTestId('adaptive-convergence').querySelectorAll('svg')).toHaveLength(2);
+  });
+});
