@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { AdaptiveGuide } from './guide/AdaptiveGuide.tsx';
 import { CoupledGuide } from './guide/CoupledGuide.tsx';
 import { ElectrostaticsGuide } from './guide/ElectrostaticsGuide.tsx';
 import { FullWaveGuide } from './guide/FullWaveGuide.tsx';
@@ -65,6 +66,7 @@ export function DocsContent() {
       <VibrationGuide />
       <CoupledGuide />
       <StudiesGuide />
+      <AdaptiveGuide />
 
       <h2 id="conventions">Conventions</h2>
       <ul>
