@@ -11,7 +11,12 @@ const unknownsText = (n: number) =>
  */
 export function estimateSummary(estimate: ResourceEstimate): string {
   const model = Math.max(0, estimate.memoryBytes - MEMORY_MODEL.baseBytes);
-  return `≈ ${unknownsText(estimate.unknowns)} unknowns, ${about(model)} for this model · ${estimate.solver} solver`;
+  // Adaptive refinement (docs/adaptive.md): memory and charge are estimated at the size the model may grow to.
+  const unknowns =
+    estimate.startUnknowns !== undefined
+      ? `${unknownsText(estimate.startUnknowns)} unknowns, adaptive refinement may grow it to ${unknownsText(estimate.unknowns)}`
+      : `${unknownsText(estimate.unknowns)} unknowns`;
+  return `≈ ${unknowns}, ${about(model)} for this model · ${estimate.solver} solver`;
 }
 
 /** The reserve and the total the job's memory limit counts (the figure the server checks before queueing). */
