@@ -34,6 +34,7 @@ export const AVAILABLE_ANALYSIS_TYPES: readonly AnalysisType[] = [
   'harmonic',
   'thermal-structural',
   'magnetostatic',
+  'eddy-current',
   'tetra-only',
 ];
 /** The form's Transient switch on a steady family selects its time-domain twin (spec 001 §3: em → em-time). */

@@ -41,8 +41,13 @@ export type Coil = z.infer<typeof Coil>;
 export const SolidConductor = z.object({
   name: z.string().optional(),
   region: regionRef,
+  /** A, peak */
   current: z.number().finite(),
+  /** degrees */
   phase: z.number().finite().default(0),
+  /** where the current enters and leaves the conductor (faces on the model's boundary); found by the engine
+   * when the conductor meets the boundary in exactly two separate patches */
+  terminals: CoilTerminals.optional(),
 });
 
 export const MagneticBoundary = z.object({

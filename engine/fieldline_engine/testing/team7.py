@@ -5,7 +5,8 @@ Geometry (compumag problem7.pdf, Fig. 1; mm): an aluminium plate 294 × 294 × 1
 outer envelope x 94…294, y 0…200 (corner radius 50), inner 119…269 × 25…175 (radius 25), z 49…149.
 Air fills a box `padding_mm` beyond both. Bz is measured 15 mm above the plate, along A1–B1 (y = 72,
 z = 34, x = 0…288). `python -m fieldline_engine.testing.team7 [plate_mm] [out.msh]` writes the gmsh mesh
-(physical volumes air = 1, plate = 2, coil = 3; outer boundary = 4) that the GetDP bench reads.
+(MSH 2.2 in metres; physical volumes air = 1, plate = 2, coil = 3; outer boundary = 4) that the GetDP
+bench reads.
 """
 
 import json
@@ -145,8 +146,9 @@ def build_team7_mesh(
                 if etype == 2:
                     faces.append(index[nodes.astype(np.int64)].reshape(-1, 3))
         if msh_path is not None:
-            gmsh.option.setNumber("Mesh.MshFileVersion", 4.1)
+            gmsh.option.setNumber("Mesh.MshFileVersion", 2.2)  # GetDP without gmsh linked reads 2.2
             gmsh.option.setNumber("Mesh.SaveAll", 0)
+            gmsh.option.setNumber("Mesh.ScalingFactor", 1e-3)  # the .msh in metres
             gmsh.write(str(msh_path))
     finally:
         gmsh.finalize()

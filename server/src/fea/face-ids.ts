@@ -45,15 +45,23 @@ function faceListsRead(config: AnalysisConfig): FaceLists {
       list('convectionConditions'),
       list('radiationConditions'),
       ...(config.jouleHeating ? [list('dirichletFaceConditions')] : []),
+      // induction heating solves the config's eddy-current setup first (engine thermal/induction.py)
+      ...(config.inductionHeating ? faceListsRead({ ...config, analysisType: 'eddy-current' }) : []),
     ];
   }
   if (type === 'magnetostatic' || type === 'eddy-current') {
-    // engine em/magnetics/setup.py: symmetry planes and the terminals of open coils.
-    const terminals = () =>
-      (c.coils as { terminals?: { in: number[]; out: number[] } }[] | undefined)?.flatMap((coil) =>
-        coil.terminals ? [{ faces: coil.terminals.in }, { faces: coil.terminals.out }] : [],
+    // engine em/magnetics/setup.py: symmetry planes and the terminals of open coils (and, eddy currents,
+    // of solid conductors: em/magnetics/solid_conductors.py).
+    type WithTerminals = { terminals?: { in: number[]; out: number[] } }[] | undefined;
+    const terminals = (key: 'coils' | 'solidConductors') => () =>
+      (c[key] as WithTerminals)?.flatMap((entry) =>
+        entry.terminals ? [{ faces: entry.terminals.in }, { faces: entry.terminals.out }] : [],
       );
-    return [list('magneticBoundaries'), { key: 'coils', lists: terminals }];
+    return [
+      list('magneticBoundaries'),
+      { key: 'coils', lists: terminals('coils') },
+      ...(type === 'eddy-current' ? [{ key: 'solidConductors', lists: terminals('solidConductors') }] : []),
+    ];
   }
   if (type === 'structural' || type === 'modal' || type === 'harmonic') {
     // engine core/elasticity/setup.py elastic_setup, shared by the static and vibration families.

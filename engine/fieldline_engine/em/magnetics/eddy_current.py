@@ -199,6 +199,8 @@ def _divergence_free(
     h1 = ng.H1(mesh, order=order + 1, complex=True, dirichlet=fixed)
     p, q = h1.TnT()
     lap = ng.BilinearForm(ng.grad(p) * ng.grad(q) * ng.dx, symmetric=True)
+    if not fixed.Mask().NumSet():  # every outer face flux-normal: ψ is defined up to a constant
+        lap += 1e-10 / bounding_box_diagonal(mesh) ** 2 * p * q * ng.dx
     solver = LinearSolver(lap, h1, options.choice, options.tolerance * 1e-2, options.max_iterations)
     f = ng.LinearForm(source * ng.grad(q) * ng.dx)
     with parallel(h1.ndof):
