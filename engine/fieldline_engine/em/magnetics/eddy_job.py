@@ -39,6 +39,7 @@ from fieldline_engine.em.magnetics.setup import (
 )
 from fieldline_engine.em.magnetics.solid_conductors import massive_conductors, read_solid_conductors
 from fieldline_engine.errors import InvalidInput
+from fieldline_engine.mesh.curving import curve_mesh
 from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh, per_tetrahedron
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.post.vertex_fields import vector_at_vertices
@@ -113,6 +114,7 @@ def solve_eddy_job(model: TetModel, config: dict[str, Any], progress: ProgressSp
         solved, labels, air_info = air.model, air.labels, air.describe()
     progress(0.03, "Building mesh")
     mesh = build_ngsolve_mesh(solved, labels)
+    curving = curve_mesh(mesh, solved, config, order)
     mu_r = table.column("relativePermeability") + [1.0] * (len(solved.region_names) - len(model.region_names))
     nu = mesh.MaterialCF({f"body{b}": 1.0 / (MU0 * m) for b, m in enumerate(mu_r)}, default=1.0 / MU0)
     progress(0.04, "Coil current paths")
@@ -141,6 +143,7 @@ def solve_eddy_job(model: TetModel, config: dict[str, Any], progress: ProgressSp
     progress(0.88, "Sampling fields")
     solution = _results(model, solved, mesh, sol, coils, source, conductivity, solids, frequency, order)
     solution.warnings.extend(warnings)
+    solution.solver_info["curved_geometry"] = curving
     if air_info is not None:
         solution.solver_info["air_region"] = air_info
     probes, outside = probes_inside(mesh, model, probe_points(model, config))
