@@ -1,6 +1,6 @@
 """bench/magnetics: Fieldline's magnetostatic solver side by side with GetDP 3.2 on the same gmsh mesh.
 
-Cases (one per subcommand group; `--case`):
+Cases (one per subcommand group; `--case`; `--case team7` runs team7.py's comparison, eddy currents):
   toroid  a circular-section ring core (R0 = 25 mm, c = 5 mm, μr = 1000) inside a 2 mm winding shell of
           100 turns × 1 A, in an air sphere (r = 80 mm). Exact for the ideal toroid:
           L = μ0 μr N² (R0 − √(R0² − c²)) (the shell's and the air's energy add ~0.1 %).
@@ -218,7 +218,7 @@ def run_getdp(directory: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("command", choices=["mesh", "fieldline", "getdp", "compare"])
-    parser.add_argument("--case", default="toroid", choices=["toroid"])
+    parser.add_argument("--case", default="toroid", choices=["toroid", "team7"])
     parser.add_argument("--size", type=float, default=0.003)
     parser.add_argument(
         "--dir",
@@ -226,7 +226,19 @@ def main() -> None:
         default=Path(os.environ.get("TMPDIR", "/tmp")) / "bench-magnetics",
     )
     parser.add_argument("--order", type=int, default=1)
+    parser.add_argument("--freq", type=float, nargs="+", default=[50.0, 200.0])
     args = parser.parse_args()
+    if (
+        args.case == "team7"
+    ):  # eddy currents: team7.py meshes and runs both codes (`compare`; --size: the plate's, m)
+        from team7 import compare
+
+        compare(
+            args.size * 1e3 if args.size < 1 else args.size,
+            max(args.order, 2),
+            args.freq,
+        )
+        return
     if args.command == "mesh":
         mesh_toroid(args.size, args.dir)
         return

@@ -146,22 +146,33 @@ def main() -> None:
     parser.add_argument("--solver", default="auto")
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
+    compare(args.plate_mm, args.order, args.freq, args.solver, args.threads)
+
+
+def compare(
+    plate_mm: float,
+    order: int,
+    freqs: list[float],
+    solver: str = "auto",
+    threads: int = 1,
+) -> None:
+    """Both codes on one mesh at each frequency; prints and writes out/team7.json (bench.py --case team7)."""
     OUT.mkdir(parents=True, exist_ok=True)
     msh = OUT / "team7.msh"
-    built = build_team7_mesh(plate_mm=args.plate_mm, msh_path=msh)
+    built = build_team7_mesh(plate_mm=plate_mm, msh_path=msh)
     mesh_json = OUT / "team7_mesh.json"
     mesh_json.write_text(json.dumps(built.mesh_data))
     report = {
-        "plate_mm": args.plate_mm,
-        "order": args.order,
+        "plate_mm": plate_mm,
+        "order": order,
         "tetrahedra": len(built.mesh_data["tetrahedra"]),
         "runs": [],
     }
-    for freq in args.freq:
+    for freq in freqs:
         _, measured = measurements(int(freq))
         scale = float(np.max(np.abs(measured)))
-        ours = run_fieldline(mesh_json, freq, args.order, args.solver, args.threads)
-        theirs = run_getdp(msh, freq, args.order)
+        ours = run_fieldline(mesh_json, freq, order, solver, threads)
+        theirs = run_getdp(msh, freq, order)
         row = {"frequency": freq}
         for name, r in (("fieldline", ours), ("getdp", theirs)):
             err = np.abs(r["bz"] - measured)
