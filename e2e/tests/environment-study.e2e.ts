@@ -1,0 +1,149 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openEnvironment, pickFace, signUp, viewerFrame } from '../support/environment-page.ts';
+import { writeBracketStep } from '../support/geometry-files.ts';
+import { serverAndBrowser } from '../support/stand.ts';
+
+/**
+ * Issue 37's user path: a new user sets up the STEP bracket (bolt holes fixed, a load on the upright),
+ * sweeps the load over 5 values and the material's stiffness over 2, watches the table fill in, downloads
+ * the CSV, plots max von Mises against the load and opens a point's fields in the viewer.
+ */
+const OUT = resolve(import.meta.dirname, '..', 'out');
+const stand = serverAndBrowser();
+
+type Mesh = { vertices: number[][]; faces: number[][] };
+
+function facesWhere(mesh: Mesh, test: (v: number[]) => boolean): number[] {
+  const ids: number[] = [];
+  mesh.faces.forEach((f, i) => {
+    if (f.every((k) => test(mesh.vertices[k] ?? []))) ids.push(i + 1);
+  });
+  return ids;
+}
+
+describe('design study from the environment', () => {
+  it('bracket: 5 loads × 2 materials, table fills in, CSV, plot of von Mises against the load, open a point', async () => {
+    const page: Page = await (
+      await stand.browser.newContext({ viewport: { width: 1366, height: 900 }, acceptDownloads: true })
+    ).newPage();
+    await openEnvironment(page, stand.server.origin);
+    await signUp(page);
+    const frame = await viewerFrame(page);
+    let volume: Mesh | null = null;
+    page.on('response', async (res) => {
+      if (!res.url().includes('/api/fea/status/')) return;
+      const body = (await res.json().catch(() => null)) as {
+        status?: string;
+        results?: Mesh & { tetrahedra?: unknown };
+      } | null;
+      if (body?.status === 'completed' && body.results?.tetrahedra && !volume) volume = body.results;
+    });
+    await page.setInputFiles('[data-testid=file-input]', writeBracketStep(stand.server.dataDir));
+    await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
+    await page.click('[data-testid=generate-volume-mesh]');
+    await page.waitForSelector('[data-testid=config-form]', { timeout: 180_000 });
+    await expect.poll(() => volume !== null).toBe(true);
+    const mesh = volume as unknown as Mesh;
+    await page.click('[data-testid=physics-structural]');
+
+    const hole = (x: number) =>
+      facesWhere(mesh, (v) => Math.abs(Math.hypot((v[0] ?? 0) - x, (v[1] ?? 0) - 15) - 4) < 0.05);
+    await page.click('[data-testid=add-support]');
+    await page.click('[data-testid=support-0] button.pick');
+    await pickFace(frame, hole(15)[0] as number);
+    await pickFace(frame, hole(45)[0] as number);
+    await expect.poll(() => page.inputValue('[data-testid=support-0-faces]')).not.toBe('');
+    await page.click('[data-testid=support-0] button.pick');
+    const top = facesWhere(mesh, (v) => Math.abs((v[2] ?? 0) - 36) < 1e-6);
+    await page.click('[data-testid=add-load]');
+    await page.click('[data-testid=load-0] button.pick');
+    await pickFace(frame, top[0] as number);
+    await expect.poll(() => page.inputValue('[data-testid=load-0-faces]')).not.toBe('');
+    await page.click('[data-testid=load-0] button.pick');
+
+    // Sweep the load's z component over 5 values and the stiffness over 2.
+    const options = await page.$$eval('[data-testid=study-sweep-path] option', (els) =>
+      els.map((e) => (e as HTMLOptionElement).value),
+    );
+    expect(options).toContain('forceLoads[0].force[2]');
+    const stiffness = options.find((o) => /youngsModulus$/.test(o));
+    expect(stiffness, options.join(' ')).toBeDefined();
+    await page.selectOption('[data-testid=study-sweep-path]', 'forceLoads[0].force[2]');
+    await page.click('[data-testid=study-sweep]');
+    await page.fill('[data-testid=study-from]', '-100');
+    await page.fill('[data-testid=study-to]', '-500');
+    await page.fill('[data-testid=study-steps]', '5');
+    await page.selectOption('[data-testid=study-sweep-path]', stiffness as string);
+    await page.click('[data-testid=study-sweep]');
+    await page
+      .locator('[data-testid=study-parameter]')
+      .nth(1)
+      .locator('select')
+      .first()
+      .selectOption('values');
+    await page
+      .locator('[data-testid=study-parameter]')
+      .nth(1)
+      .locator('[data-testid=study-values]')
+      .fill('69e9, 200e9');
+    await page.check('[data-testid=study-output-max_von_mises_Pa]');
+    await page.check('[data-testid=study-output-max_displacement_m]');
+    await expect
+      .poll(() => page.textContent('[data-testid=study-count]'), { timeout: 20_000 })
+      .toMatch(/^10 points · 10 points, estimated at \d+ compute-minutes? in all\.$/);
+    await page.click('[data-testid=run-study]');
+
+    // The table fills in: seen part-done, then all ten completed.
+    await page.waitForSelector('[data-testid=study-table]', { timeout: 60_000 });
+    let sawPartial = false;
+    await expect
+      .poll(
+        async () => {
+          const states = await page.$$eval('[data-testid=study-row]', (rows) =>
+            rows.map((r) => r.getAttribute('data-status')),
+          );
+          const done = states.filter((s) => s === 'completed').length;
+          if (done > 0 && done < 10) sawPartial = true;
+          return done;
+        },
+        { timeout: 400_000, interval: 500 },
+      )
+      .toBe(10);
+    expect(sawPartial).toBe(true);
+
+    // The CSV: a header row and ten rows, von Mises proportional to the load.
+    const href = await page.getAttribute('[data-testid=study-csv]', 'href');
+    const csv = await page.evaluate(async (url) => (await fetch(url as string)).text(), href);
+    const lines = csv.trim().split('\r\n');
+    expect(lines[0]).toBe(
+      `point,forceLoads[0].force[2],${stiffness},status,max_von_mises_Pa,max_displacement_m,error,job_id`,
+    );
+    expect(lines).toHaveLength(11);
+    const rows = lines.slice(1).map((l) => l.split(','));
+    const perNewton = rows.map((r) => Number(r[4]) / Math.abs(Number(r[1])));
+    expect(Math.max(...perNewton) / Math.min(...perNewton) - 1).toBeLessThan(1e-6);
+    console.log(
+      `bracket study: max von Mises per newton ${(perNewton[0] as number).toExponential(4)} Pa/N at every point`,
+    );
+
+    // Plot max von Mises against the load: one line per stiffness.
+    await page.selectOption('[data-testid=study-plot-output]', 'max_von_mises_Pa');
+    await page.selectOption('[data-testid=study-plot-against]', 'forceLoads[0].force[2]');
+    expect(await page.textContent('[data-testid=study-results] figure figcaption')).toBe(
+      'max_von_mises_Pa against forceLoads[0].force[2]',
+    );
+    expect(await page.$('[data-testid=study-heat-map]')).not.toBeNull();
+    mkdirSync(OUT, { recursive: true });
+    await page.screenshot({ path: join(OUT, 'study-bracket.png') });
+
+    // Open a point: its fields in the viewer.
+    await page.locator('[data-testid=study-open-point]').first().click();
+    await expect
+      .poll(() => page.textContent('[data-testid=status-chip]'), { timeout: 60_000 })
+      .toBe('FEA: completed');
+    await page.context().close();
+  }, 600_000);
+});
