@@ -6,6 +6,7 @@ import { toBackendConfig } from '../config/to-backend-config.ts';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { openJob } from '../workflows/run-analysis.ts';
 import { StudyResults } from './StudyResults.tsx';
+import './study-panel.css';
 import { cancelStudy, createStudy, estimateStudy, fetchStudy, studyCsvUrl } from './studies-api.ts';
 import {
   numericPaths,
