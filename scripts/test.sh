@@ -24,7 +24,7 @@ step() {
 
 step "typecheck (tsc)" npm run --silent typecheck
 step "lint (biome)" npx biome check .
-step "lint (ruff)" bash -c '.venv/bin/ruff check engine && .venv/bin/ruff format --check engine'
+step "lint (ruff)" bash -c '.venv/bin/ruff check engine clients/python && .venv/bin/ruff format --check engine clients/python'
 step "engine tests (pytest, writes docs/validation/report.json)" bash -c 'cd engine && FIELDLINE_VALIDATION_REPORT=../docs/validation/report.json ../.venv/bin/python -m pytest -q'
 step "import rules and the README map (vitest, architecture/)" npx vitest run --root architecture
 step "contracts tests (vitest)" npx vitest run --root contracts --passWithNoTests
@@ -39,6 +39,8 @@ else
   failed=1
 fi
 step "web build (vite)" npm run --silent build -w web
+step "Python client and CLI (fresh venv, pip install ./clients/python, pytest against a real server)" \
+  bash scripts/test-python-client.sh
 if bash scripts/system-packages.sh chromium; then
   # Under the S3/Batch emulator for the AWS Batch path (tests/aws-batch.e2e.ts).
   step "end-to-end tests (playwright-core + chromium)" bash scripts/with-moto.sh npx vitest run --root e2e

@@ -6,6 +6,7 @@ import { AccountOverview, displayedPlan } from '../dashboard/overview/AccountOve
 import { DashboardCards, type StoredUsage } from '../dashboard/overview/DashboardCards.tsx';
 import { DashboardTopBar } from '../dashboard/overview/DashboardTopBar.tsx';
 import { RecentActivity } from '../dashboard/overview/RecentActivity.tsx';
+import { ApiTokensPanel } from '../dashboard/tokens/ApiTokensPanel.tsx';
 import { UsagePanel } from '../dashboard/usage/UsagePanel.tsx';
 import { useUsage } from '../dashboard/usage/use-usage.ts';
 import '../dashboard/dashboard.css';
@@ -48,6 +49,7 @@ export function DashboardPage() {
         </div>
         <DashboardCards plan={displayedPlan(subscription, currentUser?.plan)} usage={usage} />
         <RecentActivity />
+        <ApiTokensPanel />
         <DebugPanel />
       </main>
       <SiteFooter />

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { AdaptiveGuide } from './guide/AdaptiveGuide.tsx';
+import { ApiGuide } from './guide/ApiGuide.tsx';
 import { CoupledGuide } from './guide/CoupledGuide.tsx';
 import { ElectrostaticsGuide } from './guide/ElectrostaticsGuide.tsx';
 import { FullWaveGuide } from './guide/FullWaveGuide.tsx';
@@ -67,6 +68,7 @@ export function DocsContent() {
       <CoupledGuide />
       <StudiesGuide />
       <AdaptiveGuide />
+      <ApiGuide />
 
       <h2 id="conventions">Conventions</h2>
       <ul>

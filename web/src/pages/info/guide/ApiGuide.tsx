@@ -1,0 +1,49 @@
+/** Scripting Fieldline (docs/api.md): API tokens, the Python client's quickstart and the command line. */
+export function ApiGuide() {
+  return (
+    <>
+      <h2 id="api">Scripting: API tokens, Python and the command line</h2>
+      <p>
+        Everything the simulator does is an HTTP call (documented at <a href="/api/docs">/api/docs</a>).
+        Create a personal API token on the dashboard under <strong>API tokens</strong> (name, scope{' '}
+        <strong>run</strong> or <strong>read</strong>, expiry 1–365 days or never); its <code>fl_…</code>{' '}
+        secret is shown once. Send it as <code>Authorization: Bearer fl_…</code>, or let the Python client do
+        it.
+      </p>
+      <h3 id="api-quickstart">Worked example: a capacitance from a script</h3>
+      <pre>
+        <code>{`pip install ./clients/python        # from the Fieldline repository
+export FIELDLINE_URL=https://your-host FIELDLINE_TOKEN=fl_…
+
+from fieldline import Client
+fl = Client()
+mesh = fl.mesh(fl.upload("slab.step"), max_size=4)
+z = mesh.vertices[:, 2]
+job = fl.run(mesh, {"analysisType": "em", "frequency": 0, "defaultPermittivity": 4.4 * 8.854e-12,
+    "dirichletFaceConditions": [{"faces": mesh.faces_on_plane("z", z.min()), "voltage": 0},
+                                {"faces": mesh.faces_on_plane("z", z.max()), "voltage": 1}]})
+print(job.results().quantities["capacitance_F"])
+job.save_vtu("slab.vtu")`}</code>
+      </pre>
+      <p>
+        Expected: for a 30 × 20 × 1.6 mm FR-4 slab (ε<sub>r</sub> = 4.4) the capacitance is ε<sub>0</sub>ε
+        <sub>r</sub>A/d = <strong>14.61 pF</strong>; the field between the plates is uniform, so Fieldline
+        gives it to rounding. <code>job.results().fields</code> holds every field as a numpy array by its
+        catalogue name (<code>potential</code>, <code>electric_field</code>, …).
+      </p>
+      <h3 id="api-cli">The command line</h3>
+      <pre>
+        <code>{`fieldline run bracket.step --physics structural --config setup.json --out results/
+fieldline status <job-id>
+fieldline download <job-id> --format touchstone`}</code>
+      </pre>
+      <p>
+        <code>run</code> uploads, meshes, runs and writes <code>results.json</code>, <code>results.vtu</code>{' '}
+        and any Touchstone file. Exit codes: 0 done, 1 the job failed, 2 bad input, 3 token refused, 4 a limit
+        (402 balance, 413 size, 429 rate), 5 timed out, 6 server unreachable. A <strong>read</strong> token
+        can look but not run; tokens never work for signing in, managing tokens or billing. Revoking a token
+        on the dashboard stops it at once.
+      </p>
+    </>
+  );
+}
