@@ -1,8 +1,11 @@
 import { SolverGroup } from '../../config/common/SolverGroup.tsx';
+import { useForm } from '../../config/use-form.ts';
 import { AnalysisTypeGroup } from './AnalysisTypeGroup.tsx';
 import { BoundaryGroup } from './BoundaryGroup.tsx';
 import { CurvedMeshGroup } from './CurvedMeshGroup.tsx';
 import { MaterialsGroup } from './MaterialsGroup.tsx';
+import { MagneticsGroups } from './magnetics/MagneticsGroups.tsx';
+import { isMagneticType } from './magnetics/magnetics-to-backend.ts';
 import { OutputGroup } from './OutputGroup.tsx';
 import { PmlGroup } from './PmlGroup.tsx';
 import { SParametersGroup } from './SParametersGroup.tsx';
@@ -11,6 +14,16 @@ import { WavePortsGroup } from './WavePortsGroup.tsx';
 
 /** Spec 001 §2 groups of the electromagnetic analysis. */
 export function ElectromagneticGroups() {
+  const { form } = useForm();
+  if (isMagneticType(form.analysisType))
+    return (
+      <>
+        <AnalysisTypeGroup />
+        <MagneticsGroups />
+        <SolverGroup />
+        <CurvedMeshGroup />
+      </>
+    );
   return (
     <>
       <AnalysisTypeGroup />

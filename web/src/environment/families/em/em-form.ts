@@ -7,6 +7,7 @@ import {
   type WAVE_PORT_MODES,
 } from '@fieldline/contracts';
 import { numberText, rowKey, type Triple } from '../../config/analysis-form.ts';
+import { defaultMagneticsForm, type MagneticsFormFields } from './magnetics/magnetics-form.ts';
 
 export type WavePortMode = (typeof WAVE_PORT_MODES)[number];
 export type SParamMethod = (typeof S_PARAM_METHODS)[number];
@@ -65,10 +66,11 @@ export interface AnisotropicRow {
   conductivity: Triple;
 }
 
-/** The electromagnetic family's form fields (spec 001 §2 groups). */
-export interface EmFormFields {
-  /** em: static / frequency domain (transient turns it into em-time); em-eigen: cavity eigenmodes */
-  analysisType: 'em' | 'em-eigen';
+/** The electromagnetic family's form fields (spec 001 §2 groups; the magnetics fields, docs/magnetics.md). */
+export interface EmFormFields extends MagneticsFormFields {
+  /** em: static / frequency domain (transient turns it into em-time); em-eigen: cavity eigenmodes;
+   * magnetostatic and eddy-current: coils, magnets and iron */
+  analysisType: 'em' | 'em-eigen' | 'magnetostatic' | 'eddy-current';
   formulation: Formulation;
   eigenNumModes: string;
   eigenFieldMode: string;
@@ -161,6 +163,7 @@ export function defaultEmForm(): EmFormFields {
     sParamSweepType: d.sParamSweepType,
     sParamAdaptiveTolerance: numberText(d.sParamAdaptiveTolerance),
     animate: false,
+    ...defaultMagneticsForm(),
   };
 }
 

@@ -29,6 +29,8 @@ import {
   type VolumeCurrentRow,
   type WavePortRow,
 } from './em-form.ts';
+import { magneticsFromBackend } from './magnetics/magnetics-from-backend.ts';
+import { isMagneticType } from './magnetics/magnetics-to-backend.ts';
 
 const b = ANALYSIS_BOUNDS;
 
@@ -63,6 +65,8 @@ export function emFromBackend(
   const config = r.config;
   const form = defaultEmForm();
   const analysisType = config.analysisType;
+  if (isMagneticType(analysisType))
+    return { ...form, analysisType, ...magneticsFromBackend(r), bodyMaterials: {} };
   if (analysisType === 'em-eigen') form.analysisType = 'em-eigen';
   form.formulation = config.mode === 'fullwave' ? 'fullwave' : 'auto';
   form.transient = analysisType === 'em-time' || r.bool('transient', false);

@@ -2,6 +2,7 @@ import { isRecord } from '../../../api/http.ts';
 import { numberText } from '../../config/analysis-form.ts';
 import { formatHz, formatSI } from '../../results/quantities.ts';
 import type { RunSettingRow } from '../family-module.ts';
+import { magneticsRunSettings } from './magnetics/magnetics-run-settings.ts';
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const list = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isRecord) : []);
@@ -12,6 +13,8 @@ const timeDomain = (config: Record<string, unknown>) =>
 export function emAnalysisLabel(config: Record<string, unknown>): string {
   const type = config.analysisType;
   if (type === 'em-eigen') return 'Eigenmodes (em-eigen)';
+  if (type === 'magnetostatic') return 'Magnetostatic (coils, magnets, iron)';
+  if (type === 'eddy-current') return 'Eddy currents (time-harmonic)';
   if (timeDomain(config)) return 'Time domain (em-time)';
   if (config.mode === 'fullwave') return 'Full-wave (em, forced)';
   return (num(config.frequency) ?? 0) === 0 ? 'Static (em, DC)' : 'Frequency domain (em)';
@@ -19,6 +22,8 @@ export function emAnalysisLabel(config: Record<string, unknown>): string {
 
 /** The excitation or frequency, the S-parameter band, the ports and the terminals of an EM run. */
 export function emRunSettings(config: Record<string, unknown>): RunSettingRow[] {
+  if (config.analysisType === 'magnetostatic' || config.analysisType === 'eddy-current')
+    return magneticsRunSettings(config);
   const rows: RunSettingRow[] = [];
   const time = timeDomain(config);
   const ports = list(config.wavePorts);

@@ -4,6 +4,7 @@ import { parseFaceList } from '../../config/face-list.ts';
 import { materialById } from '../../config/materials-library.ts';
 import { clamp, numberOr, parseInteger, parseNumber, positiveOr } from '../../config/numbers.ts';
 import type { ToBackendContext } from '../family-module.ts';
+import { isMagneticType, magneticsToBackend } from './magnetics/magnetics-to-backend.ts';
 
 const d = ANALYSIS_DEFAULTS;
 const b = ANALYSIS_BOUNDS;
@@ -13,6 +14,7 @@ const b = ANALYSIS_BOUNDS;
 export function emMode(analysisType: string, form?: AnalysisForm): string {
   if (analysisType === 'em-time') return 'electro-time';
   if (analysisType === 'em-eigen') return 'electro-eigen';
+  if (isMagneticType(analysisType)) return analysisType;
   return analysisType === 'em' && form?.formulation === 'fullwave' ? 'fullwave' : 'electro';
 }
 
@@ -72,6 +74,8 @@ export function emConductionToBackend(form: AnalysisForm): Partial<AnalysisConfi
  * are left out.
  */
 export function emToBackend(form: AnalysisForm, context: ToBackendContext): Partial<AnalysisConfigInput> {
+  // Coils, magnets and iron read their own keys; the electric ones are sent at their off values.
+  if (isMagneticType(context.analysisType)) return { ...EM_IDLE_KEYS, ...magneticsToBackend(form, context) };
   const config: Partial<AnalysisConfigInput> = {
     frequency: clamp(form.frequencyHz, b.frequencyHz.min, b.frequencyHz.max),
     defaultPermeability: positive(form.defaultPermeability, d.defaultPermeability),

@@ -1,12 +1,14 @@
 import type { AnalysisType } from '@fieldline/contracts';
 import { lazyChart } from '../../results/lazy-charts.tsx';
 import { formatHz } from '../../results/quantities.ts';
-import type { FaceRow, FamilyModule } from '../family-module.ts';
+import type { FaceListRole, FaceRow, FamilyModule } from '../family-module.ts';
 import { ElectromagneticGroups } from './ElectromagneticGroups.tsx';
 import { defaultEmForm } from './em-form.ts';
 import { emFromBackend } from './em-from-backend.ts';
 import { emAnalysisLabel, emRunSettings } from './em-run-settings.ts';
 import { EM_IDLE_KEYS, emMode, emToBackend } from './em-to-backend.ts';
+import { magneticsFaceLists } from './magnetics/magnetics-face-lists.ts';
+import { isMagneticType } from './magnetics/magnetics-to-backend.ts';
 import { Eigenmodes } from './results/Eigenmodes.tsx';
 import { EnableAnimation } from './results/EnableAnimation.tsx';
 import { SParametersPanel } from './results/SParametersPanel.tsx';
@@ -16,14 +18,22 @@ const TimeDomain = lazyChart(() => import('./results/TimeDomain.tsx').then((m) =
 
 const named = (fallback: string) => (row: FaceRow, i: number) => row.name?.trim() || `${fallback} ${i + 1}`;
 
+const electricFaceLists: FaceListRole[] = [
+  { list: 'dirichletFaceGroups', toneOf: () => 'constraint', nameOf: named('Terminal') },
+  { list: 'neumann', toneOf: () => 'other', nameOf: named('Neumann') },
+  { list: 'impedance', toneOf: () => 'other', nameOf: named('Impedance') },
+  { list: 'wavePorts', toneOf: () => 'load', nameOf: (row, i) => `Port ${row.portID?.trim() || i + 1}` },
+];
+
 /** Electrostatics, conduction, quasi-statics, full-wave RF, time domain and cavity eigenmodes (docs/em-static.md,
  * docs/fullwave.md, docs/transient.md). */
 const em: FamilyModule = {
   id: 'em',
   label: 'Electromagnetic',
   order: 0,
-  blurb: 'Electrostatics, conduction and RF: fields, S-parameters, time-domain pulses and cavity eigenmodes.',
-  analysisTypes: ['em', 'em-time', 'em-eigen'],
+  blurb:
+    'Electrostatics, conduction, RF and magnetics: fields, S-parameters, time-domain pulses, cavity eigenmodes, coils, magnets and iron.',
+  analysisTypes: ['em', 'em-time', 'em-eigen', 'magnetostatic', 'eddy-current'],
   defaults: defaultEmForm,
   modelBound: [
     'defaultPermittivity',
@@ -39,14 +49,15 @@ const em: FamilyModule = {
     'impedance',
     'wavePorts',
     'referenceNode',
+    'coils',
+    'coilTerminals',
+    'solidConductors',
+    'magneticBoundaries',
+    'magneticBodies',
+    'forceBodies',
   ],
   Groups: ElectromagneticGroups,
-  faceLists: () => [
-    { list: 'dirichletFaceGroups', toneOf: () => 'constraint', nameOf: named('Terminal') },
-    { list: 'neumann', toneOf: () => 'other', nameOf: named('Neumann') },
-    { list: 'impedance', toneOf: () => 'other', nameOf: named('Impedance') },
-    { list: 'wavePorts', toneOf: () => 'load', nameOf: (row, i) => `Port ${row.portID?.trim() || i + 1}` },
-  ],
+  faceLists: (form) => (isMagneticType(form.analysisType) ? magneticsFaceLists(form) : electricFaceLists),
   // Static and conduction runs stop on the estimated error or a figure; full-wave on max |ΔS| (docs/adaptive.md).
   adaptiveQuantities: (form) =>
     form.transient || form.analysisType !== 'em'
@@ -58,7 +69,8 @@ const em: FamilyModule = {
           { value: 'stored_energy_J', label: 'Stored energy' },
           { value: 'dissipated_power_W', label: 'Dissipated power' },
         ],
-  analysisType: (form): AnalysisType => (form.transient ? 'em-time' : form.analysisType),
+  analysisType: (form): AnalysisType =>
+    form.transient && !isMagneticType(form.analysisType) ? 'em-time' : form.analysisType,
   mode: emMode,
   toBackend: emToBackend,
   idleKeys: EM_IDLE_KEYS,

@@ -1,0 +1,25 @@
+import type { AnalysisForm } from '../../../config/analysis-form.ts';
+import type { FaceListRole } from '../../family-module.ts';
+
+/** The magnetics face lists marked on the model: open coils' terminals (loads) and flux boundaries. */
+export function magneticsFaceLists(form: AnalysisForm): FaceListRole[] {
+  const coilName = (coilKey: string) => form.coils.find((c) => c.key === coilKey)?.name || 'Coil';
+  return [
+    {
+      list: 'coilTerminals',
+      toneOf: () => 'load',
+      nameOf: (row) => {
+        const t = form.coilTerminals.find((r) => r.key === row.key);
+        return `${t ? coilName(t.coilKey) : 'Coil'} ${t?.side === 'out' ? 'out' : 'in'}`;
+      },
+    },
+    {
+      list: 'magneticBoundaries',
+      toneOf: () => 'constraint',
+      nameOf: (row, i) => {
+        const type = form.magneticBoundaries.find((r) => r.key === row.key)?.type;
+        return `${type === 'flux-tangent' ? 'Flux-tangent' : 'Flux-normal'} ${i + 1}`;
+      },
+    },
+  ];
+}
