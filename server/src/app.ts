@@ -227,8 +227,8 @@ export async function buildApp(
   });
   ctx.studyScheduler = studyScheduler;
   // A point's job finishing (here, or in another process as the status feed tells) moves its study at once.
-  ctx.jobs.onFinished.push(() => studyScheduler.wake());
-  ctx.statusFeed?.onStatus.push(() => studyScheduler.wake());
+  ctx.jobs.onFinished.push((jobId) => studyScheduler.jobChanged(jobId));
+  ctx.statusFeed?.onStatus.push((jobId) => studyScheduler.jobChanged(jobId));
   const debug = new DebugService({
     db,
     jobs: ctx.jobs,

@@ -17,8 +17,14 @@ import { countsMesh, type StudySpec, specOf } from './study-service.ts';
 import { isFinalPoint, type PointWithJob, type StudyRow, type StudyStore } from './study-store.ts';
 
 const iso = (ms = Date.now()) => new Date(ms).toISOString();
-/** How often the scheduler looks at unfinished studies when nothing woke it (a job finished elsewhere). */
+/** How often the scheduler looks at the unfinished studies it is moving along when nothing woke it. */
 const TICK_MS = 500;
+/**
+ * How often a scheduler with nothing to move looks for unfinished studies all the same: ones another process
+ * created and stopped moving (it crashed), or that were left when this one restarted. Idle API processes
+ * otherwise make no queries for studies (polls are served from memory, docs/compute.md).
+ */
+const IDLE_TICK_MS = 15_000;
 
 export interface StudySchedulerDeps {
   store: StudyStore;
@@ -48,14 +54,26 @@ export class StudyScheduler {
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  /** the last pass found unfinished studies */
+  private busy = false;
+  private lastPassAt = 0;
+  /** the jobs (meshing and analysis) of the points of the studies the last pass looked at */
+  private pointJobs = new Set<string>();
 
   constructor(private readonly deps: StudySchedulerDeps) {}
 
   start(): void {
     this.stopped = false;
-    this.timer = setInterval(() => this.wake(), TICK_MS);
+    this.timer = setInterval(() => {
+      if (this.busy || Date.now() - this.lastPassAt >= IDLE_TICK_MS) this.wake();
+    }, TICK_MS);
     this.timer.unref();
     this.wake();
+  }
+
+  /** A job changed state (here, or in another process as the status feed tells): a pass if it is a point's. */
+  jobChanged(jobId: string): void {
+    if (this.pointJobs.has(jobId)) this.wake();
   }
 
   async stop(): Promise<void> {
@@ -84,6 +102,7 @@ export class StudyScheduler {
 
   /** One look at every unfinished study (tests call it to step the scheduler). */
   async pass(): Promise<void> {
+    this.lastPassAt = Date.now();
     let studies: StudyRow[];
     try {
       studies = await this.deps.store.active();
@@ -91,21 +110,28 @@ export class StudyScheduler {
       this.deps.log.warn({ err }, 'study scheduler could not read the studies');
       return;
     }
+    this.busy = studies.length > 0;
+    const jobs = new Set<string>();
     for (const study of studies) {
       try {
-        await this.advance(study);
+        await this.advance(study, jobs);
       } catch (err) {
         this.deps.log.error({ err, studyId: study.id }, 'study scheduler pass failed');
       }
     }
+    this.pointJobs = jobs;
   }
 
-  private async advance(study: StudyRow): Promise<void> {
+  private async advance(study: StudyRow, jobs: Set<string>): Promise<void> {
     const spec = specOf(study);
     for (const p of await this.deps.store.points(study.id)) await this.follow(study, spec, p);
     if (study.status === 'running')
       await this.deps.admission.run(study.owner_user_id, () => this.release(study, spec));
     const points = await this.deps.store.points(study.id);
+    for (const p of points) {
+      if (p.job_id) jobs.add(p.job_id);
+      if (p.mesh_job_id) jobs.add(p.mesh_job_id);
+    }
     if (!points.every((p) => isFinalPoint(p.status))) return;
     if (spec.convergence && study.status === 'running') {
       const decided = await this.nextConvergencePoint(study, spec, points);
