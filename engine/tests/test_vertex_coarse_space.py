@@ -13,7 +13,10 @@ from fieldline_engine.vibration import node_blocks
 
 
 def _elasticity(mesh: ng.Mesh, order: int) -> Elasticity:
-    steel = MaterialTable(["body0"], [{"youngsModulus": 210e9, "poissonRatio": 0.3, "density": 7850.0}])
+    steel = MaterialTable(
+        ["body0"],
+        [{"youngsModulus": 210e9, "poissonRatio": 0.3, "density": 7850.0, "thermalExpansion": 12e-6}],
+    )
     return Elasticity(mesh, steel, order, ComponentDirichlet(["left"], ["left"], ["left"]))
 
 
