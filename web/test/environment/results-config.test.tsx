@@ -148,6 +148,16 @@ const STRUCTURAL_KEYS: (keyof AnalysisForm)[] = [
   'gravityOn',
   'gravity',
   'bodyOverrides',
+  // the chained and coupled fields (test/environment/chained-forms.test.ts round-trips them)
+  'thermalInitialFrom',
+  'thermalInitialJob',
+  'thermalInitialFrame',
+  'vibrationPrestress',
+  'vibrationPrestressJob',
+  'structuralTemperatureFrom',
+  'structuralTemperature',
+  'structuralTemperatureJob',
+  'structuralReferenceTemperature',
 ];
 
 describe('the structural form', () => {

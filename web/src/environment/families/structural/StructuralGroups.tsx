@@ -8,17 +8,29 @@ import { useForm } from '../../config/use-form.ts';
 import { Checkbox, Select, TextField } from '../../ui/fields.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { newStructuralRows } from './structural-form.ts';
+import { TemperatureGroup } from './TemperatureGroup.tsx';
 
 const AXES = ['x', 'y', 'z'] as const;
 
 /** The structural form (docs/structural.md): materials per body, supports and loads on picked faces,
- * gravity, element order, solver. */
+ * gravity, the temperature that loads it (docs/multiphysics.md §7), element order, solver. */
 export function StructuralGroups() {
+  const { form } = useForm();
+  const thermal = form.structuralTemperatureFrom !== 'none';
   return (
     <>
       <SupportsGroup />
       <LoadsGroup />
-      <BodyMaterialsGroup properties={['youngsModulus', 'poissonRatio', 'density', 'yieldStrength']} />
+      <TemperatureGroup />
+      <BodyMaterialsGroup
+        properties={[
+          'youngsModulus',
+          'poissonRatio',
+          'density',
+          ...(thermal ? (['thermalExpansion'] as const) : []),
+          'yieldStrength',
+        ]}
+      />
       <StructuralOrderGroup />
       <SolverGroup solvers={SPD_SOLVERS} />
     </>

@@ -3,6 +3,11 @@ import { Reactions } from './results/Reactions.tsx';
 import { StructuralGroups } from './StructuralGroups.tsx';
 import { defaultStructuralForm, structuralFromBackend, structuralToBackend } from './structural-form.ts';
 import { structuralRunSettings } from './structural-run-settings.ts';
+import {
+  defaultStructuralThermalLoad,
+  thermalLoadFromBackend,
+  thermalLoadToBackend,
+} from './thermal-load.ts';
 
 const named = (fallback: string) => (row: FaceRow, i: number) => row.name?.trim() || `${fallback} ${i + 1}`;
 /** Supports and loads as the face marks show them (vibration shows the same rows). */
@@ -26,8 +31,9 @@ const structural: FamilyModule = {
     'Linear static stress: supports and loads on picked faces, deformed shape, von Mises stress, reactions.',
   analysisTypes: ['structural'],
   minMeshOrder: 2,
-  defaults: defaultStructuralForm,
-  modelBound: ['structuralSupports', 'structuralLoads'],
+  defaults: () => ({ ...defaultStructuralForm(), ...defaultStructuralThermalLoad() }),
+  // a chosen thermal job ran on the old model's mesh
+  modelBound: ['structuralSupports', 'structuralLoads', 'structuralTemperatureJob'],
   Groups: StructuralGroups,
   faceLists: () => [SUPPORT_FACES, LOAD_FACES],
   adaptiveQuantities: () => [
@@ -36,8 +42,16 @@ const structural: FamilyModule = {
   ],
   analysisType: () => 'structural',
   mode: (analysisType) => analysisType,
-  toBackend: (form, { bodies }) => structuralToBackend(form, bodies),
-  fromBackend: (config) => structuralFromBackend(config),
+  // the supports and loads, then the thermal load (a uniform temperature or a thermal job's) when there is one
+  toBackend: (form, { bodies }) => ({
+    ...structuralToBackend(form, bodies),
+    ...thermalLoadToBackend(form, bodies),
+  }),
+  fromBackend: (config) => {
+    const thermalLoad = thermalLoadFromBackend(config);
+    const rows = structuralFromBackend(config, thermalLoad.structuralTemperatureFrom !== 'none');
+    return { ...rows, ...thermalLoad };
+  },
   analysisLabel: () => 'Linear static (structural)',
   runSettings: structuralRunSettings,
   summaryPanels: [Reactions],

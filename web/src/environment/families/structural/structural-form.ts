@@ -8,6 +8,7 @@ import {
 import { parseFaceList } from '../../config/face-list.ts';
 import { parseNumber } from '../../config/numbers.ts';
 import type { BodyRef } from '../../config/to-backend-config.ts';
+import type { StructuralThermalLoadFields } from './thermal-load.ts';
 
 /** A support on picked faces: fixed (every component 0) or prescribed components (blank = free). */
 export interface SupportRow {
@@ -39,7 +40,7 @@ export interface StructuralFormFields {
 
 declare module '../../config/analysis-form.ts' {
   interface FamilyForms {
-    structural: StructuralFormFields;
+    structural: StructuralFormFields & StructuralThermalLoadFields;
   }
 }
 
@@ -116,13 +117,18 @@ export function structuralToBackend(
 }
 
 /** The form rows of a saved structural config (the results' analysis_config), with each body's library
- * material and the properties that differ from it. */
+ * material and the properties that differ from it (the expansion coefficient too when the run was thermally
+ * loaded). */
 export function structuralFromBackend(
   config: Record<string, unknown>,
+  withExpansion = false,
 ): StructuralFormFields & Pick<AnalysisForm, 'bodyMaterials' | 'bodyOverrides'> {
   const out = {
     ...defaultStructuralForm(),
-    ...restoreBodyMaterials(config.bodyMaterials, STRUCTURAL_PROPERTIES),
+    ...restoreBodyMaterials(
+      config.bodyMaterials,
+      withExpansion ? [...STRUCTURAL_PROPERTIES, 'thermalExpansion'] : STRUCTURAL_PROPERTIES,
+    ),
   };
   const list = (v: unknown) => (Array.isArray(v) ? (v as Record<string, unknown>[]) : []);
   const text = (v: unknown) => (typeof v === 'number' ? String(v) : '');

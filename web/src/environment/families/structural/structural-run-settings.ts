@@ -20,5 +20,18 @@ export function structuralRunSettings(config: Record<string, unknown>): RunSetti
   ];
   const g = Array.isArray(config.gravity) ? (config.gravity as unknown[]).map((x) => num(x) ?? 0) : [];
   if (g.some((x) => x !== 0)) rows.push(['Gravity', `[${g.join(', ')}] m/s²`]);
+  const thermal = thermalLoadRow(config);
+  if (thermal)
+    rows.push(thermal, ['Stress-free temperature', `${num(config.referenceTemperature) ?? 293.15} K`]);
   return rows;
+}
+
+/** Where a structural run's temperature came from: a uniform value or another job (chained). */
+function thermalLoadRow(config: Record<string, unknown>): RunSettingRow | null {
+  const uniform = isRecord(config.temperatureLoad) ? num(config.temperatureLoad.uniform) : undefined;
+  if (uniform !== undefined) return ['Temperature', `uniform ${uniform} K`];
+  const chained = isRecord(config.fieldsFrom) ? config.fieldsFrom : null;
+  if (chained && Array.isArray(chained.fields) && chained.fields.includes('temperature'))
+    return ['Temperature', `from job ${String(chained.jobId).slice(0, 8)}`];
+  return null;
 }

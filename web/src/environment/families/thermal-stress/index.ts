@@ -1,6 +1,7 @@
 import type { FamilyModule } from '../family-module.ts';
 import structural from '../structural/index.ts';
 import { Reactions } from '../structural/results/Reactions.tsx';
+import { structuralFromBackend } from '../structural/structural-form.ts';
 import thermal from '../thermal/index.ts';
 import { HeatFlows } from '../thermal/results/HeatFlows.tsx';
 import { ThermalStressGroups } from './ThermalStressGroups.tsx';
@@ -29,7 +30,7 @@ const thermalStress: FamilyModule = {
   toBackend: thermalStressToBackend,
   fromBackend: (config, reader) => ({
     ...thermal.fromBackend(config, reader),
-    ...structural.fromBackend(config, reader),
+    ...structuralFromBackend(config),
     thermalTransient: false,
     ...thermalStressFromBackend(config),
   }),

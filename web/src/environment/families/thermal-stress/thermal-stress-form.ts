@@ -4,7 +4,7 @@ import { bodyMaterialEntries, FAMILY_DEFAULT_MATERIAL } from '../../config/commo
 import { parseNumber } from '../../config/numbers.ts';
 import type { BodyRef } from '../../config/to-backend-config.ts';
 import type { ToBackendContext } from '../family-module.ts';
-import structural from '../structural/index.ts';
+import { structuralToBackend } from '../structural/structural-form.ts';
 import thermal from '../thermal/index.ts';
 
 /** Thermal stress's own field: the stress-free temperature (K); the rest is the thermal and structural forms'. */
@@ -50,7 +50,8 @@ export function thermalStressToBackend(
 ): Partial<AnalysisConfigInput> {
   // a steady temperature: the thermal form's transient settings do not apply
   const heat = thermal.toBackend({ ...form, thermalTransient: false }, context);
-  const stress = structural.toBackend(form, context);
+  // the supports and loads only: the temperature is this run's own (no temperatureLoad, no fieldsFrom)
+  const stress = structuralToBackend(form, context.bodies);
   return {
     ...heat,
     ...stress,

@@ -1,5 +1,6 @@
 import type { MeshOrder } from '../../config/analysis-form.ts';
 import { BodyMaterialsGroup } from '../../config/common/BodyMaterialsGroup.tsx';
+import { ChainSourcePicker } from '../../config/common/ChainSourcePicker.tsx';
 import { ProbeRows } from '../../config/common/ProbeRows.tsx';
 import { SolverGroup, SPD_SOLVERS } from '../../config/common/SolverGroup.tsx';
 import { FaceListInput } from '../../config/FaceListInput.tsx';
@@ -252,13 +253,37 @@ function ThermalTransientGroup() {
         checked={form.thermalTransient}
         onChange={(on) => set({ thermalTransient: on })}
       />
-      <TextField
-        label="Initial temperature"
-        unit="K"
-        value={form.initialTemperature}
-        hint={celsius(form.initialTemperature)}
-        onChange={(v) => set({ initialTemperature: v })}
-      />
+      {form.thermalTransient && (
+        <Select<'value' | 'job'>
+          label="Initial temperature from"
+          value={form.thermalInitialFrom}
+          options={[
+            { value: 'value', label: 'A uniform temperature' },
+            { value: 'job', label: 'A completed thermal run of this model' },
+          ]}
+          testId="thermal-initial-from"
+          onChange={(v) => set({ thermalInitialFrom: v })}
+        />
+      )}
+      {form.thermalTransient && form.thermalInitialFrom === 'job' ? (
+        <ChainSourcePicker
+          field="temperature"
+          label="Start from"
+          value={form.thermalInitialJob}
+          onChange={(v) => set({ thermalInitialJob: v })}
+          frame={form.thermalInitialFrame}
+          onFrame={(v) => set({ thermalInitialFrame: v })}
+          testId="thermal-initial-source"
+        />
+      ) : (
+        <TextField
+          label="Initial temperature"
+          unit="K"
+          value={form.initialTemperature}
+          hint={celsius(form.initialTemperature)}
+          onChange={(v) => set({ initialTemperature: v })}
+        />
+      )}
       {form.thermalTransient && (
         <>
           <div className="row2">

@@ -22,7 +22,8 @@ const thermal: FamilyModule = {
     'Steady and transient heat conduction with convection, radiation, heat sources and Joule heating from the conduction solve.',
   analysisTypes: ['thermal', 'thermal-time'],
   defaults: defaultThermalForm,
-  modelBound: ['thermalConditions', 'heatSources'],
+  // a chosen start job ran on the old model's mesh
+  modelBound: ['thermalConditions', 'heatSources', 'thermalInitialJob'],
   Groups: ThermalGroups,
   faceLists: (form) => [
     {

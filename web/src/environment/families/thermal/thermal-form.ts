@@ -40,6 +40,12 @@ export interface ThermalFormFields {
   thermalScheme: 'implicit' | 'newmark';
   /** K */
   initialTemperature: string;
+  /** a transient's start (docs/multiphysics.md §7): the uniform initial temperature, or another completed
+   * thermal job's temperature (`fieldsFrom`; a transient source's frame: blank = its final state, an index
+   * or "last") */
+  thermalInitialFrom: 'value' | 'job';
+  thermalInitialJob: string;
+  thermalInitialFrame: string;
 }
 
 declare module '../../config/analysis-form.ts' {
@@ -69,6 +75,9 @@ export function defaultThermalForm(): ThermalFormFields {
     thermalEndTime: '100',
     thermalScheme: 'newmark',
     initialTemperature: '293.15',
+    thermalInitialFrom: 'value',
+    thermalInitialJob: '',
+    thermalInitialFrame: '',
   };
 }
 
@@ -134,9 +143,23 @@ export function thermalToBackend(
     config.timeStep = parseNumber(form.thermalTimeStep) ?? 1;
     config.endTime = parseNumber(form.thermalEndTime) ?? 100;
     config.timeScheme = form.thermalScheme;
+    const chained = initialFieldsFrom(form);
+    if (chained) config.fieldsFrom = chained;
   }
   if (!form.jouleHeating) config.dirichletFaceConditions = [];
   return config;
+}
+
+/** A transient's start from another job's temperature: the job and, when given, the frame. */
+function initialFieldsFrom(form: ThermalFormFields): AnalysisConfigInput['fieldsFrom'] | undefined {
+  if (form.thermalInitialFrom !== 'job' || form.thermalInitialJob === '') return undefined;
+  const text = form.thermalInitialFrame.trim().toLowerCase();
+  const index = /^\d+$/.test(text) ? Number(text) : undefined;
+  return {
+    jobId: form.thermalInitialJob,
+    fields: ['temperature'],
+    ...(text === 'last' ? { frame: 'last' as const } : index !== undefined ? { frame: index } : {}),
+  };
 }
 
 /** The thermal rows back from a saved config (the results' analysis_config). */
@@ -181,5 +204,17 @@ export function thermalFromBackend(
     out.thermalScheme = config.timeScheme === 'implicit' ? 'implicit' : 'newmark';
   }
   out.initialTemperature = text(config.initialTemperature, out.initialTemperature);
+  const chained = config.fieldsFrom as { jobId?: unknown; fields?: unknown; frame?: unknown } | undefined;
+  if (
+    chained &&
+    typeof chained.jobId === 'string' &&
+    Array.isArray(chained.fields) &&
+    chained.fields.includes('temperature')
+  ) {
+    out.thermalInitialFrom = 'job';
+    out.thermalInitialJob = chained.jobId;
+    out.thermalInitialFrame =
+      typeof chained.frame === 'number' || chained.frame === 'last' ? String(chained.frame) : '';
+  }
   return out;
 }

@@ -5,6 +5,7 @@ import { useForm } from '../../config/use-form.ts';
 import { Select, TextField } from '../../ui/fields.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { LoadsGroup, StructuralOrderGroup, SupportsGroup } from '../structural/StructuralGroups.tsx';
+import { PrestressGroup } from './PrestressGroup.tsx';
 import { VIBRATION_PROPERTIES } from './vibration-form.ts';
 
 /** The vibration form (docs/vibration.md): modal or harmonic, the structural supports (none = free–free),
@@ -15,7 +16,8 @@ export function VibrationGroups() {
     <>
       <VibrationKindGroup />
       <SupportsGroup />
-      {form.vibrationKind === 'harmonic' && <LoadsGroup />}
+      {form.vibrationKind === 'modal' && <PrestressGroup />}
+      {(form.vibrationKind === 'harmonic' || form.vibrationPrestress === 'loads') && <LoadsGroup />}
       <BodyMaterialsGroup properties={VIBRATION_PROPERTIES} />
       <StructuralOrderGroup />
       <SolverGroup solvers={SPD_SOLVERS} />

@@ -21,10 +21,14 @@ const vibration: FamilyModule = {
   analysisTypes: ['modal', 'harmonic'],
   minMeshOrder: 2,
   defaults: defaultVibrationForm,
-  modelBound: [],
+  // a chosen structural job ran on the old model's mesh
+  modelBound: ['vibrationPrestressJob'],
   Groups: VibrationGroups,
-  // a modal run has no loads
-  faceLists: (form) => (form.vibrationKind === 'harmonic' ? [SUPPORT_FACES, LOAD_FACES] : [SUPPORT_FACES]),
+  // a modal run has no loads, unless they prestress it
+  faceLists: (form) =>
+    form.vibrationKind === 'harmonic' || form.vibrationPrestress === 'loads'
+      ? [SUPPORT_FACES, LOAD_FACES]
+      : [SUPPORT_FACES],
   analysisType: (form) => form.vibrationKind,
   mode: (analysisType) => analysisType,
   toBackend: (form, { bodies }) => vibrationToBackend(form, bodies),

@@ -22,6 +22,10 @@ export interface VibrationFormFields {
   rayleighAlpha: string;
   rayleighBeta: string;
   harmonicMethod: 'modal' | 'full';
+  /** a modal run's prestress (docs/multiphysics.md §7): none, the static state of this form's supports and
+   * loads (`prestress: true`), or a completed structural job's stress (`fieldsFrom`) */
+  vibrationPrestress: 'none' | 'loads' | 'job';
+  vibrationPrestressJob: string;
 }
 
 declare module '../../config/analysis-form.ts' {
@@ -42,6 +46,8 @@ export function defaultVibrationForm(): VibrationFormFields {
     rayleighAlpha: '',
     rayleighBeta: '',
     harmonicMethod: 'modal',
+    vibrationPrestress: 'none',
+    vibrationPrestressJob: '',
   };
 }
 
@@ -74,11 +80,16 @@ export function vibrationToBackend(
     const beta = parseNumber(form.rayleighBeta);
     if (alpha !== undefined && alpha > 0) config.rayleighAlpha = alpha;
     if (beta !== undefined && beta > 0) config.rayleighBeta = beta;
+  } else if (form.vibrationPrestress === 'loads') {
+    // the loads prestress the part: a static solve first, then the modes of K + K_σ
+    config.prestress = true;
   } else {
     // A modal run has no loads (the structural form's loads stay in the form for a harmonic run).
     config.forceLoads = [];
     config.pressureLoads = [];
     config.gravity = [0, 0, 0];
+    if (form.vibrationPrestress === 'job' && form.vibrationPrestressJob !== '')
+      config.fieldsFrom = { jobId: form.vibrationPrestressJob, fields: ['stress'] };
   }
   return config;
 }
@@ -98,7 +109,23 @@ export function vibrationFromBackend(config: Record<string, unknown>): Partial<A
     rayleighAlpha: text(config.rayleighAlpha, ''),
     rayleighBeta: text(config.rayleighBeta, ''),
     harmonicMethod: config.harmonicMethod === 'full' ? 'full' : 'modal',
+    ...prestressFromBackend(config),
   };
+}
+
+function prestressFromBackend(
+  config: Record<string, unknown>,
+): Pick<VibrationFormFields, 'vibrationPrestress' | 'vibrationPrestressJob'> {
+  const chained = config.fieldsFrom as { jobId?: unknown; fields?: unknown } | undefined;
+  if (config.prestress === true) return { vibrationPrestress: 'loads', vibrationPrestressJob: '' };
+  if (
+    chained &&
+    typeof chained.jobId === 'string' &&
+    Array.isArray(chained.fields) &&
+    chained.fields.includes('stress')
+  )
+    return { vibrationPrestress: 'job', vibrationPrestressJob: chained.jobId };
+  return { vibrationPrestress: 'none', vibrationPrestressJob: '' };
 }
 
 export { STRUCTURAL_PROPERTIES as VIBRATION_PROPERTIES };
