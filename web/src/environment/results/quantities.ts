@@ -14,6 +14,8 @@ const UNIT_SUFFIXES: [RegExp, string][] = [
   [/_C$/, 'C'],
   [/_(ohm|Ohm)$/, 'Ω'],
   [/_H$/, 'H'],
+  [/_Wb$/, 'Wb'],
+  [/_Nm$/, 'N·m'],
   [/_S$/, 'S'],
   [/_W$/, 'W'],
   [/_A$/, 'A'],
@@ -53,7 +55,7 @@ const PREFERRED_ORDER = [
 
 function labelOf(key: string): string {
   const base = key
-    .replace(/_(F|J|C|ohm|Ohm|H|S|W|A|V|Hz|s|kg|Pa|N|K|m)$/, '')
+    .replace(/_(F|J|C|ohm|Ohm|H|Wb|Nm|S|W|A|V|Hz|s|kg|Pa|N|K|m)$/, '')
     .replace(/_/g, ' ')
     .replace(/\b([Vv])on mises\b/, '$1on Mises');
   return base.charAt(0).toUpperCase() + base.slice(1);

@@ -9,6 +9,7 @@ import { emAnalysisLabel, emRunSettings } from './em-run-settings.ts';
 import { EM_IDLE_KEYS, emMode, emToBackend } from './em-to-backend.ts';
 import { magneticsFaceLists } from './magnetics/magnetics-face-lists.ts';
 import { isMagneticType } from './magnetics/magnetics-to-backend.ts';
+import { MagneticsPanel } from './magnetics/results/MagneticsPanel.tsx';
 import { Eigenmodes } from './results/Eigenmodes.tsx';
 import { EnableAnimation } from './results/EnableAnimation.tsx';
 import { SParametersPanel } from './results/SParametersPanel.tsx';
@@ -87,7 +88,7 @@ const em: FamilyModule = {
   },
   // A time-domain run lists its warnings among its notes (TimeDomain).
   listsOwnWarnings: (info) => info.analysis === 'em-time',
-  summaryPanels: [],
+  summaryPanels: [MagneticsPanel],
   resultPanels: [Eigenmodes, TimeDomain, SParametersPanel, EnableAnimation],
 };
 
