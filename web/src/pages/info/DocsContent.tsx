@@ -4,6 +4,7 @@ import { ApiGuide } from './guide/ApiGuide.tsx';
 import { CoupledGuide } from './guide/CoupledGuide.tsx';
 import { ElectrostaticsGuide } from './guide/ElectrostaticsGuide.tsx';
 import { FullWaveGuide } from './guide/FullWaveGuide.tsx';
+import { MagneticsGuide } from './guide/MagneticsGuide.tsx';
 import { StructuralGuide } from './guide/StructuralGuide.tsx';
 import { StudiesGuide } from './guide/StudiesGuide.tsx';
 import { ThermalGuide } from './guide/ThermalGuide.tsx';
@@ -62,6 +63,7 @@ export function DocsContent() {
       </p>
       <ElectrostaticsGuide />
       <FullWaveGuide />
+      <MagneticsGuide />
       <ThermalGuide />
       <StructuralGuide />
       <VibrationGuide />
