@@ -14,11 +14,14 @@ export function CoupledGuide() {
         coefficient comes from its library material (<code>thermalExpansion</code>, 1/K); the stress-free
         temperature is <code>referenceTemperature</code> (293.15 K by default). Thermal stress is the physics{' '}
         <strong>Thermal stress</strong> in the chooser: the thermal conditions and sources, the supports and
-        loads, the stress-free temperature and one material table. Chained runs and prestressed modes are
-        submitted through the API for now (<a href="/api/docs">/api/docs</a>,{' '}
-        <code>POST /api/fea/submit</code>
-        ); their results open in the viewer like any other, with the temperature and the stresses on the
-        deformed shape in the field list.
+        loads, the stress-free temperature and one material table. The other forms chain runs: the structural
+        form's <strong>Temperature</strong> group (<em>Temperature from</em>: none, a uniform temperature, or
+        a completed thermal run of this model, listed by analysis, date and peak temperature), the thermal
+        transient's <em>Initial temperature from</em> (a steady run, or a transient's frame), and the modal
+        form's <strong>Prestress</strong> (by its own supports and loads, or from a completed structural run).
+        Results open in the viewer like any other, with the temperature and the stresses on the deformed shape
+        in the field list. Through the API: <code>POST /api/fea/submit</code> (
+        <a href="/api/docs">/api/docs</a>).
       </p>
       <h3 id="example-bus-bar">Worked example: a copper bus bar heated by its current</h3>
       <ol>
@@ -54,7 +57,10 @@ export function CoupledGuide() {
       <h3 id="example-chained">Chaining: a run that starts from another run's fields</h3>
       <ul>
         <li>
-          <strong>Structural from a thermal job</strong>:{' '}
+          <strong>Structural from a thermal job</strong>: run the bus bar as <strong>Thermal</strong> (the
+          same voltage and convection), then choose <strong>Structural</strong>, hold both ends, and in{' '}
+          <strong>Temperature</strong> pick <em>A completed thermal run of this model</em> and that run.
+          Through the API,{' '}
           <code>
             fieldsFrom: {'{'}jobId, fields: ["temperature"]{'}'}
           </code>{' '}

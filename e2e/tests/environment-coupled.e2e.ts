@@ -1,0 +1,217 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openEnvironment, signUp, viewerFrame } from '../support/environment-page.ts';
+import { writeBusBarStep } from '../support/geometry-files.ts';
+import { serverAndBrowser } from '../support/stand.ts';
+import { settled } from '../support/viewer-harness.ts';
+
+/**
+ * Issue 36's user paths: a copper bus bar (100 × 10 × 3 mm) with 10 mV across it, Joule heating, convection
+ * around and both ends clamped. (a) One Thermal stress run: the temperature, then von Mises on the deformed
+ * shape, and the clamps' reactions. (b) A thermal run, then a structural run of the same model that takes
+ * that run's temperature (picked in "Temperature from"). Both are checked against the clamped bar's axial
+ * force E α ΔT A (the bar is nearly isothermal, Bi ≈ 1e-4; away from the clamps it is in uniaxial stress).
+ */
+
+const OUT = resolve(import.meta.dirname, '..', 'out');
+const stand = serverAndBrowser();
+
+// copper in the material library (config/materials.yaml)
+const E = 117e9;
+const ALPHA = 16.5e-6;
+const AREA = 10e-3 * 3e-3;
+const T_REF = 293.15;
+
+type Mesh = { vertices: number[][]; faces: number[][] };
+type Shown = {
+  field: string | null;
+  legend: { title: string; units: string; min: number; max: number } | null;
+  deformation: { field: string | null; scale: number };
+};
+type Done = {
+  quantities?: Record<string, unknown>;
+  solver_info?: Record<string, unknown>;
+} & Partial<Mesh> & {
+    tetrahedra?: unknown;
+  };
+
+function facesWhere(mesh: Mesh, test: (v: number[]) => boolean): number[] {
+  const ids: number[] = [];
+  mesh.faces.forEach((f, i) => {
+    if (f.every((k) => test(mesh.vertices[k] ?? []))) ids.push(i + 1);
+  });
+  return ids;
+}
+
+/** A new user with the bus bar meshed; `done` collects every completed job's results as they arrive. */
+async function busBarReady(): Promise<{ page: Page; frame: Frame; mesh: Mesh; done: Done[] }> {
+  const page: Page = await (
+    await stand.browser.newContext({ viewport: { width: 1366, height: 900 } })
+  ).newPage();
+  await openEnvironment(page, stand.server.origin);
+  await signUp(page);
+  const frame = await viewerFrame(page);
+  const done: Done[] = [];
+  page.on('response', async (res) => {
+    if (!res.url().includes('/api/fea/status/')) return;
+    const body = (await res.json().catch(() => null)) as { status?: string; results?: Done } | null;
+    if (body?.status === 'completed' && body.results) done.push(body.results);
+  });
+  await page.setInputFiles('[data-testid=file-input]', writeBusBarStep(stand.server.dataDir));
+  await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
+  await page.click('[data-testid=generate-volume-mesh]');
+  await page.waitForSelector('[data-testid=config-form]', { timeout: 240_000 });
+  await expect.poll(() => done.some((d) => d.tetrahedra)).toBe(true);
+  const mesh = done.find((d) => d.tetrahedra) as unknown as Mesh;
+  return { page, frame, mesh, done };
+}
+
+const ends = (mesh: Mesh) => {
+  const end = (x: number) => facesWhere(mesh, (v) => Math.abs((v[0] ?? 0) - x) < 1e-6);
+  return { a: end(0), b: end(100) };
+};
+
+/** Copper, 0 V and 10 mV on the two ends with Joule heating, h = 10 W/(m²·K) at 20 °C on the long faces. */
+async function heatedBusBar(page: Page, mesh: Mesh) {
+  const { a, b } = ends(mesh);
+  await page.click('[data-testid=group-body-materials] .section-head');
+  await page.selectOption('#body-material-0', 'copper');
+  await page.click('[data-testid=group-heat-sources] .section-head');
+  await page.getByLabel('Joule heating from the current (DC conduction solve)').check();
+  for (const [i, faces, volts] of [
+    [0, a, '0'],
+    [1, b, '0.01'],
+  ] as const) {
+    await page.click('[data-testid=add-dirichlet-group]');
+    await page.fill(`[data-testid=dirichlet-group-${i}-faces]`, faces.join(', '));
+    await page.fill(`[data-testid=dirichlet-group-${i}-voltage]`, volts);
+  }
+  const long = mesh.faces.map((_, i) => i + 1).filter((id) => !a.includes(id) && !b.includes(id));
+  await page.click('[data-testid=add-thermal-condition]');
+  await page.fill('[data-testid=thermal-condition-0-faces]', long.join(', '));
+  await page.fill('[data-testid=thermal-condition-0-value]', '10');
+  await page.fill('[data-testid=thermal-condition-0-ambient]', '293.15');
+}
+
+/** Both ends clamped (every component fixed). */
+async function clampedEnds(page: Page, mesh: Mesh) {
+  const { a, b } = ends(mesh);
+  for (const [i, faces] of [
+    [0, a],
+    [1, b],
+  ] as const) {
+    await page.click('[data-testid=add-support]');
+    await page.fill(`[data-testid=support-${i}-faces]`, faces.join(', '));
+  }
+}
+
+const shownIn = (frame: Frame) => () =>
+  frame.evaluate(() =>
+    (window as unknown as { fieldlineViewer: { shown: () => Shown } }).fieldlineViewer.shown(),
+  );
+
+type Reaction = { support: string; reaction_N: [number, number, number] };
+
+/** The clamps' axial reactions against E α ΔT A; returns the relative error. */
+function checkReactions(label: string, q: Record<string, unknown>, maxTemperature: number): number {
+  const reactions = q.reactions as Reaction[];
+  expect(reactions.length).toBe(2);
+  const [ra, rb] = reactions.map((r) => r.reaction_N[0]) as [number, number];
+  const expected = E * ALPHA * (maxTemperature - T_REF) * AREA;
+  const error = Math.abs(Math.abs(ra) - expected) / expected;
+  console.log(
+    `${label}: T max ${maxTemperature.toFixed(2)} K, clamp reactions Fx ${ra.toFixed(1)} / ${rb.toFixed(1)} N, E α ΔT A = ${expected.toFixed(1)} N (error ${(error * 100).toFixed(2)} %), max von Mises ${((q.max_von_mises_Pa as number) / 1e6).toFixed(1)} MPa`,
+  );
+  // a thermal load applies no net force: the clamps balance each other
+  expect(Math.abs(ra + rb)).toBeLessThan(1e-3 * Math.abs(ra));
+  expect(error).toBeLessThan(0.05);
+  return error;
+}
+
+describe('coupled and chained physics from the environment (issue 36)', () => {
+  it('thermal stress: a heated, clamped bus bar shows its temperature, then von Mises on the deformed shape, and the clamp reactions', async () => {
+    const { page, frame, mesh, done } = await busBarReady();
+    await page.click('[data-testid=physics-thermal-stress]');
+    // the coupled run is steady: no transient switch
+    expect(await page.$('[data-testid=group-thermal-transient]')).toBeNull();
+    await heatedBusBar(page, mesh);
+    await clampedEnds(page, mesh);
+    await page.click('[data-testid=run-analysis]');
+    await page.waitForSelector('[data-testid=reactions]', { timeout: 400_000 });
+    expect(await page.textContent('[data-testid=status-chip]')).toBe('FEA: completed');
+    expect(await page.$('[data-testid=heat-flows]')).not.toBeNull();
+
+    const shown = shownIn(frame);
+    await settled(frame);
+    const options = await page.$$eval('[data-testid=field-mode] option', (els) =>
+      els.map((e) => e.textContent ?? ''),
+    );
+    expect(options).toEqual(expect.arrayContaining(['Temperature (K)', 'Von Mises stress (Pa)']));
+    // first the temperature, on the deformed shape
+    await page.selectOption('[data-testid=field-mode]', { label: 'Temperature (K)' });
+    await expect.poll(async () => (await shown()).legend?.title).toBe('Temperature');
+    const hot = await shown();
+    expect(hot.legend?.units).toBe('K');
+    expect(hot.deformation.field).toBe('displacement');
+    mkdirSync(OUT, { recursive: true });
+    await page.screenshot({ path: join(OUT, 'coupled-busbar-temperature.png') });
+    // then von Mises
+    await page.selectOption('[data-testid=field-mode]', { label: 'Von Mises stress (Pa)' });
+    await expect.poll(async () => (await shown()).legend?.title).toBe('Von Mises stress');
+    const stressed = await shown();
+    expect(stressed.deformation.field).toBe('displacement');
+    expect(stressed.deformation.scale).toBeGreaterThan(1);
+    await page.screenshot({ path: join(OUT, 'coupled-busbar-von-mises.png') });
+
+    // the summary names both families' quantities; the clamps' reactions are listed
+    const summary = (await page.textContent('[data-testid=quantities]')) ?? '';
+    expect(summary).toMatch(/Max temperature\s*[\d.]+ K/);
+    expect(summary).toMatch(/von Mises/i);
+    expect(await page.$$('[data-testid=reactions] tbody tr[data-testid^=reaction-]')).toHaveLength(2);
+    const q = done.at(-1)?.quantities as Record<string, unknown>;
+    checkReactions('thermal stress (one job)', q, q.max_temperature_K as number);
+    await page.context().close();
+  });
+
+  it('chained: a structural run takes the temperature of a thermal run picked in "Temperature from"', async () => {
+    const { page, mesh, done } = await busBarReady();
+    await page.click('[data-testid=physics-thermal]');
+    await heatedBusBar(page, mesh);
+    await page.click('[data-testid=run-analysis]');
+    await page.waitForSelector('[data-testid=heat-flows]', { timeout: 400_000 });
+    const thermalJob = new URL(page.url().replace('#/', '')).searchParams.get('job');
+    expect(thermalJob).toMatch(/^[0-9a-f-]{36}$/);
+    const thermal = done.at(-1)?.quantities as Record<string, unknown>;
+    const maxTemperature = thermal.max_temperature_K as number;
+
+    await page.click('[data-testid=physics-structural]');
+    await clampedEnds(page, mesh);
+    await page.click('[data-testid=group-structural-temperature] .section-head');
+    await page.selectOption('[data-testid=structural-temperature-from]', 'job');
+    const picker = '[data-testid=structural-temperature-source-job]';
+    // the thermal run is listed by its analysis, date and peak temperature
+    await expect
+      .poll(() => page.$$eval(`${picker} option`, (els) => els.map((e) => e.getAttribute('value'))), {
+        timeout: 30_000,
+      })
+      .toContain(thermalJob);
+    const label = await page.$eval(`${picker} option[value="${thermalJob}"]`, (e) => e.textContent);
+    expect(label).toContain(`max ${maxTemperature.toFixed(1)} K`);
+    await page.selectOption(picker, thermalJob!);
+    await page.click('[data-testid=run-analysis]');
+    await expect
+      .poll(async () => (await page.textContent('[data-testid=status-chip]')) ?? '', { timeout: 400_000 })
+      .toMatch(/FEA: (completed|failed)/);
+    expect(await page.textContent('[data-testid=status-chip]')).toBe('FEA: completed');
+    await page.waitForSelector('[data-testid=reactions]', { timeout: 30_000 });
+    const result = done.at(-1)!;
+    const chained = (result.solver_info?.fields_from as Record<string, { job_id: string }>)?.temperature;
+    expect(chained?.job_id).toBe(thermalJob);
+    checkReactions('structural chained from the thermal job', result.quantities!, maxTemperature);
+    mkdirSync(OUT, { recursive: true });
+    await page.screenshot({ path: join(OUT, 'chained-busbar.png') });
+    await page.context().close();
+  });
+});
