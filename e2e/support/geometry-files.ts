@@ -140,3 +140,35 @@ gmsh.finalize()
   execFileSync(join(REPO_ROOT, '.venv/bin/python'), ['-c', script, path], { stdio: 'pipe' });
   return path;
 }
+
+/** The E-core inductor's dimensions (mm): see writeECoreInductorStep. */
+export const E_CORE = { legWidth: 20, depth: 20, windowHeight: 30, gap: 0.3, meanPath: 130 } as const;
+
+/**
+ * A gapped E-core inductor as STEP, in mm, two bodies: the core (60 × 20 × 50 mm; a 20 × 20 mm centre leg
+ * cut across by an air gap of `gap` at z = 25, 10 mm outer legs and yokes, 10 × 30 mm windows) and the coil
+ * around the centre leg (a ring 38 × 38 mm outside, 1 mm clear of the core, z = 11–39). The same model as
+ * the guide's e-core-inductor.step (scripts/make-example-models.py).
+ */
+export function writeECoreInductorStep(dir: string, gap: number = E_CORE.gap): string {
+  const path = join(dir, 'e-core-inductor.step');
+  const script = `
+import gmsh, sys
+gmsh.initialize(); gmsh.option.setNumber('General.Terminal', 0)
+gmsh.option.setString('Geometry.OCCTargetUnit', 'MM')
+gmsh.model.add('ecore')
+occ = gmsh.model.occ
+g = ${gap}
+core = occ.addBox(-30, 0, 0, 60, 20, 50)
+cuts = [occ.addBox(-20, -1, 10, 10, 22, 30), occ.addBox(10, -1, 10, 10, 22, 30), occ.addBox(-11, -1, 25 - g / 2, 22, 22, g)]
+occ.cut([(3, core)], [(3, c) for c in cuts])
+ring = occ.addBox(-19, -9, 11, 38, 38, 28)
+hole = occ.addBox(-11, -1, 10, 22, 22, 30)
+occ.cut([(3, ring)], [(3, hole)])
+occ.synchronize()
+gmsh.write(sys.argv[1])
+gmsh.finalize()
+`;
+  execFileSync(join(REPO_ROOT, '.venv/bin/python'), ['-c', script, path], { stdio: 'pipe' });
+  return path;
+}
