@@ -163,6 +163,56 @@ describe('the magnetics form (EM family: magnetostatic)', () => {
   });
 });
 
+describe('the magnetics form (EM family: eddy currents)', () => {
+  it('sends the frequency, coil phases, solid conductors and conductivities, and reads them back', () => {
+    const f = defaultAnalysisForm();
+    const coil = {
+      ...newMagneticsRows.coil(0, '1'),
+      name: 'inductor',
+      turns: '8',
+      current: '100',
+      phase: '30',
+    };
+    const form: AnalysisForm = {
+      ...f,
+      analysisType: 'eddy-current',
+      eddyFrequencyHz: '5000',
+      coils: [coil],
+      solidConductors: [
+        { ...newMagneticsRows.solidConductor(0, '3'), name: 'bar', current: '250', phase: '-90' },
+      ],
+      magneticBodies: {
+        0: { ...defaultMagneticBody('linear'), relativePermeability: '100', conductivity: '5e6' },
+        3: { ...defaultMagneticBody('linear'), relativePermeability: '1', conductivity: '5.8e7' },
+      },
+    };
+    const config = toBackendConfig(form, { bodies });
+    expect(AnalysisConfig.safeParse(config).success).toBe(true);
+    expect(config).toMatchObject({
+      analysisType: 'eddy-current',
+      mode: 'eddy-current',
+      frequency: 5000,
+      coils: [{ name: 'inductor', region: 1, turns: 8, current: 100, phase: 30 }],
+      solidConductors: [{ name: 'bar', region: 3, current: 250, phase: -90 }],
+    });
+    expect(config.bodyMaterials).toEqual([
+      { region: 0, name: 'core', relativePermeability: 100, conductivity: 5e6 },
+      { region: 3, name: 'return bar', relativePermeability: 1, conductivity: 5.8e7 },
+    ]);
+    const { form: back, reset } = fromBackendConfig(JSON.parse(JSON.stringify(config)));
+    expect(reset).toEqual([]);
+    expect([back.analysisType, back.eddyFrequencyHz]).toEqual(['eddy-current', '5000']);
+    expect(toBackendConfig(back, { bodies })).toEqual(config);
+    // a magnetostatic run sends neither phases nor conductors: they are static DC sources
+    const statics = toBackendConfig({ ...form, analysisType: 'magnetostatic' }, { bodies });
+    expect([statics.coils?.[0]?.phase, statics.solidConductors, statics.bodyMaterials?.[0]]).toEqual([
+      0,
+      [],
+      { region: 0, name: 'core', relativePermeability: 100 },
+    ]);
+  });
+});
+
 describe('a pasted B–H table', () => {
   it('reads JSON or "H, B" lines (a header skipped) as the contract does', () => {
     expect(readBhTable('[[0, 0], [100, 0.8]]')).toEqual({
