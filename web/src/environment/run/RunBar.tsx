@@ -1,3 +1,4 @@
+import { ExportButtons } from '../export/ExportButtons.tsx';
 import { familyAvailable } from '../families/registry.ts';
 import { Progress } from '../meshing/SurfaceMeshCard.tsx';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
@@ -35,6 +36,7 @@ export function RunBar() {
           </button>
         )}
       </div>
+      {!busy && <ExportButtons />}
       {!busy && <RunEstimate />}
       <RunStatus />
     </div>
