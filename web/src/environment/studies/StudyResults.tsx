@@ -1,6 +1,10 @@
 import type { StudyResponse } from '@fieldline/contracts';
 import { useMemo, useState } from 'react';
-import { LineChart } from '../results/LineChart.tsx';
+import { lazyChart } from '../results/lazy-charts.tsx';
+
+// The line chart draws with the results' charts: their own chunk, fetched when a study's plot is shown
+// (e2e/tests/bundle-budget.e2e.ts keeps them out of the environment's start).
+const LineChart = lazyChart(() => import('../results/LineChart.tsx').then((m) => m.LineChart));
 
 const fmt = (v: number | null | undefined) =>
   v === null || v === undefined
