@@ -93,6 +93,74 @@ const SKETCHES: Record<string, ReactNode> = {
       <path d="M38 4 v8 m-3 -3 l3 3 l3 -3" />
     </>
   ),
+  // Issue 36's coupled cases, 39's magnetics, 40's adaptive refinement.
+  strip: (
+    <>
+      <path d="M4 2 V30" className="support" />
+      <rect x="4" y="11" width="38" height="5" />
+      <rect x="4" y="16" width="38" height="5" className="filled" />
+    </>
+  ),
+  'l-shape': <path d="M6 4 H42 V16 H24 V28 H6 Z" />,
+  cylinder: (
+    <>
+      <ellipse cx="24" cy="6" rx="12" ry="4" />
+      <path d="M12 6 V26 A12 4 0 0 0 36 26 V6" />
+    </>
+  ),
+  toroid: (
+    <>
+      <circle cx="24" cy="16" r="13" />
+      <circle cx="24" cy="16" r="6" />
+      <path d="M24 3 v4 M37 16 h-4 M24 29 v-4 M11 16 h4 M15 7 l3 3 M33 7 l-3 3 M33 25 l-3 -3 M15 25 l3 -3" />
+    </>
+  ),
+  'coaxial-coils': (
+    <>
+      <rect x="6" y="4" width="10" height="24" className="filled" />
+      <rect x="30" y="4" width="10" height="24" className="filled" />
+      <path d="M2 16 H46" />
+    </>
+  ),
+  'parallel-bars': (
+    <>
+      <rect x="8" y="10" width="10" height="12" className="filled" />
+      <rect x="30" y="10" width="10" height="12" className="filled" />
+      <path d="M13 4 v4 m-3 -2 l3 -2 l3 2 M35 28 v-4 m-3 2 l3 2 l3 -2" />
+    </>
+  ),
+  magnet: (
+    <>
+      <rect x="16" y="10" width="16" height="18" className="filled" />
+      <path d="M24 8 V2 m-3 3 l3 -3 l3 3" />
+    </>
+  ),
+  'c-core': (
+    <>
+      <path d="M40 4 H8 V28 H40 V19 H32 V22 H14 V10 H32 V13 H40 Z" />
+      <rect x="4" y="12" width="8" height="8" className="filled" />
+    </>
+  ),
+  'round-wire': (
+    <>
+      <circle cx="24" cy="16" r="12" />
+      <circle cx="24" cy="16" r="8" className="filled" />
+    </>
+  ),
+  'billet-slice': (
+    <>
+      <rect x="4" y="4" width="40" height="24" className="hatched" />
+      <rect x="10" y="10" width="28" height="12" className="filled" />
+    </>
+  ),
+  // TEAM 7: an aluminium plate with an off-centre hole under a racetrack coil.
+  team7: (
+    <>
+      <rect x="4" y="8" width="40" height="20" />
+      <rect x="8" y="12" width="14" height="12" />
+      <rect x="26" y="4" width="16" height="14" rx="4" className="filled" />
+    </>
+  ),
   plate: (
     <>
       <path d="M4 20 L16 12 H44 L32 20 Z" />
