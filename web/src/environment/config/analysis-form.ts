@@ -12,6 +12,7 @@ export interface ProbeRow {
 /** A library material's property a family's materials group shows per body (SI). */
 export type MaterialProperty =
   | 'conductivity'
+  | 'relativePermeability'
   | 'density'
   | 'youngsModulus'
   | 'poissonRatio'

@@ -67,10 +67,12 @@ export function toBackendConfig(
     if (options.meshing) Object.assign(config, meshingKeys(options.meshing));
     return config;
   }
-  Object.assign(config, family.toBackend(form, { bodies: options.bodies ?? [], analysisType }));
+  const own = family.toBackend(form, { bodies: options.bodies ?? [], analysisType });
   // Another family's groups keep their state while this one is chosen, but its switches are not sent set:
-  // the engine would list them as unused in the run's notes.
+  // the engine would list them as unused in the run's notes. A key the chosen family sends itself is its own
+  // (thermal's induction heating sends the eddy-current frequency).
   for (const other of families()) if (other !== family) Object.assign(config, other.idleKeys ?? {});
+  Object.assign(config, own);
   return config;
 }
 

@@ -8,6 +8,7 @@ export type { MaterialProperty };
 
 export const PROPERTY_LABELS: Record<MaterialProperty, { label: string; unit: string }> = {
   conductivity: { label: 'Electrical conductivity', unit: 'S/m' },
+  relativePermeability: { label: 'Relative permeability μr', unit: '' },
   density: { label: 'Density', unit: 'kg/m³' },
   youngsModulus: { label: "Young's modulus", unit: 'Pa' },
   poissonRatio: { label: "Poisson's ratio", unit: '' },

@@ -4,7 +4,9 @@ import { useForm } from '../../config/use-form.ts';
 import { TextField } from '../../ui/fields.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { LoadsGroup, StructuralOrderGroup, SupportsGroup } from '../structural/StructuralGroups.tsx';
+import { InductionSourceGroups } from '../thermal/InductionHeating.tsx';
 import { ConditionsGroup, SourcesGroup } from '../thermal/ThermalGroups.tsx';
+import { heatingProperties } from '../thermal/thermal-form.ts';
 
 /** Thermal stress (docs/multiphysics.md §7): the thermal conditions and sources (Joule heating included), then
  * the supports and loads, the stress-free temperature, one material table with both families' properties. */
@@ -14,6 +16,7 @@ export function ThermalStressGroups() {
     <>
       <ConditionsGroup />
       <SourcesGroup />
+      {form.inductionHeating && <InductionSourceGroups />}
       <SupportsGroup />
       <LoadsGroup />
       <Section title="Thermal strain" defaultOpen testId="group-thermal-strain">
@@ -31,8 +34,7 @@ export function ThermalStressGroups() {
       </Section>
       <BodyMaterialsGroup
         properties={[
-          'thermalConductivity',
-          ...(form.jouleHeating ? (['conductivity'] as const) : []),
+          ...heatingProperties(form).filter((p) => p !== 'density' && p !== 'heatCapacity'),
           'youngsModulus',
           'poissonRatio',
           'thermalExpansion',

@@ -11,10 +11,11 @@ import { useEnv } from '../../state/EnvironmentContext.tsx';
 import { Checkbox, Select, TextField } from '../../ui/fields.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { newEmRows } from '../em/em-form.ts';
+import { InductionSettings, InductionSourceGroups } from './InductionHeating.tsx';
 import {
   CONDITION_UNITS,
+  heatingProperties,
   newThermalRows,
-  THERMAL_PROPERTIES,
   type ThermalConditionKind,
 } from './thermal-form.ts';
 
@@ -24,17 +25,17 @@ function celsius(text: string): string | undefined {
   return k === undefined ? undefined : `= ${+(k - 273.15).toFixed(2)} °C`;
 }
 
-/** The thermal form (docs/thermal.md): conditions on picked faces, heat sources, Joule heating, materials,
- * transient settings, order and solver. */
+/** The thermal form (docs/thermal.md): conditions on picked faces, heat sources, Joule and induction heating
+ * (with the EM form's coils, solid conductors and flux boundaries), materials, transient settings, order and
+ * solver. */
 export function ThermalGroups() {
   const { form } = useForm();
   return (
     <>
       <ConditionsGroup />
       <SourcesGroup />
-      <BodyMaterialsGroup
-        properties={form.jouleHeating ? [...THERMAL_PROPERTIES, 'conductivity'] : THERMAL_PROPERTIES}
-      />
+      {form.inductionHeating && <InductionSourceGroups />}
+      <BodyMaterialsGroup properties={heatingProperties(form)} />
       <ThermalTransientGroup />
       <ThermalOrderGroup />
       <SolverGroup solvers={SPD_SOLVERS} />
@@ -144,6 +145,13 @@ export function SourcesGroup() {
         onChange={(on) => set({ jouleHeating: on })}
       />
       {form.jouleHeating && <VoltageTerminals />}
+      <Checkbox
+        label="Induction heating from eddy currents (eddy-current solve)"
+        checked={form.inductionHeating}
+        onChange={(on) => set({ inductionHeating: on })}
+        testId="induction-heating"
+      />
+      {form.inductionHeating && <InductionSettings />}
       <div className="rows">
         {form.heatSources.map((s) => (
           <div className="row-inline" key={s.key}>

@@ -1,7 +1,10 @@
 import { lazyChart } from '../../results/lazy-charts.tsx';
 import { emConductionFromBackend } from '../em/em-from-backend.ts';
 import { emConductionToBackend } from '../em/em-to-backend.ts';
+import { magneticsFaceLists } from '../em/magnetics/magnetics-face-lists.ts';
+import { MagneticsPanel } from '../em/magnetics/results/MagneticsPanel.tsx';
 import type { FaceRow, FamilyModule } from '../family-module.ts';
+import { inductionFromBackend, inductionToBackend } from './induction-heating.ts';
 import { HeatFlows } from './results/HeatFlows.tsx';
 import { ThermalGroups } from './ThermalGroups.tsx';
 import { defaultThermalForm, thermalFromBackend, thermalToBackend } from './thermal-form.ts';
@@ -13,13 +16,14 @@ const ThermalHistory = lazyChart(() => import('./results/ThermalHistory.tsx').th
 const named = (fallback: string) => (row: FaceRow, i: number) => row.name?.trim() || `${fallback} ${i + 1}`;
 
 /** Steady and transient heat conduction (docs/thermal.md); Joule heating runs the EM family's DC conduction
- * on the same form's voltage terminals first (the engine's thermal/joule.py). */
+ * on the same form's voltage terminals first (the engine's thermal/joule.py), induction heating its eddy-current
+ * solve on the same form's coils and solid conductors (thermal/induction.py, docs/magnetics.md §8). */
 const thermal: FamilyModule = {
   id: 'thermal',
   label: 'Thermal',
   order: 1,
   blurb:
-    'Steady and transient heat conduction with convection, radiation, heat sources and Joule heating from the conduction solve.',
+    'Steady and transient heat conduction with convection, radiation, heat sources, Joule heating from the conduction solve and induction heating from eddy currents.',
   analysisTypes: ['thermal', 'thermal-time'],
   defaults: defaultThermalForm,
   // a chosen start job ran on the old model's mesh
@@ -34,26 +38,32 @@ const thermal: FamilyModule = {
     ...(form.jouleHeating
       ? [{ list: 'dirichletFaceGroups' as const, toneOf: () => 'other' as const, nameOf: named('Terminal') }]
       : []),
+    // an open coil's terminals and the flux boundaries, picked on the model
+    ...(form.inductionHeating ? magneticsFaceLists(form) : []),
   ],
   adaptiveQuantities: (form) =>
     form.thermalTransient ? null : [{ value: 'max_temperature_K', label: 'Max temperature' }],
   analysisType: (form) => (form.thermalTransient ? 'thermal-time' : 'thermal'),
   mode: (analysisType) => analysisType,
-  // Joule heating: the conduction keys (voltages, terminals, σ) the engine's conduction solve reads
+  // Joule heating: the conduction keys (voltages, terminals, σ) the engine's conduction solve reads; induction
+  // heating: the eddy-current keys (frequency, coils, solid conductors, flux boundaries)
   toBackend: (form, { bodies }) => ({
     ...(form.jouleHeating ? emConductionToBackend(form) : {}),
+    ...(form.inductionHeating ? inductionToBackend(form, bodies) : {}),
     ...thermalToBackend(form, bodies),
   }),
   fromBackend: (config, reader) => ({
     ...thermalFromBackend(config),
     ...(config.jouleHeating === true ? emConductionFromBackend(reader) : {}),
+    ...(config.inductionHeating === true ? inductionFromBackend(reader) : {}),
   }),
   analysisLabel: (config) =>
     config.analysisType === 'thermal-time'
       ? 'Transient heat conduction (thermal-time)'
       : 'Steady heat conduction (thermal)',
   runSettings: thermalRunSettings,
-  summaryPanels: [HeatFlows],
+  // induction heating's losses per body and the coils' impedance
+  summaryPanels: [HeatFlows, MagneticsPanel],
   resultPanels: [ThermalHistory],
 };
 

@@ -3,6 +3,7 @@ import { type AnalysisForm, rowKey } from '../../config/analysis-form.ts';
 import {
   bodyMaterialEntries,
   FAMILY_DEFAULT_MATERIAL,
+  type MaterialProperty,
   restoreBodyMaterials,
 } from '../../config/common/body-materials.ts';
 import { parseFaceList } from '../../config/face-list.ts';
@@ -33,6 +34,8 @@ export interface ThermalFormFields {
   thermalConditions: ThermalConditionRow[];
   heatSources: HeatSourceRow[];
   jouleHeating: boolean;
+  /** heat by the eddy-current losses of the EM family's coils and solid conductors (docs/magnetics.md §8) */
+  inductionHeating: boolean;
   thermalTransient: boolean;
   /** seconds */
   thermalTimeStep: string;
@@ -55,8 +58,19 @@ declare module '../../config/analysis-form.ts' {
 }
 
 export const THERMAL_PROPERTIES = ['thermalConductivity', 'density', 'heatCapacity'] as const;
-/** Joule heating also needs each body's electrical conductivity. */
+/** Joule heating also needs each body's electrical conductivity; induction heating its permeability too (the
+ * skin depth). A body's library material gives both, so a body left on the default steel conducts. */
 const JOULE_PROPERTIES = [...THERMAL_PROPERTIES, 'conductivity'] as const;
+const INDUCTION_PROPERTIES = [...THERMAL_PROPERTIES, 'conductivity', 'relativePermeability'] as const;
+
+/** The body properties a thermal run with these heating switches reads. */
+export function heatingProperties(heating: {
+  jouleHeating?: unknown;
+  inductionHeating?: unknown;
+}): readonly MaterialProperty[] {
+  if (heating.inductionHeating === true) return INDUCTION_PROPERTIES;
+  return heating.jouleHeating === true ? JOULE_PROPERTIES : THERMAL_PROPERTIES;
+}
 
 export const CONDITION_UNITS: Record<ThermalConditionKind, { label: string; unit: string; start: string }> = {
   temperature: { label: 'Temperature', unit: 'K', start: '293.15' },
@@ -70,6 +84,7 @@ export function defaultThermalForm(): ThermalFormFields {
     thermalConditions: [],
     heatSources: [],
     jouleHeating: false,
+    inductionHeating: false,
     thermalTransient: false,
     thermalTimeStep: '1',
     thermalEndTime: '100',
@@ -130,11 +145,12 @@ export function thermalToBackend(
     radiationConditions,
     heatSources,
     jouleHeating: form.jouleHeating,
+    inductionHeating: form.inductionHeating,
     bodyMaterials: bodyMaterialEntries(
       list,
       form.bodyMaterials,
       form.bodyOverrides,
-      form.jouleHeating ? JOULE_PROPERTIES : THERMAL_PROPERTIES,
+      heatingProperties(form),
       FAMILY_DEFAULT_MATERIAL,
     ) as AnalysisConfigInput['bodyMaterials'],
     initialTemperature: parseNumber(form.initialTemperature) ?? 293.15,
@@ -168,10 +184,7 @@ export function thermalFromBackend(
 ): ThermalFormFields & Pick<AnalysisForm, 'bodyMaterials' | 'bodyOverrides'> {
   const out = {
     ...defaultThermalForm(),
-    ...restoreBodyMaterials(
-      config.bodyMaterials,
-      config.jouleHeating ? JOULE_PROPERTIES : THERMAL_PROPERTIES,
-    ),
+    ...restoreBodyMaterials(config.bodyMaterials, heatingProperties(config)),
   };
   const list = (v: unknown) => (Array.isArray(v) ? (v as Record<string, unknown>[]) : []);
   const text = (v: unknown, fallback = '') => (typeof v === 'number' ? String(v) : fallback);
@@ -197,6 +210,7 @@ export function thermalFromBackend(
     });
   }
   out.jouleHeating = config.jouleHeating === true;
+  out.inductionHeating = config.inductionHeating === true;
   out.thermalTransient = config.analysisType === 'thermal-time' || config.transient === true;
   if (out.thermalTransient) {
     out.thermalTimeStep = text(config.timeStep, out.thermalTimeStep);

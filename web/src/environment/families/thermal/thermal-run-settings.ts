@@ -1,5 +1,5 @@
 import { isRecord } from '../../../api/http.ts';
-import { formatSI } from '../../results/quantities.ts';
+import { formatHz, formatSI } from '../../results/quantities.ts';
 import { terminalRows } from '../em/em-run-settings.ts';
 import type { RunSettingRow } from '../family-module.ts';
 
@@ -20,6 +20,11 @@ export function thermalRunSettings(config: Record<string, unknown>): RunSettingR
   const rows: RunSettingRow[] = [['Conditions', parts.length ? parts.join(', ') : 'none (insulated)']];
   if (config.jouleHeating === true)
     rows.push(['Joule heating', `on, ${list(config.dirichletFaceConditions).length} terminals`]);
+  if (config.inductionHeating === true) {
+    const f = num(config.frequency);
+    const sources = list(config.coils).length + list(config.solidConductors).length;
+    rows.push(['Induction heating', `on${f ? ` at ${formatHz(f)}` : ''}, ${sources} sources`]);
+  }
   if (config.analysisType === 'thermal-time') {
     const dt = num(config.timeStep);
     const end = num(config.endTime);

@@ -26,13 +26,7 @@ const regionText = (v: unknown): string | null =>
 
 /** The reverse of magneticsToBackend: a saved magnetostatic or eddy-current config back into the form. */
 export function magneticsFromBackend(r: ConfigReader): MagneticsFormFields {
-  const form = defaultMagneticsForm();
-  const terminals: CoilTerminalRow[] = [];
-  form.coils = r.rows('coils', (e, i) => coilRow(e, i, terminals));
-  form.coilTerminals = terminals;
-  form.solidConductors = r.rows('solidConductors', solidConductorRow);
-  form.magneticBoundaries = r.rows('magneticBoundaries', boundaryRow);
-  r.text('airPadding', form, 'airPadding', (n) => n >= 0 && n <= 20);
+  const form = magneticSourcesFromBackend(r, r.config.analysisType === 'eddy-current');
   const force = r.config.forceBodies;
   if (Array.isArray(force) && force.every((v) => regionText(v) !== null))
     form.forceBodies = force as number[];
@@ -45,8 +39,24 @@ export function magneticsFromBackend(r: ConfigReader): MagneticsFormFields {
       Object.assign(form, { useTorqueAxis: true, torqueAxisOrigin: origin, torqueAxisDirection: direction });
     else r.reset.push('torqueAxis');
   }
-  if (r.config.analysisType === 'eddy-current') r.text('frequency', form, 'eddyFrequencyHz', (n) => n > 0);
   form.magneticBodies = magneticBodies(r);
+  return form;
+}
+
+/**
+ * The sources and the field region of a saved config: coils with their terminals, solid conductors, flux
+ * boundaries, added air and (`eddy`) the frequency; the other magnetics fields at their defaults. A thermal
+ * run heated by induction carries these keys too (its materials are the thermal form's).
+ */
+export function magneticSourcesFromBackend(r: ConfigReader, eddy: boolean): MagneticsFormFields {
+  const form = defaultMagneticsForm();
+  const terminals: CoilTerminalRow[] = [];
+  form.coils = r.rows('coils', (e, i) => coilRow(e, i, terminals));
+  form.coilTerminals = terminals;
+  form.solidConductors = r.rows('solidConductors', solidConductorRow);
+  form.magneticBoundaries = r.rows('magneticBoundaries', boundaryRow);
+  r.text('airPadding', form, 'airPadding', (n) => n >= 0 && n <= 20);
+  if (eddy) r.text('frequency', form, 'eddyFrequencyHz', (n) => n > 0);
   return form;
 }
 

@@ -1,0 +1,69 @@
+import { bodyMaterialEntries, FAMILY_DEFAULT_MATERIAL } from '../../config/common/body-materials.ts';
+import { parseNumber } from '../../config/numbers.ts';
+import { useForm } from '../../config/use-form.ts';
+import { formatSI } from '../../results/quantities.ts';
+import { useEnv } from '../../state/EnvironmentContext.tsx';
+import { TextField } from '../../ui/fields.tsx';
+import { CoilsGroup, SolidConductorsGroup } from '../em/magnetics/CoilsGroup.tsx';
+import { AirAndBoundariesGroup } from '../em/magnetics/FieldRegionGroup.tsx';
+
+const MU0 = 4e-7 * Math.PI;
+
+/** Under the Induction heating switch: the frequency and which bodies carry eddy currents (their skin depth). */
+export function InductionSettings() {
+  const { form, set } = useForm();
+  const stored = useEnv((s) => s.bodies);
+  const bodies = stored.length > 0 ? stored : [{ region: 0, name: 'Body 1' }];
+  const f = parseNumber(form.eddyFrequencyHz);
+  const entries = bodyMaterialEntries(
+    bodies,
+    form.bodyMaterials,
+    form.bodyOverrides,
+    ['conductivity', 'relativePermeability'],
+    FAMILY_DEFAULT_MATERIAL,
+  );
+  const conductors = entries.flatMap((e) => {
+    const sigma = typeof e.conductivity === 'number' ? e.conductivity : 0;
+    const mu = typeof e.relativePermeability === 'number' ? e.relativePermeability : 1;
+    if (!(sigma > 0)) return [];
+    const delta = f && f > 0 ? 1 / Math.sqrt(Math.PI * f * MU0 * mu * sigma) : undefined;
+    return [{ name: String(e.name), sigma, mu, delta }];
+  });
+  return (
+    <div className="rows" data-testid="induction-settings">
+      <TextField
+        label="Frequency"
+        unit="Hz"
+        value={form.eddyFrequencyHz}
+        invalid={!(f !== undefined && f > 0)}
+        onChange={(v) => set({ eddyFrequencyHz: v })}
+        testId="induction-frequency"
+      />
+      <p className="small muted">
+        Coils and solid conductors (below) drive the field at this frequency, peak amplitudes; every body with
+        an electrical conductivity in Materials carries eddy currents and heats by |J|²/2σ. A coil body with a
+        conductivity adds its copper loss.
+      </p>
+      <ul className="small" data-testid="induction-conductors">
+        {conductors.length === 0 && <li className="warn">No body conducts: nothing heats.</li>}
+        {conductors.map((c) => (
+          <li key={c.name}>
+            {c.name}: σ {formatSI(c.sigma, 'S/m', 3)}, μr {c.mu}
+            {c.delta !== undefined && `, skin depth ${formatSI(c.delta, 'm', 3)}`}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The eddy-current sources and field region of an induction-heated run: the EM form's own groups. */
+export function InductionSourceGroups() {
+  return (
+    <>
+      <CoilsGroup eddy />
+      <SolidConductorsGroup />
+      <AirAndBoundariesGroup />
+    </>
+  );
+}
