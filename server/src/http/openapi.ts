@@ -88,20 +88,25 @@ export class ApiRegistry {
     this.matchers = undefined;
   }
 
-  private matchers: { pattern: RegExp; method: string }[] | undefined;
+  private matchers: { pattern: RegExp; method: string; templated: number }[] | undefined;
 
   /**
    * The methods declared for a request URL's path (`{param}` matches one segment), upper case, so a
    * request with another method gets 405 and `Allow` instead of "no route" (RFC 9110 §15.5.6).
+   * A concrete path wins over a templated one, as OpenAPI matches them: `/api/fea/studies/estimate`
+   * is POST only, although `/api/fea/studies/{studyId}` (GET) would also match it.
    */
   methodsFor(url: string): string[] {
     this.matchers ??= this.routes.map((r) => ({
       method: r.method.toUpperCase(),
       pattern: pathPattern(r.path),
+      templated: (r.path.match(/\{\w+\}/g) ?? []).length,
     }));
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
-    const methods = this.matchers.filter((m) => m.pattern.test(path)).map((m) => m.method);
+    const matching = this.matchers.filter((m) => m.pattern.test(path));
+    const mostConcrete = Math.min(...matching.map((m) => m.templated));
+    const methods = matching.filter((m) => m.templated === mostConcrete).map((m) => m.method);
     // Fastify answers HEAD for every GET route.
     if (methods.includes('GET')) methods.push('HEAD');
     return [...new Set(methods)];
