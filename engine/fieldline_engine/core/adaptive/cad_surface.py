@@ -20,7 +20,12 @@ class CadSurface:
         self.fallback = ReconstructedSurface()  # interfaces between bodies carry no face id
 
     def project(
-        self, model: TetModel, triangles: np.ndarray, rows: np.ndarray, points: np.ndarray
+        self,
+        model: TetModel,
+        triangles: np.ndarray,
+        rows: np.ndarray,
+        points: np.ndarray,
+        other_rows: np.ndarray | None = None,
     ) -> np.ndarray:
         from fieldline_engine.geometry.gmsh_mesher import _fragment, gmsh_session, load_step
 
@@ -28,18 +33,50 @@ class CadSurface:
         listed = rows >= 0
         if not listed.any():
             return out
-        ids = model.face_ids[rows[listed]] if model.face_ids is not None else rows[listed] + 1
-        tags = self.face_patches[ids - 1]
+        tags = self._tags(model, rows[listed])
+        others = np.full(len(tags), -1, dtype=np.int64)
+        if other_rows is not None:
+            second = other_rows[listed]
+            others[second >= 0] = self._tags(model, second[second >= 0])
         flat = points[listed] / model.unit_scale  # the CAD is in the model's unit
         projected = np.empty_like(flat)
         with gmsh_session() as gmsh:
             _fragment(load_step(self.step_files, self.unit))
+            on_edge = (others >= 0) & (others != tags)
             for tag in np.unique(tags).tolist():
-                sel = tags == tag
-                closest, _ = gmsh.model.getClosestPoint(2, int(tag), flat[sel].ravel().tolist())
-                projected[sel] = np.asarray(closest, dtype=float).reshape(-1, 3)
+                sel = (tags == tag) & ~on_edge
+                if sel.any():
+                    closest, _ = gmsh.model.getClosestPoint(2, int(tag), flat[sel].ravel().tolist())
+                    projected[sel] = np.asarray(closest, dtype=float).reshape(-1, 3)
+            for a, b in {(int(x), int(y)) for x, y in zip(tags[on_edge], others[on_edge], strict=True)}:
+                sel = on_edge & (tags == a) & (others == b)
+                projected[sel] = _onto_common_edge(gmsh, a, b, flat[sel])
         out[listed] = projected * model.unit_scale
         return out
+
+    def _tags(self, model: TetModel, rows: np.ndarray) -> np.ndarray:
+        ids = model.face_ids[rows] if model.face_ids is not None else rows + 1
+        return self.face_patches[ids - 1]
+
+
+def _onto_common_edge(gmsh, face_a: int, face_b: int, points: np.ndarray) -> np.ndarray:
+    """A new vertex on the crease between two CAD faces goes to the nearest point of a curve bounding both
+    (the closest point on either face alone would leave it off the other: on a flat face's chord of a curved
+    edge). Faces that share no curve (a seam the mesher split) take the first face's closest point."""
+    curves_a = set(gmsh.model.getAdjacencies(2, face_a)[1].tolist())
+    common = [c for c in gmsh.model.getAdjacencies(2, face_b)[1].tolist() if c in curves_a]
+    if not common:
+        closest, _ = gmsh.model.getClosestPoint(2, face_a, points.ravel().tolist())
+        return np.asarray(closest, dtype=float).reshape(-1, 3)
+    best = np.empty_like(points)
+    distance = np.full(len(points), np.inf)
+    for curve in common:
+        closest, _ = gmsh.model.getClosestPoint(1, int(curve), points.ravel().tolist())
+        closest = np.asarray(closest, dtype=float).reshape(-1, 3)
+        d = np.linalg.norm(closest - points, axis=1)
+        better = d < distance
+        best[better], distance[better] = closest[better], d[better]
+    return best
 
 
 def cad_surface_of_job(model: TetModel, job: dict[str, Any], job_dir: Path | None) -> CadSurface | None:

@@ -20,10 +20,16 @@ from fieldline_engine.mesh.tet_model import TetModel, model_from_mesh_data
 class SurfaceProjector(Protocol):
     """Places new surface vertices on the true surface. `triangles`: (m, 3) vertex indices of the parent
     model's surface triangles each point lies in, `rows`: their rows in the parent's `faces` (−1 for an
-    unlisted interface between bodies), `points`: (m, 3) their positions on the flat triangles."""
+    unlisted interface between bodies), `points`: (m, 3) their positions on the flat triangles,
+    `other_rows`: for a point on an edge between two listed faces, the other face's row (else −1)."""
 
     def project(
-        self, model: TetModel, triangles: np.ndarray, rows: np.ndarray, points: np.ndarray
+        self,
+        model: TetModel,
+        triangles: np.ndarray,
+        rows: np.ndarray,
+        points: np.ndarray,
+        other_rows: np.ndarray | None = None,
     ) -> np.ndarray: ...
 
 
@@ -127,14 +133,27 @@ def _project_new_surface_vertices(
 ) -> np.ndarray:
     """Every new vertex on a surface triangle lies, before projection, in the flat parent triangle its
     element descends from; the projector maps it onto the true surface there."""
-    vertex, first = np.unique(tris.ravel(), return_index=True)
+    flat_tris = tris.ravel()
+    vertex, first = np.unique(flat_tris, return_index=True)
     new = vertex >= nv_old
     vertex, element = vertex[new], first[new] // 3
     if len(vertex) == 0:
         return coords
     out = coords.copy()
     parent = root[element]
-    out[vertex] = surface.project(model, parent_surface[parent], parent_rows[parent], coords[vertex])
+    rows = parent_rows[parent]
+    # A vertex on a crease (an edge between two faces) lies in triangles of both: it must land on both
+    # surfaces, i.e. on their common edge, not on whichever face was listed first (a vertex of a hole's rim
+    # left on the flat face's chord cuts a notch that sharpens with every pass).
+    other = np.full(len(vertex), -1, dtype=np.int64)
+    incident_vertex = flat_tris
+    incident_row = parent_rows[root[np.arange(len(flat_tris)) // 3]]
+    position = np.searchsorted(vertex, incident_vertex)
+    found = (position < len(vertex)) & (vertex[np.minimum(position, len(vertex) - 1)] == incident_vertex)
+    position, incident_row = position[found], incident_row[found]
+    differs = (incident_row >= 0) & (incident_row != rows[position])
+    other[position[differs]] = incident_row[differs]
+    out[vertex] = surface.project(model, parent_surface[parent], rows, coords[vertex], other)
     return out
 
 

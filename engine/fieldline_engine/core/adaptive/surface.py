@@ -14,8 +14,14 @@ from fieldline_engine.mesh.tet_model import TetModel
 
 class ReconstructedSurface:
     def project(
-        self, model: TetModel, triangles: np.ndarray, rows: np.ndarray, points: np.ndarray
+        self,
+        model: TetModel,
+        triangles: np.ndarray,
+        rows: np.ndarray,
+        points: np.ndarray,
+        other_rows: np.ndarray | None = None,
     ) -> np.ndarray:
+        # On a crease edge both triangles give the same point: the edge's displacement is shared.
         displacement = edge_displacements(model)
         if not displacement:
             return points
