@@ -23,6 +23,7 @@ const E = 117e9;
 const ALPHA = 16.5e-6;
 const AREA = 10e-3 * 3e-3;
 const T_REF = 293.15;
+const RHO = 8960;
 
 type Mesh = { vertices: number[][]; faces: number[][] };
 type Shown = {
@@ -30,9 +31,13 @@ type Shown = {
   legend: { title: string; units: string; min: number; max: number } | null;
   deformation: { field: string | null; scale: number };
 };
+type Mode = { frequency: number; rigid_body: boolean };
 type Done = {
   quantities?: Record<string, unknown>;
   solver_info?: Record<string, unknown>;
+  fields?: Record<string, { data: number[] }>;
+  animation?: { data: Record<string, number[]>[]; frame_values?: number[] };
+  modes?: Mode[];
 } & Partial<Mesh> & {
     tetrahedra?: unknown;
   };
@@ -66,6 +71,23 @@ async function busBarReady(): Promise<{ page: Page; frame: Frame; mesh: Mesh; do
   await expect.poll(() => done.some((d) => d.tetrahedra)).toBe(true);
   const mesh = done.find((d) => d.tetrahedra) as unknown as Mesh;
   return { page, frame, mesh, done };
+}
+
+const jobInUrl = (page: Page): string => {
+  const job = new URL(page.url().replace('#/', '')).searchParams.get('job') ?? '';
+  expect(job).toMatch(/^[0-9a-f-]{36}$/);
+  return job;
+};
+
+/** Runs the form and waits for this run's results (fails fast when the run fails). */
+async function runToCompletion(page: Page, done: Done[]) {
+  const before = done.length;
+  await page.click('[data-testid=run-analysis]');
+  await expect
+    .poll(async () => (await page.textContent('[data-testid=status-chip]')) ?? '', { timeout: 400_000 })
+    .toMatch(/FEA: (completed|failed)/);
+  expect(await page.textContent('[data-testid=status-chip]')).toBe('FEA: completed');
+  await expect.poll(() => done.length).toBeGreaterThan(before);
 }
 
 const ends = (mesh: Mesh) => {
@@ -212,6 +234,127 @@ describe('coupled and chained physics from the environment (issue 36)', () => {
     checkReactions('structural chained from the thermal job', result.quantities!, maxTemperature);
     mkdirSync(OUT, { recursive: true });
     await page.screenshot({ path: join(OUT, 'chained-busbar.png') });
+    await page.context().close();
+  });
+
+  it('chained: a transient starts from a steady thermal run picked in "Initial temperature from"', async () => {
+    const { page, mesh, done } = await busBarReady();
+    await page.click('[data-testid=physics-thermal]');
+    await heatedBusBar(page, mesh);
+    await page.click('[data-testid=run-analysis]');
+    await page.waitForSelector('[data-testid=heat-flows]', { timeout: 400_000 });
+    const steadyJob = jobInUrl(page);
+    const steady = done.at(-1)!;
+    const steadyT = steady.fields?.temperature?.data ?? [];
+    expect(steadyT.length).toBe(mesh.vertices.length);
+
+    // the current is switched off: from the steady state the bar cools towards the ambient
+    await page.getByLabel('Joule heating from the current (DC conduction solve)').uncheck();
+    await page.click('[data-testid=group-thermal-transient] .section-head');
+    await page.getByLabel('Transient (temperature over time)').check();
+    await page.selectOption('[data-testid=thermal-initial-from]', 'job');
+    const picker = '[data-testid=thermal-initial-source-job]';
+    await expect
+      .poll(() => page.$$eval(`${picker} option`, (els) => els.map((e) => e.getAttribute('value'))), {
+        timeout: 30_000,
+      })
+      .toContain(steadyJob);
+    await page.selectOption(picker, steadyJob);
+    await page.getByLabel('Time step').fill('60');
+    await page.getByLabel('End time').fill('600');
+    await runToCompletion(page, done);
+    const transient = done.at(-1)!;
+    const frames = transient.animation?.data ?? [];
+    expect(transient.animation?.frame_values?.[0]).toBe(0);
+    const first = frames[0]?.temperature ?? [];
+    expect(first.length).toBe(steadyT.length);
+    const difference = Math.max(...first.map((t, i) => Math.abs(t - (steadyT[i] ?? Number.NaN))));
+    const source = (transient.solver_info?.fields_from as Record<string, { job_id: string }>)?.temperature;
+    const peak = (f: Record<string, number[]> | undefined) => Math.max(...(f?.temperature ?? []));
+    console.log(
+      `transient from steady ${steadyJob}: max |T(t=0) − T_steady| = ${difference.toExponential(2)} K over ${first.length} vertices; peak ${peak(frames[0]).toFixed(3)} K at t = 0, ${peak(frames.at(-1)).toFixed(3)} K at ${transient.animation?.frame_values?.at(-1)} s`,
+    );
+    expect(difference).toBeLessThanOrEqual(1e-12);
+    expect(source?.job_id).toBe(steadyJob);
+    // without the current the bar cools
+    expect(peak(frames.at(-1))).toBeLessThan(peak(frames[0]));
+    await page.context().close();
+  });
+
+  it('chained: a modal run prestressed by a structural run picked in "Prestress from" rises as the closed form says', async () => {
+    // Pinned–pinned in bending (u_y = u_z = 0 on both end faces, rotation free) and pulled by P = P_cr:
+    // f_n(P) = f_n(0) √(1 + P L²/(n² π² E I)), so the first (thin-direction) bending mode rises by √2.
+    const { page, mesh, done } = await busBarReady();
+    const { a, b } = ends(mesh);
+    const length = 0.1;
+    const inertia = (10e-3 * 3e-3 ** 3) / 12;
+    const pCritical = (Math.PI ** 2 * E * inertia) / length ** 2;
+    const P = Math.round(pCritical);
+    await page.click('[data-testid=physics-structural]');
+    await page.click('[data-testid=group-body-materials] .section-head');
+    await page.selectOption('#body-material-0', 'copper');
+    // the tension run: one end held, the other pulled (a face takes a support or a load, not both)
+    const support = async (i: number, faces: number[], u: string[]) => {
+      await page.click('[data-testid=add-support]');
+      await page.fill(`[data-testid=support-${i}-faces]`, faces.join(', '));
+      await page.selectOption(`[data-testid=support-${i}-kind]`, 'displacement');
+      for (const [k, axis] of ['x', 'y', 'z'].entries())
+        await page.locator(`[data-testid=support-${i}]`).getByLabel(`u${axis}`).fill(u[k]!);
+    };
+    await support(0, a, ['0', '0', '0']);
+    await page.click('[data-testid=add-load]');
+    await page.fill('[data-testid=load-0-faces]', b.join(', '));
+    await page.fill('[data-testid=load-0-fx]', String(P));
+    await page.fill('[data-testid=load-0-fy]', '0');
+    await page.fill('[data-testid=load-0-fz]', '0');
+    await runToCompletion(page, done);
+    await page.waitForSelector('[data-testid=reactions]', { timeout: 30_000 });
+    const structuralJob = jobInUrl(page);
+    const axial = done.at(-1)?.quantities?.reactions as Reaction[];
+    console.log(
+      `tension run: P = ${P} N, reaction Fx ${axial.map((r) => r.reaction_N[0].toFixed(1)).join(' / ')} N`,
+    );
+
+    // the modes: pinned at both ends (u_x free at the held end too: the sections rotate; the bar's axial
+    // rigid motion is a labelled 0 Hz mode)
+    await page.click('[data-testid=physics-vibration]');
+    await page.locator('[data-testid=support-0]').getByLabel('ux').fill('');
+    await support(1, b, ['', '0', '0']);
+    const modalRun = async () => {
+      await runToCompletion(page, done);
+      await page.waitForSelector('[data-testid=vibration-modes]', { timeout: 30_000 });
+      return done.at(-1)!;
+    };
+    const firstElastic = (r: Done) => (r.modes ?? []).find((m) => !m.rigid_body)?.frequency ?? Number.NaN;
+    const unstressed = await modalRun();
+
+    await page.click('[data-testid=group-prestress] .section-head');
+    await page.selectOption('[data-testid=vibration-prestress]', 'job');
+    const picker = '[data-testid=vibration-prestress-source-job]';
+    await expect
+      .poll(() => page.$$eval(`${picker} option`, (els) => els.map((e) => e.getAttribute('value'))), {
+        timeout: 30_000,
+      })
+      .toContain(structuralJob);
+    await page.selectOption(picker, structuralJob);
+    const prestressed = await modalRun();
+
+    const f0 = firstElastic(unstressed);
+    const fP = firstElastic(prestressed);
+    const expected = Math.sqrt(1 + (P * length ** 2) / (Math.PI ** 2 * E * inertia));
+    const error = Math.abs(fP / f0 - expected) / expected;
+    // f_1(0) = (π / 2L²) √(EI / ρA), Euler–Bernoulli
+    const f0Exact = (Math.PI / (2 * length ** 2)) * Math.sqrt((E * inertia) / (RHO * AREA));
+    const f0Error = Math.abs(f0 / f0Exact - 1);
+    const source = (prestressed.solver_info?.fields_from as Record<string, { job_id: string }>)?.stress;
+    console.log(
+      `prestress from ${structuralJob}: f1 ${f0.toFixed(2)} Hz unstressed (Euler–Bernoulli ${f0Exact.toFixed(2)} Hz, error ${(f0Error * 100).toFixed(2)} %) → ${fP.toFixed(2)} Hz under ${P} N; ratio ${(fP / f0).toFixed(4)} vs √(1 + PL²/(π²EI)) = ${expected.toFixed(4)} (error ${(error * 100).toFixed(2)} %)`,
+    );
+    expect(source?.job_id).toBe(structuralJob);
+    expect(prestressed.quantities?.prestress_effect).toBe('raised');
+    expect(fP).toBeGreaterThan(f0);
+    expect(f0Error).toBeLessThan(0.02);
+    expect(error).toBeLessThan(0.015);
     await page.context().close();
   });
 });
