@@ -172,3 +172,32 @@ gmsh.finalize()
   execFileSync(join(REPO_ROOT, '.venv/bin/python'), ['-c', script, path], { stdio: 'pipe' });
   return path;
 }
+
+/** The induction billet's dimensions (mm): see writeInductionBilletStep. */
+export const BILLET = { radius: 10, gapOuter: 13, coilOuter: 15, airOuter: 18, height: 2 } as const;
+
+/**
+ * A slice of a long steel billet in a long coil as STEP, in mm, four coaxial bodies along z, `height` tall:
+ * the billet (radius 10), the air gap round it (to 13), the winding (13–15) and air outside it (to 18). With
+ * every outer face flux-normal the slice is a length of an infinite solenoid (the closed form of
+ * engine/fieldline_engine/testing/induction_billet.py). The same model as the guide's induction-billet.step
+ * (scripts/make-example-models.py).
+ */
+export function writeInductionBilletStep(dir: string): string {
+  const path = join(dir, 'induction-billet.step');
+  const b = BILLET;
+  const script = `
+import gmsh, sys
+gmsh.initialize(); gmsh.option.setNumber('General.Terminal', 0)
+gmsh.option.setString('Geometry.OCCTargetUnit', 'MM')
+gmsh.model.add('billet')
+occ = gmsh.model.occ
+cylinders = [occ.addCylinder(0, 0, 0, 0, 0, ${b.height}, r) for r in (${b.radius}, ${b.gapOuter}, ${b.coilOuter}, ${b.airOuter})]
+occ.fragment([(3, cylinders[-1])], [(3, c) for c in cylinders[:-1]])
+occ.synchronize()
+gmsh.write(sys.argv[1])
+gmsh.finalize()
+`;
+  execFileSync(join(REPO_ROOT, '.venv/bin/python'), ['-c', script, path], { stdio: 'pipe' });
+  return path;
+}
