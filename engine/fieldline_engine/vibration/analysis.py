@@ -3,8 +3,11 @@
 import math
 from typing import Any
 
+import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.core.adaptive.estimate import ErrorEstimate, modes_estimate, recovery_indicators
+from fieldline_engine.core.adaptive.settings import adaptive_requested
 from fieldline_engine.core.elasticity.loads import applied_load
 from fieldline_engine.core.elasticity.prestress import geometric_energies, prestress_cf
 from fieldline_engine.core.elasticity.rigid_modes import free_rigid_motions
@@ -95,8 +98,27 @@ def modes_table(model: TetModel, modal: ModalResult) -> list[dict[str, Any]]:
     return out
 
 
+def modes_error_estimate(
+    model: TetModel, mesh: ng.Mesh, materials, modal: ModalResult, order: int
+) -> ErrorEstimate:
+    """Flux recovery of each requested elastic mode's strain weighted by Young's modulus (its energy-norm
+    error), normalised per mode and summed; the passes stop when the requested frequencies settle."""
+    shape = ng.GridFunction(modal.elasticity.fes)
+    weight = materials.coefficient(mesh, "youngsModulus")
+    per_mode = []
+    for i in range(modal.rigid, len(modal.eigenvalues)):
+        shape.vec.FV().NumPy()[:] = modal.vectors[:, i]
+        per_mode.append(recovery_indicators(model, mesh, modal.elasticity.strain(shape), weight, order))
+    return modes_estimate(
+        per_mode, int(modal.elasticity.fes.ndof), list(modal.frequencies[modal.rigid :]), "frequencies_Hz"
+    )
+
+
 class ModalAnalysis:
     analysis_type = "modal"
+
+    def supports_adaptive(self, config: dict[str, Any]) -> bool:
+        return True
 
     def check(self, config: dict[str, Any]) -> list[str]:
         if config.get("prestress"):
@@ -113,7 +135,7 @@ class ModalAnalysis:
         static, stress = _prestress(model, config, progress.sub(0.0, 0.3))
         span = progress.sub(0.3, 1.0) if stress is not None else progress
         try:
-            _materials, _setup, _mesh, modal, order, curving = _modal(model, config, span, count, stress)
+            materials, _setup, mesh, modal, order, curving = _modal(model, config, span, count, stress)
         except EngineError as exc:
             if stress is None or exc.code not in ("eigen_inaccurate_factor", "eigen_no_convergence"):
                 raise
@@ -166,6 +188,8 @@ class ModalAnalysis:
             "effective_mass_fraction": {"x": fractions[0], "y": fractions[1], "z": fractions[2]},
             **solution.quantities,
         }
+        if adaptive_requested(config):
+            solution.error_estimate = modes_error_estimate(model, mesh, materials, modal, order)
         return solution
 
 

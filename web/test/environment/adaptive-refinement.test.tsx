@@ -4,6 +4,7 @@ import { AnalysisConfigForm } from '../../src/environment/config/AnalysisConfigF
 import { defaultAnalysisForm } from '../../src/environment/config/form-defaults.ts';
 import { fromBackendConfig } from '../../src/environment/config/from-backend-config.ts';
 import { toBackendConfig } from '../../src/environment/config/to-backend-config.ts';
+import { quantityLabel, quantityValue } from '../../src/environment/results/adaptive-passes.ts';
 import { FeaResults } from '../../src/environment/results/FeaResults.tsx';
 import { loadCharts } from '../../src/environment/results/lazy-charts.tsx';
 import { processResults } from '../../src/environment/results/process-results.ts';
@@ -53,6 +54,17 @@ describe('adaptive refinement', () => {
         physics === 'em' ? 'S' : physics === 'thermal' ? 'max_temperature_K' : 'max_von_mises_Pa',
       );
     }
+    // natural frequencies (modal) stop on the requested frequencies, or the first alone; harmonic has no estimator
+    act(() => store.set((s) => ({ form: { ...s.form, physics: 'vibration', vibrationKind: 'modal' } })));
+    const vibrationGroup = screen.getByTestId('group-adaptive');
+    const vibrationHead = vibrationGroup.querySelector('.section-head') as HTMLButtonElement;
+    if (vibrationHead.getAttribute('aria-expanded') !== 'true') fireEvent.click(vibrationHead);
+    const modalOptions = [
+      ...within(vibrationGroup).getByTestId('adaptive-quantity').querySelectorAll('option'),
+    ].map((o) => o.value);
+    expect(modalOptions).toEqual(['', 'first_frequency_Hz']);
+    act(() => store.set((s) => ({ form: { ...s.form, vibrationKind: 'harmonic' } })));
+    expect(screen.getByTestId('adaptive-unavailable')).toBeTruthy();
     // a transient thermal run has no estimator: the group says so instead of offering it
     act(() => store.set((s) => ({ form: { ...s.form, physics: 'thermal', thermalTransient: true } })));
     const head = screen.getByTestId('group-adaptive').querySelector('.section-head') as HTMLButtonElement;
@@ -152,5 +164,13 @@ describe('adaptive refinement', () => {
     expect(screen.getByTestId('adaptive-outcome').textContent).toMatch(/Converged after pass 3/);
     expect(within(screen.getByTestId('adaptive-table')).getByText('max_temperature_K')).toBeTruthy();
     expect(screen.getByTestId('adaptive-convergence').querySelectorAll('svg')).toHaveLength(2);
+  });
+
+  it('shows a modal run by its first frequency, an S run by its largest |S|', () => {
+    expect(quantityValue([16.6, 16.6, 105.5, 105.5], 'frequencies_Hz')).toBe(16.6);
+    expect(quantityLabel('frequencies_Hz')).toBe('f₁ (Hz)');
+    expect(quantityValue([0.98, 0.2, 0.2, 0.98], 'S')).toBe(0.98);
+    expect(quantityLabel('S')).toBe('max |S|');
+    expect(quantityValue(310, 'max_temperature_K')).toBe(310);
   });
 });

@@ -47,6 +47,9 @@ class ErrorEstimate:
     default_quantity: str | None = None
     # Default tolerance of this family's rule when the user gives none (full-wave: |ΔS| 0.02).
     default_tolerance: float | None = None
+    # Stop on the change of `default_quantity` even though an estimated error is given (eigenproblems: the
+    # change of the requested frequencies; the estimated error is still shown per pass).
+    stop_on_quantity: bool = False
 
 
 def element_wise(mesh: ng.Mesh, cf: ng.CoefficientFunction, order: int) -> np.ndarray:
@@ -64,6 +67,19 @@ def recovery_estimate(
     complex_valued: bool = False,
 ) -> ErrorEstimate:
     """ZZ estimate of the weighted gradient (`gradient` of any shape: vector or flattened tensor)."""
+    eta2, norm2 = recovery_indicators(model, mesh, gradient, weight, order, complex_valued)
+    return ErrorEstimate(eta2, unknowns, _relative(float(eta2.sum()), norm2))
+
+
+def recovery_indicators(
+    model: TetModel,
+    mesh: ng.Mesh,
+    gradient: ng.CoefficientFunction,
+    weight: ng.CoefficientFunction,
+    order: int,
+    complex_valued: bool = False,
+) -> tuple[np.ndarray, float]:
+    """Per-tetrahedron ZZ indicators η_T² of the weighted gradient and the weighted norm² of the gradient."""
     dim = int(np.prod(gradient.shape)) if gradient.shape else 1
     flat = gradient.Reshape((dim,)) if len(gradient.shape) > 1 else gradient
     space = ng.H1(mesh, order=max(1, order), dim=dim, complex=complex_valued)
@@ -74,11 +90,35 @@ def recovery_estimate(
     quad = 2 * max(1, order)
     eta2 = element_wise(mesh, weight * ng.InnerProduct(diff, diff), quad)
     energy = element_wise(mesh, weight * ng.InnerProduct(flat, flat), quad)
-    eta2 = np.maximum(eta2, 0.0)
-    total = float(eta2.sum())
-    norm2 = float(energy.sum())
-    relative = float(np.sqrt(total / (norm2 + total))) if norm2 + total > 0 else 0.0
-    return ErrorEstimate(per_tetrahedron(model, eta2), unknowns, relative)
+    return per_tetrahedron(model, np.maximum(eta2, 0.0)), float(energy.sum())
+
+
+def modes_estimate(
+    per_mode: list[tuple[np.ndarray, float]], unknowns: int, frequencies: list[float], label: str
+) -> ErrorEstimate:
+    """Eigenproblems: the recovery indicators of each requested mode, each divided by its mode's energy so
+    every mode weighs alike whatever its normalisation, summed; the estimated error is the worst mode's.
+    The stopping rule follows the requested frequencies (relative change, the worst mode's)."""
+    indicators = np.zeros_like(per_mode[0][0]) if per_mode else np.zeros(0)
+    worst = 0.0
+    for eta2, norm2 in per_mode:
+        total = float(eta2.sum())
+        if norm2 + total > 0:
+            indicators = indicators + eta2 / (norm2 + total)
+            worst = max(worst, _relative(total, norm2))
+    return ErrorEstimate(
+        indicators,
+        unknowns,
+        worst,
+        tracked={label: Tracked([float(f) for f in frequencies], "relative", label)},
+        default_quantity=label,
+        stop_on_quantity=True,
+    )
+
+
+def _relative(total: float, norm2: float) -> float:
+    """η / √(‖u_h‖² + η²)."""
+    return float(np.sqrt(total / (norm2 + total))) if norm2 + total > 0 else 0.0
 
 
 def curl_residual_estimate(

@@ -165,7 +165,9 @@ def _decide(
     history: list[Any],
     k: int,
 ) -> dict[str, Any]:
-    by_quantity = settings.quantity is not None or estimate.relative_error is None
+    by_quantity = (
+        settings.quantity is not None or estimate.relative_error is None or estimate.stop_on_quantity
+    )
     if by_quantity:
         if change is not None and change < tolerance:
             what = (
@@ -230,7 +232,7 @@ def _attach(
         "tolerance": tolerance,
         "quantity": name,
         "rule": "quantity change"
-        if settings.quantity is not None or reached["estimated_error"] is None
+        if settings.quantity is not None or reached["estimated_error"] is None or estimate.stop_on_quantity
         else "estimated error",
         "fraction": settings.fraction,
         "max_passes": settings.max_passes,

@@ -1,5 +1,5 @@
 import type { AdaptiveSummary } from './adaptive-passes.ts';
-import { quantityValue } from './adaptive-passes.ts';
+import { quantityLabel, quantityValue } from './adaptive-passes.ts';
 import { LineChart } from './LineChart.tsx';
 
 const unknownsText = (n: number) => (n >= 1e4 ? `${Math.round(n / 1e3)} k` : String(Math.round(n)));
@@ -8,7 +8,7 @@ const unknownsText = (n: number) => (n >= 1e4 ? `${Math.round(n / 1e3)} k` : Str
 export function AdaptiveConvergence({ summary }: { summary: AdaptiveSummary }) {
   const x = summary.passes.map((p) => p.unknowns);
   const errors = summary.passes.map((p) => p.estimatedError);
-  const values = summary.passes.map((p) => quantityValue(p.quantity));
+  const values = summary.passes.map((p) => quantityValue(p.quantity, summary.quantity));
   const changes = summary.passes.map((p) => p.change);
   const hasErrors = errors.every((e) => e !== null);
   const hasValues = values.every((v) => v !== null);
@@ -24,7 +24,7 @@ export function AdaptiveConvergence({ summary }: { summary: AdaptiveSummary }) {
       )}
       {hasValues && (
         <LineChart
-          title={`${summary.quantity === 'S' ? 'max |S|' : (summary.quantity ?? 'Quantity')} against unknowns`}
+          title={`${quantityLabel(summary.quantity)} against unknowns`}
           x={x}
           series={[{ name: summary.quantity ?? 'quantity', values: values as number[] }]}
           xLabel={unknownsText}

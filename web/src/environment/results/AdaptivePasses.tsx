@@ -1,4 +1,4 @@
-import { adaptiveSummary, quantityValue } from './adaptive-passes.ts';
+import { adaptiveSummary, quantityLabel, quantityValue } from './adaptive-passes.ts';
 import { lazyChart } from './lazy-charts.tsx';
 import type { ProcessedResults } from './process-results.ts';
 
@@ -31,7 +31,7 @@ export function AdaptivePasses({ results }: { results: ProcessedResults }) {
             <th>Unknowns</th>
             <th>Elements</th>
             <th>Est. error</th>
-            <th>{sParameters ? 'max |S|' : (summary.quantity ?? 'Quantity')}</th>
+            <th>{quantityLabel(summary.quantity)}</th>
             <th>{sParameters ? '|ΔS|' : 'Change'}</th>
             <th>Time (s)</th>
           </tr>
@@ -43,7 +43,7 @@ export function AdaptivePasses({ results }: { results: ProcessedResults }) {
               <td>{p.unknowns.toLocaleString('en-US')}</td>
               <td>{p.elements.toLocaleString('en-US')}</td>
               <td>{sig(p.estimatedError)}</td>
-              <td>{sig(quantityValue(p.quantity), 5)}</td>
+              <td>{sig(quantityValue(p.quantity, summary.quantity), 5)}</td>
               <td>{sig(p.change)}</td>
               <td>{p.timeS.toFixed(1)}</td>
             </tr>

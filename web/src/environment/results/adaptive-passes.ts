@@ -51,8 +51,19 @@ export function adaptiveSummary(info: Record<string, unknown> | null): AdaptiveS
   };
 }
 
-/** The quantity column of a pass: the number, or the largest |S| entry of an S-matrix. */
-export function quantityValue(q: AdaptivePass['quantity']): number | null {
+/** The quantity column of a pass: the number, the largest |S| entry of an S-matrix, or the lowest of the
+ * requested natural frequencies (modal: `frequencies_Hz`). */
+export function quantityValue(q: AdaptivePass['quantity'], name: string | null = null): number | null {
   if (q === null) return null;
-  return Array.isArray(q) ? Math.max(...q) : q;
+  if (!Array.isArray(q)) return q;
+  return name === FREQUENCIES ? (q[0] ?? null) : Math.max(...q);
+}
+
+const FREQUENCIES = 'frequencies_Hz';
+
+/** The quantity's column and plot title. */
+export function quantityLabel(name: string | null): string {
+  if (name === 'S') return 'max |S|';
+  if (name === FREQUENCIES) return 'f₁ (Hz)';
+  return name ?? 'Quantity';
 }

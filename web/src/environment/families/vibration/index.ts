@@ -29,6 +29,12 @@ const vibration: FamilyModule = {
     form.vibrationKind === 'harmonic' || form.vibrationPrestress === 'loads'
       ? [SUPPORT_FACES, LOAD_FACES]
       : [SUPPORT_FACES],
+  // Natural frequencies stop on the change of the requested frequencies (docs/adaptive.md); harmonic runs have no
+  // estimator yet.
+  adaptiveQuantities: (form) =>
+    form.vibrationKind === 'modal'
+      ? [{ value: 'first_frequency_Hz', label: 'First natural frequency only' }]
+      : null,
   analysisType: (form) => form.vibrationKind,
   mode: (analysisType) => analysisType,
   toBackend: (form, { bodies }) => vibrationToBackend(form, bodies),
