@@ -213,6 +213,61 @@ describe('the magnetics form (EM family: eddy currents)', () => {
   });
 });
 
+describe("a solid conductor's terminals", () => {
+  function busBarForm(): AnalysisForm {
+    const bar = {
+      ...newMagneticsRows.solidConductor(0, '3'),
+      name: 'bar',
+      current: '250',
+      terminals: 'picked' as const,
+    };
+    const found = { ...newMagneticsRows.solidConductor(1, '0'), name: 'plate', current: '10' };
+    return {
+      ...defaultAnalysisForm(),
+      analysisType: 'eddy-current',
+      eddyFrequencyHz: '50',
+      solidConductors: [bar, found],
+      conductorTerminals: [
+        { ...newMagneticsRows.conductorTerminal(bar.key, 'in'), faces: '3, 4' },
+        { ...newMagneticsRows.conductorTerminal(bar.key, 'out'), faces: '11' },
+      ],
+    };
+  }
+
+  it('sends the picked faces as terminals and leaves a found one to the engine', () => {
+    const config = toBackendConfig(busBarForm(), { bodies });
+    expect(AnalysisConfig.safeParse(config).success).toBe(true);
+    expect(config.solidConductors).toEqual([
+      { name: 'bar', region: 3, current: 250, phase: 0, terminals: { in: [3, 4], out: [11] } },
+      { name: 'plate', region: 0, current: 10, phase: 0 },
+    ]);
+    // one end not picked yet: no terminals (the engine then looks for the two patches itself)
+    const half = busBarForm();
+    half.conductorTerminals = half.conductorTerminals.map((t) =>
+      t.side === 'out' ? { ...t, faces: '' } : t,
+    );
+    expect(toBackendConfig(half, { bodies }).solidConductors?.[0]).not.toHaveProperty('terminals');
+  });
+
+  it('reads the terminals back onto their conductor and marks them on the model', () => {
+    const config = toBackendConfig(busBarForm(), { bodies });
+    const { form: back, reset } = fromBackendConfig(JSON.parse(JSON.stringify(config)));
+    expect(reset).toEqual([]);
+    expect(toBackendConfig(back, { bodies })).toEqual(config);
+    const [bar, plate] = back.solidConductors;
+    expect([bar?.terminals, plate?.terminals]).toEqual(['picked', 'auto']);
+    expect(back.conductorTerminals.map((t) => [t.conductorKey === bar?.key, t.side, t.faces])).toEqual([
+      [true, 'in', '3, 4'],
+      [true, 'out', '11'],
+    ]);
+    const marks = faceMarks(back, null, false);
+    expect(marks.map((m) => [m.faces, m.tone])).toEqual([
+      [[3, 4], 'load'],
+      [[11], 'load'],
+    ]);
+  });
+});
+
 describe('a pasted B–H table', () => {
   it('reads JSON or "H, B" lines (a header skipped) as the contract does', () => {
     expect(readBhTable('[[0, 0], [100, 0.8]]')).toEqual({

@@ -53,6 +53,7 @@ const em: FamilyModule = {
     'coils',
     'coilTerminals',
     'solidConductors',
+    'conductorTerminals',
     'magneticBoundaries',
     'magneticBodies',
     'forceBodies',

@@ -32,6 +32,7 @@ export function inductionFromBackend(reader: ConfigReader): Partial<AnalysisForm
     coils: m.coils,
     coilTerminals: m.coilTerminals,
     solidConductors: m.solidConductors,
+    conductorTerminals: m.conductorTerminals,
     magneticBoundaries: m.magneticBoundaries,
     airPadding: m.airPadding,
     eddyFrequencyHz: m.eddyFrequencyHz,

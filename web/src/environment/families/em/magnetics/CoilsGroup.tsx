@@ -4,7 +4,13 @@ import { useEnv } from '../../../state/EnvironmentContext.tsx';
 import { Select, TextField } from '../../../ui/fields.tsx';
 import { Section } from '../../../ui/Section.tsx';
 import { TripleInput } from '../../../ui/TripleInput.tsx';
-import { type CoilRouting, type CoilRow, newMagneticsRows } from './magnetics-form.ts';
+import {
+  type CoilRouting,
+  type CoilRow,
+  type ConductorTerminals,
+  newMagneticsRows,
+  type SolidConductorRow,
+} from './magnetics-form.ts';
 
 const ROUTINGS: { value: CoilRouting; label: string }[] = [
   { value: 'closed', label: 'Ring around a hole (solenoid, racetrack)' },
@@ -151,10 +157,35 @@ export function CoilsGroup({ eddy }: { eddy: boolean }) {
   );
 }
 
+const CONDUCTOR_TERMINALS: { value: ConductorTerminals; label: string }[] = [
+  { value: 'auto', label: 'Where it meets the model’s boundary (found)' },
+  { value: 'picked', label: 'Faces picked on the model' },
+];
+
 /** Massive conductors fed a total current (eddy currents: skin and proximity effect inside). */
 export function SolidConductorsGroup() {
-  const { form, setRow, addRow, removeRow } = useForm();
+  const { form, set, setRow, addRow } = useForm();
   const bodies = useBodyOptions();
+  const remove = (row: SolidConductorRow) =>
+    set({
+      solidConductors: form.solidConductors.filter((s) => s.key !== row.key),
+      conductorTerminals: form.conductorTerminals.filter((t) => t.conductorKey !== row.key),
+    });
+  const setTerminals = (row: SolidConductorRow, terminals: ConductorTerminals) => {
+    const has = form.conductorTerminals.some((t) => t.conductorKey === row.key);
+    set({
+      solidConductors: form.solidConductors.map((s) => (s.key === row.key ? { ...s, terminals } : s)),
+      // picked ends get their two face rows, as an open coil's do
+      conductorTerminals:
+        terminals === 'picked' && !has
+          ? [
+              ...form.conductorTerminals,
+              newMagneticsRows.conductorTerminal(row.key, 'in'),
+              newMagneticsRows.conductorTerminal(row.key, 'out'),
+            ]
+          : form.conductorTerminals,
+    });
+  };
   return (
     <Section
       title="Solid conductors"
@@ -162,8 +193,8 @@ export function SolidConductorsGroup() {
       testId="group-solid-conductors"
     >
       <div className="rows">
-        {form.solidConductors.map((s) => (
-          <div className="row-card" key={s.key}>
+        {form.solidConductors.map((s, i) => (
+          <div className="row-card" key={s.key} data-testid={`solid-conductor-${i}`}>
             <div className="row-head">
               <TextField
                 label="Name"
@@ -171,12 +202,7 @@ export function SolidConductorsGroup() {
                 value={s.name}
                 onChange={(v) => setRow('solidConductors', s.key, { name: v })}
               />
-              <button
-                type="button"
-                className="icon"
-                title="Remove"
-                onClick={() => removeRow('solidConductors', s.key)}
-              >
+              <button type="button" className="icon" title="Remove" onClick={() => remove(s)}>
                 ✕
               </button>
             </div>
@@ -200,6 +226,31 @@ export function SolidConductorsGroup() {
                 onChange={(v) => setRow('solidConductors', s.key, { phase: v })}
               />
             </div>
+            <Select<ConductorTerminals>
+              label="Current enters and leaves"
+              value={s.terminals}
+              options={CONDUCTOR_TERMINALS}
+              onChange={(v) => setTerminals(s, v)}
+              testId={`solid-conductor-${i}-terminals`}
+            />
+            {s.terminals === 'auto' && (
+              <small className="hint">
+                The engine feeds it where it meets the model’s boundary, when that is two separate patches.
+              </small>
+            )}
+            {s.terminals === 'picked' &&
+              form.conductorTerminals
+                .filter((t) => t.conductorKey === s.key)
+                .map((t) => (
+                  <FaceListInput
+                    key={t.key}
+                    label={t.side === 'in' ? 'Current enters at faces' : 'Current leaves at faces'}
+                    value={t.faces}
+                    onChange={(v) => setRow('conductorTerminals', t.key, { faces: v })}
+                    target={{ list: 'conductorTerminals', key: t.key }}
+                    testId={`solid-conductor-${i}-terminal-${t.side}`}
+                  />
+                ))}
           </div>
         ))}
         <button

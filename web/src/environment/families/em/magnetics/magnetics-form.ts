@@ -33,6 +33,10 @@ export interface CoilTerminalRow {
   faces: string;
 }
 
+/** Where a solid conductor's current enters and leaves: found by the engine (the two separate patches where
+ * the conductor meets the model's boundary) or faces picked on the model. */
+export type ConductorTerminals = 'auto' | 'picked';
+
 /** A massive conductor fed a total current (eddy currents only). */
 export interface SolidConductorRow {
   key: string;
@@ -40,6 +44,15 @@ export interface SolidConductorRow {
   body: string;
   current: string;
   phase: string;
+  terminals: ConductorTerminals;
+}
+
+/** One end of a solid conductor, picked on the model (as a coil's, CoilTerminalRow). */
+export interface ConductorTerminalRow {
+  key: string;
+  conductorKey: string;
+  side: 'in' | 'out';
+  faces: string;
 }
 
 export interface MagneticBoundaryRow {
@@ -68,6 +81,7 @@ export interface MagneticsFormFields {
   coils: CoilRow[];
   coilTerminals: CoilTerminalRow[];
   solidConductors: SolidConductorRow[];
+  conductorTerminals: ConductorTerminalRow[];
   magneticBoundaries: MagneticBoundaryRow[];
   /** body index → its magnetic material; bodies not listed are air (μr 1) */
   magneticBodies: Record<number, MagneticBody>;
@@ -87,6 +101,7 @@ export function defaultMagneticsForm(): MagneticsFormFields {
     coils: [],
     coilTerminals: [],
     solidConductors: [],
+    conductorTerminals: [],
     magneticBoundaries: [],
     magneticBodies: {},
     forceBodies: [],
@@ -133,6 +148,13 @@ export const newMagneticsRows = {
     body,
     current: '1',
     phase: '0',
+    terminals: 'auto',
+  }),
+  conductorTerminal: (conductorKey: string, side: 'in' | 'out'): ConductorTerminalRow => ({
+    key: rowKey(),
+    conductorKey,
+    side,
+    faces: '',
   }),
   boundary: (): MagneticBoundaryRow => ({ key: rowKey(), faces: '', type: 'flux-normal' }),
 };

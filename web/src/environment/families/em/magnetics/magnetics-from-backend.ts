@@ -11,6 +11,7 @@ import {
 import {
   type CoilRow,
   type CoilTerminalRow,
+  type ConductorTerminalRow,
   defaultMagneticBody,
   defaultMagneticsForm,
   type MagneticBody,
@@ -53,7 +54,9 @@ export function magneticSourcesFromBackend(r: ConfigReader, eddy: boolean): Magn
   const terminals: CoilTerminalRow[] = [];
   form.coils = r.rows('coils', (e, i) => coilRow(e, i, terminals));
   form.coilTerminals = terminals;
-  form.solidConductors = r.rows('solidConductors', solidConductorRow);
+  const ends: ConductorTerminalRow[] = [];
+  form.solidConductors = r.rows('solidConductors', (e, i) => solidConductorRow(e, i, ends));
+  form.conductorTerminals = ends;
   form.magneticBoundaries = r.rows('magneticBoundaries', boundaryRow);
   r.text('airPadding', form, 'airPadding', (n) => n >= 0 && n <= 20);
   if (eddy) r.text('frequency', form, 'eddyFrequencyHz', (n) => n > 0);
@@ -87,16 +90,30 @@ function coilRow(e: Record<string, unknown>, i: number, terminals: CoilTerminalR
   return row;
 }
 
-function solidConductorRow(e: Record<string, unknown>, i: number): SolidConductorRow | null {
+function solidConductorRow(
+  e: Record<string, unknown>,
+  i: number,
+  terminals: ConductorTerminalRow[],
+): SolidConductorRow | null {
   const body = regionText(e.region);
   if (body === null || !isNumber(e.current)) return null;
-  return {
+  const row: SolidConductorRow = {
     key: rowKey(),
     name: typeof e.name === 'string' ? e.name : `Conductor ${i + 1}`,
     body,
     current: numberText(e.current),
     phase: numText(e.phase, '0'),
+    terminals: 'auto',
   };
+  if (isRecord(e.terminals)) {
+    const inFaces = faceText(e.terminals.in);
+    const outFaces = faceText(e.terminals.out);
+    if (inFaces === null || outFaces === null) return null;
+    row.terminals = 'picked';
+    terminals.push({ key: rowKey(), conductorKey: row.key, side: 'in', faces: inFaces });
+    terminals.push({ key: rowKey(), conductorKey: row.key, side: 'out', faces: outFaces });
+  }
+  return row;
 }
 
 function boundaryRow(e: Record<string, unknown>): MagneticBoundaryRow | null {

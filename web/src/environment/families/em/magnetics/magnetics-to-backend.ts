@@ -44,7 +44,7 @@ export function magneticMaterial(body: MagneticBody, eddy: boolean): Record<stri
 
 /**
  * The magnetics keys of the backend config (contracts/src/analysis/magnetics.ts): coils, solid conductors
- * (eddy currents), flux boundaries, air padding, force bodies and torque axis, and each body's magnetic
+ * (eddy currents; picked terminals when the user picks them, else the engine finds them), flux boundaries, air padding, force bodies and torque axis, and each body's magnetic
  * material. Incomplete rows (no turns, no faces) are left out; the submit checks name what a run still lacks.
  */
 export function magneticsToBackend(
@@ -53,6 +53,12 @@ export function magneticsToBackend(
 ): Partial<AnalysisConfigInput> {
   const eddy = context.analysisType === 'eddy-current';
   const names = new Map(context.bodies.map((b) => [b.region, b.name]));
+  /** The faces picked for one end of a coil or a solid conductor (its rows of `rows`, joined). */
+  const ends = <R extends { side: 'in' | 'out'; faces: string }>(rows: R[]) => {
+    const side = (s: 'in' | 'out') => rows.filter((t) => t.side === s).flatMap((t) => parseFaceList(t.faces));
+    const [inFaces, outFaces] = [side('in'), side('out')];
+    return inFaces.length > 0 && outFaces.length > 0 ? { in: inFaces, out: outFaces } : undefined;
+  };
   const coils = form.coils.flatMap((c) => {
     const region = bodyIndex(c.body);
     const turns = parseInteger(c.turns);
@@ -70,12 +76,8 @@ export function magneticsToBackend(
     const wraps = bodyIndex(c.wraps);
     if (c.routing === 'wraps' && wraps !== undefined) coil.wraps = wraps;
     if (c.routing === 'terminals') {
-      const side = (s: 'in' | 'out') =>
-        form.coilTerminals
-          .filter((t) => t.coilKey === c.key && t.side === s)
-          .flatMap((t) => parseFaceList(t.faces));
-      const [inFaces, outFaces] = [side('in'), side('out')];
-      if (inFaces.length > 0 && outFaces.length > 0) coil.terminals = { in: inFaces, out: outFaces };
+      const terminals = ends(form.coilTerminals.filter((t) => t.coilKey === c.key));
+      if (terminals) coil.terminals = terminals;
     }
     return [coil];
   });
@@ -86,7 +88,19 @@ export function magneticsToBackend(
           const region = bodyIndex(s.body);
           const current = parseNumber(s.current);
           if (region === undefined || current === undefined) return [];
-          return [{ name: s.name.trim() || undefined, region, current, phase: parseNumber(s.phase) ?? 0 }];
+          const terminals =
+            s.terminals === 'picked'
+              ? ends(form.conductorTerminals.filter((t) => t.conductorKey === s.key))
+              : undefined;
+          return [
+            {
+              name: s.name.trim() || undefined,
+              region,
+              current,
+              phase: parseNumber(s.phase) ?? 0,
+              ...(terminals ? { terminals } : {}),
+            },
+          ];
         })
       : [],
     magneticBoundaries: form.magneticBoundaries.flatMap((row) => {
