@@ -154,6 +154,8 @@ export const VIEWER_FUNCTIONS = [
   'setStreamlines', // ({ enabled, seeds, field: a vector field's name; 'E' | 'H' mean electric_field | magnetic_field })
   'zoomToFit',
   'resetView',
+  'setCamera', // (CameraState) — put the camera where another pane's is (linked panes); reports no camera event
+  'setSyncEvents', // (on: boolean) — report camera moves and the legend's data range (viewer-event camera | legend)
   'toggleFullscreen',
   'exportPng', // () → viewer-event { kind: 'png', dataUrl }
   'setViewerMode', // ('main' | 'section')
@@ -192,6 +194,11 @@ export const ParentToViewerMessage = z.discriminatedUnion('type', [
 ]);
 export type ParentToViewerMessage = z.infer<typeof ParentToViewerMessage>;
 
+const vec3 = z.tuple([z.number(), z.number(), z.number()]);
+/** Where the camera is and what it looks at (model units), for panes whose cameras move together. */
+export const CameraState = z.object({ position: vec3, target: vec3, up: vec3 });
+export type CameraState = z.infer<typeof CameraState>;
+
 export const ViewerEvent = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('section-range'), min: z.number(), max: z.number(), offset: z.number() }),
   z.object({
@@ -206,6 +213,20 @@ export const ViewerEvent = z.discriminatedUnion('kind', [
     field: z.string(),
   }),
   z.object({ kind: z.literal('png'), dataUrl: z.string() }),
+  /** with setSyncEvents(true): the user moved the camera (not sent for setCamera) */
+  z.object({ kind: z.literal('camera'), camera: CameraState }),
+  /**
+   * with setSyncEvents(true): the legend after each change — the shown range (`min`, `max`) and the data's own
+   * range of the coloured quantity (`dataMin`, `dataMax`), so panes can share one range.
+   */
+  z.object({
+    kind: z.literal('legend'),
+    field: z.string(),
+    min: z.number(),
+    max: z.number(),
+    dataMin: z.number(),
+    dataMax: z.number(),
+  }),
 ]);
 
 export const ViewerToParentMessage = z.discriminatedUnion('type', [

@@ -9,7 +9,8 @@ import { serverAndBrowser } from '../support/stand.ts';
 /**
  * Issue 37's user path: a new user sets up the STEP bracket (bolt holes fixed, a load on the upright),
  * sweeps the load over 5 values and the material's stiffness over 2, watches the table fill in, downloads
- * the CSV, plots max von Mises against the load and opens a point's fields in the viewer.
+ * the CSV, plots max von Mises against the load, compares two points side by side (two viewer panes, linked
+ * cameras, one legend range) and as a difference field, and opens a point's fields in the viewer.
  */
 const OUT = resolve(import.meta.dirname, '..', 'out');
 const stand = serverAndBrowser();
@@ -25,7 +26,7 @@ function facesWhere(mesh: Mesh, test: (v: number[]) => boolean): number[] {
 }
 
 describe('design study from the environment', () => {
-  it('bracket: 5 loads × 2 materials, table fills in, CSV, plot of von Mises against the load, open a point', async () => {
+  it('bracket: 5 loads × 2 materials, table fills in, CSV, plot of von Mises against the load, two points compared, open a point', async () => {
     const page: Page = await (
       await stand.browser.newContext({ viewport: { width: 1366, height: 900 }, acceptDownloads: true })
     ).newPage();
@@ -138,6 +139,111 @@ describe('design study from the environment', () => {
     expect(await page.$('[data-testid=study-heat-map]')).not.toBeNull();
     mkdirSync(OUT, { recursive: true });
     await page.screenshot({ path: join(OUT, 'study-bracket.png') });
+
+    // Two points side by side: A at the largest load, B at the smallest, both on the softer material. Linear
+    // elasticity: A's stresses are 5 × B's at every vertex, so A − B = 4 × B.
+    const pointOf = (load: number) =>
+      rows.find((r) => Number(r[1]) === load && Number(r[2]) === 69e9)?.[0] as string;
+    const [pointA, pointB] = [pointOf(-500), pointOf(-100)];
+    const jobOf = (point: string) => rows.find((r) => r[0] === point)?.[7] as string;
+    const binaries: string[] = [];
+    page.on('request', (req) => {
+      const m = /\/api\/fea\/results\/([^/]+)\/binary/.exec(req.url());
+      if (m) binaries.push(m[1] as string);
+    });
+    await page.check(`[data-testid=study-compare-pick][data-point="${pointA}"]`);
+    await page.check(`[data-testid=study-compare-pick][data-point="${pointB}"]`);
+    await page.click('[data-testid=study-compare]');
+    const paneFrame = async (pane: string) => {
+      const el = await page.waitForSelector(`[data-testid=${pane}] iframe`, { timeout: 60_000 });
+      const f = await el.contentFrame();
+      if (!f) throw new Error(`${pane} has no frame`);
+      await f.waitForLoadState('load');
+      return f;
+    };
+    const [frameA, frameB] = [await paneFrame('compare-pane-a'), await paneFrame('compare-pane-b')];
+    // the results came as results.bin, not JSON text
+    expect(binaries).toEqual(expect.arrayContaining([jobOf(pointA), jobOf(pointB)]));
+    await page.selectOption('[data-testid=compare-field]', 'von_mises');
+    type Shown = {
+      field: string | null;
+      legend: { min: number; max: number } | null;
+      camera: { position: number[] };
+    };
+    const shown = (f: typeof frameA) =>
+      f.evaluate(() =>
+        (window as unknown as { fieldlineViewer: { shown: () => unknown } }).fieldlineViewer.shown(),
+      ) as Promise<Shown>;
+    // one legend range on both panes, once each has reported its own
+    await expect
+      .poll(
+        async () => {
+          const [a, b] = [await shown(frameA), await shown(frameB)];
+          return (
+            a.field === 'von_mises' &&
+            b.field === 'von_mises' &&
+            a.legend !== null &&
+            b.legend !== null &&
+            a.legend.min === b.legend.min &&
+            a.legend.max === b.legend.max &&
+            a.legend.max > 5 * a.legend.min
+          );
+        },
+        { timeout: 60_000, interval: 250 },
+      )
+      .toBe(true);
+    const common = (await shown(frameA)).legend as { min: number; max: number };
+    expect(await page.locator('[data-testid=compare-points] iframe').count()).toBe(2);
+    for (const f of [frameA, frameB]) expect(await f.locator('canvas.fl-gl').count()).toBe(1);
+
+    // Linked cameras: a drag in pane A moves pane B's camera to the same place.
+    const before = (await shown(frameB)).camera.position;
+    const box = await (await page.$('[data-testid=compare-pane-a] iframe'))?.boundingBox();
+    if (!box) throw new Error('pane A has no box');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2 + 40, { steps: 6 });
+    await page.mouse.up();
+    await expect
+      .poll(
+        async () => {
+          const [a, b] = [(await shown(frameA)).camera.position, (await shown(frameB)).camera.position];
+          const moved = Math.hypot(...a.map((v, i) => v - (before[i] as number)));
+          const apart = Math.hypot(...a.map((v, i) => v - (b[i] as number)));
+          return moved > 0 && apart <= 1e-9 * Math.hypot(...a);
+        },
+        { timeout: 20_000, interval: 200 },
+      )
+      .toBe(true);
+    const movedTo = (await shown(frameA)).camera.position;
+    await page.screenshot({ path: join(OUT, 'study-compare-side.png') });
+
+    // The difference field A − B on one pane: 4 × B's von Mises, so its range is 4 × B's (B holds the
+    // common minimum, A the common maximum = 5 × B's).
+    await page.click('[data-testid=compare-difference]');
+    const frameD = await paneFrame('compare-pane-difference');
+    await expect
+      .poll(
+        async () => (await shown(frameD)).legend !== null && (await shown(frameD)).field === 'von_mises',
+        {
+          timeout: 60_000,
+          interval: 250,
+        },
+      )
+      .toBe(true);
+    const diff = await shown(frameD);
+    const range = diff.legend as { min: number; max: number };
+    console.log(
+      `compare: common legend ${common.min.toExponential(4)}…${common.max.toExponential(4)} Pa; difference ${range.min.toExponential(4)}…${range.max.toExponential(4)} Pa; expected ${(4 * common.min).toExponential(4)}…${(0.8 * common.max).toExponential(4)} Pa`,
+    );
+    expect(Math.abs(range.max / (0.8 * common.max) - 1)).toBeLessThan(1e-4);
+    expect(Math.abs(range.min - 4 * common.min)).toBeLessThan(1e-4 * common.max);
+    // the difference pane opened where the linked cameras were
+    expect(Math.hypot(...diff.camera.position.map((v, i) => v - (movedTo[i] as number)))).toBeLessThan(
+      1e-9 * Math.hypot(...movedTo),
+    );
+    await page.screenshot({ path: join(OUT, 'study-compare.png') });
+    await page.click('[data-testid=compare-close]');
 
     // Open a point: its fields in the viewer.
     await page.locator('[data-testid=study-open-point]').first().click();

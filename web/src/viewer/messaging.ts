@@ -1,4 +1,5 @@
 import {
+  CameraState,
   DeformationSetting,
   FaceMark,
   FieldSelection,
@@ -40,6 +41,8 @@ export const FUNCTION_ARGS = {
   ]),
   zoomToFit: z.tuple([]),
   resetView: z.tuple([]),
+  setCamera: z.tuple([CameraState]),
+  setSyncEvents: z.tuple([z.boolean()]),
   toggleFullscreen: z.tuple([]),
   exportPng: z.tuple([]),
   setViewerMode: z.tuple([z.enum(['main', 'section'])]),

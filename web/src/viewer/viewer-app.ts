@@ -44,6 +44,7 @@ export class ViewerApp {
       emit,
       layers: {} as Layers,
       serial: 0,
+      syncEvents: false,
       setBusy: (delta) => {
         this.stats.busy += delta;
       },

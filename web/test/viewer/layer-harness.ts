@@ -21,7 +21,14 @@ export function fakeContext() {
   const syncs: { currentFrame: number; totalFrames: number; playing: boolean }[] = [];
   const view = {
     camera: new THREE.PerspectiveCamera(),
-    controls: { enableZoom: true },
+    // the orbit controls' events and target: the camera layer listens to changes (linked panes)
+    controls: Object.assign(new THREE.EventDispatcher<{ change: object }>(), {
+      enableZoom: true,
+      target: new THREE.Vector3(),
+      update(this: THREE.EventDispatcher<{ change: object }>) {
+        this.dispatchEvent({ type: 'change' });
+      },
+    }),
     renders: 0,
     lastRenderMs: 0,
     lastFrameWaitMs: 0,
@@ -49,6 +56,7 @@ export function fakeContext() {
     emit: { event: (e) => events.push(e), sync: (s) => syncs.push(s) },
     layers: {} as Layers,
     serial: 0,
+    syncEvents: false,
     setBusy: (delta) => {
       ctx.stats.busy += delta;
     },

@@ -177,6 +177,49 @@ describe('the layers composed (no WebGL)', () => {
     expect(layers.exporter.shown()).toMatchObject({ field: null, legend: null, position: null });
   });
 
+  it('linked panes: with sync events a user move is reported once per frame, setCamera is not, and the legend reports its data range', async () => {
+    const { layers, events, ctx } = loaded();
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r(null)));
+    ctx.view.controls.update();
+    await frame();
+    expect(events.filter((e) => e.kind === 'camera' || e.kind === 'legend')).toEqual([]);
+    runCommand(layers, 'setSyncEvents', [true]);
+    await frame();
+    expect(events.filter((e) => e.kind === 'legend').at(-1)).toEqual({
+      kind: 'legend',
+      field: 'heat',
+      min: 300,
+      max: 330,
+      dataMin: 300,
+      dataMax: 330,
+    });
+    events.length = 0;
+    // a drag: several changes in one frame, one report with where the camera ended
+    ctx.view.camera.position.set(1, 2, 3);
+    ctx.view.controls.update();
+    ctx.view.camera.position.set(4, 5, 6);
+    ctx.view.controls.update();
+    await frame();
+    const moves = events.filter((e) => e.kind === 'camera');
+    expect(moves).toHaveLength(1);
+    expect(moves[0]).toMatchObject({ camera: { position: [4, 5, 6], target: [0, 0, 0] } });
+    events.length = 0;
+    runCommand(layers, 'setCamera', [{ position: [7, 8, 9], target: [1, 1, 1], up: [0, 0, 1] }]);
+    await frame();
+    expect(events.filter((e) => e.kind === 'camera')).toEqual([]);
+    expect(layers.exporter.shown().camera).toEqual({ position: [7, 8, 9], target: [1, 1, 1], up: [0, 0, 1] });
+    // a range set by the parent: the legend shows it, the data range stays the field's own
+    runCommand(layers, 'setColorRange', [250, 400]);
+    expect(events.filter((e) => e.kind === 'legend').at(-1)).toEqual({
+      kind: 'legend',
+      field: 'heat',
+      min: 250,
+      max: 400,
+      dataMin: 300,
+      dataMax: 330,
+    });
+  });
+
   it('markFaces draws the form’s faces in their role’s colour, kept across a new model and cleared with it', () => {
     const { layers, ctx } = loaded();
     runCommand(layers, 'markFaces', [

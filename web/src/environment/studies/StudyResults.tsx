@@ -1,6 +1,11 @@
-import type { StudyResponse } from '@fieldline/contracts';
-import { useMemo, useState } from 'react';
+import type { StudyPoint, StudyResponse } from '@fieldline/contracts';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { lazyChart } from '../results/lazy-charts.tsx';
+
+// Two viewer panes and their results: a chunk of their own, fetched when the user compares two points.
+const ComparePoints = lazy(() =>
+  import('./compare/ComparePoints.tsx').then((m) => ({ default: m.ComparePoints })),
+);
 
 // The line chart draws with the results' charts: their own chunk, fetched when a study's plot is shown
 // (e2e/tests/bundle-budget.e2e.ts keeps them out of the environment's start).
@@ -21,6 +26,16 @@ export function StudyResults(props: { study: StudyResponse; onOpen: (jobId: stri
   const [descending, setDescending] = useState(false);
   const [plotOutput, setPlotOutput] = useState(study.outputs[0] ?? '');
   const [plotAgainst, setPlotAgainst] = useState(paths[0] ?? '');
+  // the two points picked for Compare (in the order picked; a third pick drops the first)
+  const [picked, setPicked] = useState<number[]>([]);
+  const [comparing, setComparing] = useState<[StudyPoint, StudyPoint] | null>(null);
+  const pickedPoints = picked
+    .map((i) => study.points.find((p) => p.index === i && p.status === 'completed' && p.job_id))
+    .filter((p): p is StudyPoint => p !== undefined);
+  const togglePick = (index: number, on: boolean) =>
+    setPicked((old) =>
+      on ? [...old.filter((i) => i !== index), index].slice(-2) : old.filter((i) => i !== index),
+    );
   const rows = useMemo(() => {
     const key = (p: StudyResponse['points'][number]) =>
       sortBy === 'point'
@@ -70,6 +85,25 @@ export function StudyResults(props: { study: StudyResponse; onOpen: (jobId: stri
   const xs = [...new Set(series.flatMap((s) => s.pts.map((p) => p.x)))].sort((a, b) => a - b);
   return (
     <div className="study-results" data-testid="study-results">
+      <div className="row">
+        <button
+          type="button"
+          data-testid="study-compare"
+          disabled={pickedPoints.length !== 2}
+          title="Tick two completed points in the table"
+          onClick={() => setComparing(pickedPoints as [StudyPoint, StudyPoint])}
+        >
+          Compare{' '}
+          {pickedPoints.length === 2
+            ? `points ${pickedPoints[0]?.index} and ${pickedPoints[1]?.index}`
+            : 'two points'}
+        </button>
+      </div>
+      {comparing && (
+        <Suspense fallback={<p className="muted">Loading the comparison…</p>}>
+          <ComparePoints points={comparing} onClose={() => setComparing(null)} />
+        </Suspense>
+      )}
       <div className="table-scroll">
         <table className="data-table" data-testid="study-table">
           <thead>
@@ -79,6 +113,7 @@ export function StudyResults(props: { study: StudyResponse; onOpen: (jobId: stri
               {header('status', 'status')}
               {study.outputs.map((o) => header(o, o))}
               <th />
+              <th>compare</th>
             </tr>
           </thead>
           <tbody>
@@ -104,6 +139,18 @@ export function StudyResults(props: { study: StudyResponse; onOpen: (jobId: stri
                     >
                       Open
                     </button>
+                  )}
+                </td>
+                <td>
+                  {p.job_id && p.status === 'completed' && (
+                    <input
+                      type="checkbox"
+                      aria-label={`Compare point ${p.index}`}
+                      data-testid="study-compare-pick"
+                      data-point={p.index}
+                      checked={picked.includes(p.index)}
+                      onChange={(e) => togglePick(p.index, e.target.checked)}
+                    />
                   )}
                 </td>
               </tr>

@@ -52,6 +52,8 @@ export const COMMANDS: { [K in ViewerFunctionName]: Command<K> } = {
 
   zoomToFit: { layer: 'camera', run: (l) => l.camera.zoomToFit() },
   resetView: { layer: 'camera', run: (l) => l.camera.resetView() },
+  setCamera: { layer: 'camera', run: (l, state) => l.camera.setCamera(state) },
+  setSyncEvents: { layer: 'camera', run: (l, on) => l.camera.setSyncEvents(on) },
   toggleFullscreen: { layer: 'camera', run: (l) => l.camera.toggleFullscreen() },
 
   exportPng: { layer: 'exporter', run: (l) => l.exporter.exportPng() },

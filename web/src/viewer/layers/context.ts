@@ -26,7 +26,9 @@ export type ViewerEventOut =
   | { kind: 'section-range'; min: number; max: number; offset: number }
   | { kind: 'face-picked'; faceId: number; point: Vec3 }
   | { kind: 'probe'; position: Vec3; value: number; field: string }
-  | { kind: 'png'; dataUrl: string };
+  | { kind: 'png'; dataUrl: string }
+  | { kind: 'camera'; camera: { position: Vec3; target: Vec3; up: Vec3 } }
+  | { kind: 'legend'; field: string; min: number; max: number; dataMin: number; dataMax: number };
 
 export interface Emit {
   event: (e: ViewerEventOut) => void;
@@ -112,6 +114,8 @@ export interface ViewerContext {
   readonly layers: Layers;
   /** the current load; worker replies for an older one are dropped */
   serial: number;
+  /** setSyncEvents: camera moves and legend changes are reported to the parent (linked panes) */
+  syncEvents: boolean;
   /** work in flight in the worker (stats.busy) */
   setBusy(delta: number): void;
   /** Calls `done(ms)` with the main-thread time from t0 through the next render. */

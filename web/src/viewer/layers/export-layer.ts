@@ -1,4 +1,4 @@
-import type { DeformationSetting } from '@fieldline/contracts';
+import type { CameraState, DeformationSetting } from '@fieldline/contracts';
 import * as THREE from 'three';
 import { drawLegend, LEGEND_WIDTH } from '../ui/legend.ts';
 import type { ViewerContext } from './context.ts';
@@ -17,6 +17,8 @@ export interface Shown {
   } | null;
   deformation: DeformationSetting;
   position: [number, number, number] | null;
+  /** where the camera is and looks at (model units) */
+  camera: CameraState;
   /** where the drawn (deformed) vertices fall in the view: normalised device coordinates, −1…1 is in frame */
   extent: { x: [number, number]; y: [number, number] } | null;
   /** surface triangles marked per tone (markFaces) */
@@ -82,6 +84,7 @@ export class ExportLayer {
         : null,
       deformation: L.deformation.setting,
       position: p && 3 * i + 2 < p.length ? [p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!] : null,
+      camera: L.camera.state(),
       extent: p ? this.extent(p) : null,
       marks: { ...L.marks.counts },
       markColours: { ...L.marks.colours },

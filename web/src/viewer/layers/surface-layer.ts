@@ -17,6 +17,8 @@ export class SurfaceLayer {
   /** the selection's values at the current frame */
   current: FieldView | null = null;
   range: ColorRange = safeRange(0, 1, false);
+  /** the selection's own range over its values (what an auto legend shows) */
+  private dataRange: ColorRange = safeRange(0, 1, false);
   readonly legend: LegendView;
   private colorMap: ColorMapName = 'viridis';
   private userMin: number | null = null;
@@ -85,6 +87,7 @@ export class SurfaceLayer {
     }
     for (const mat of m.materials) mat.uniforms.uUseField!.value = hasField;
     const auto = fields.autoRange(this.selection, this.logScale);
+    this.dataRange = auto;
     this.range = safeRange(this.userMin ?? auto.min, this.userMax ?? auto.max, this.logScale);
     applyRange(this.ctx.colors, this.range);
     this.legend.show(
@@ -104,6 +107,20 @@ export class SurfaceLayer {
     L.arrows.update();
     L.hud.update();
     this.ctx.view.requestRender();
+    this.reportLegend();
+  }
+
+  /** With setSyncEvents: the legend's range and the data's, so linked panes can share one range. */
+  reportLegend(): void {
+    if (!this.ctx.syncEvents || !this.current?.magnitude) return;
+    this.ctx.emit.event({
+      kind: 'legend',
+      field: this.current.name,
+      min: this.range.min,
+      max: this.range.max,
+      dataMin: this.dataRange.min,
+      dataMax: this.dataRange.max,
+    });
   }
 
   /** The badge's line when the chosen field is missing from these results. */

@@ -38,6 +38,15 @@ export function StudiesGuide() {
           that point's fields in the viewer. The study stays on the dashboard's Recent Activity and reopens at{' '}
           <code>/environment?study=…</code>.
         </li>
+        <li>
+          To compare two points, tick them in the table's <strong>compare</strong> column (say ε<sub>r</sub> =
+          10.2 first, then 2.2) and press <strong>Compare</strong>: two viewer panes show the same field with
+          one legend range, and turning or zooming one turns the other. <strong>Difference A − B</strong>{' '}
+          shows the field of the first minus the second on one pane, vertex by vertex — here the potential and
+          the electric field are the same at both points (1 V across one gap filled by one material), so the
+          difference is near zero: only the capacitance changes with ε<sub>r</sub>. Points meshed differently
+          (a swept mesh size) offer no difference, and the card says why.
+        </li>
       </ol>
       <p>
         Expected: C = ε<sub>0</sub>ε<sub>r</sub>A/d = 3.542 pF × ε<sub>r</sub>, so{' '}
