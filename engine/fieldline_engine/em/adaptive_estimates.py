@@ -10,10 +10,14 @@ from fieldline_engine.core.adaptive.estimate import (
     ErrorEstimate,
     Tracked,
     curl_residual_estimate,
+    element_wise,
+    modes_estimate,
     recovery_estimate,
+    recovery_indicators,
+    relative_error,
 )
 from fieldline_engine.core.adaptive.settings import adaptive_settings
-from fieldline_engine.em.constants import EPS0
+from fieldline_engine.em.constants import EPS0, MU0
 from fieldline_engine.em.field_solution import FieldSolution
 from fieldline_engine.em.materials import BodyMaterial
 from fieldline_engine.errors import InvalidInput
@@ -93,3 +97,46 @@ def fullwave_estimate(
         default_quantity="S",
         default_tolerance=FULLWAVE_TOLERANCE,
     )
+
+
+def eigen_estimate(
+    model: TetModel,
+    mesh: ng.Mesh,
+    modes: list[Any],
+    inv_mu_r: ng.CoefficientFunction,
+    eps_r: ng.CoefficientFunction,
+    order: int,
+    unknowns: int,
+) -> ErrorEstimate:
+    """Cavity eigenmodes: the curl–curl residual of each mode at its own k² (curl ν curl E − k² ε E), divided
+    by the mode's energy ∫ ν |curl E|² and summed; the passes stop when the modes' frequencies settle."""
+    per_mode = []
+    for mode in modes:
+        e = mode.field
+        estimate = curl_residual_estimate(model, mesh, e, inv_mu_r, mode.k_squared * eps_r, order, unknowns)
+        energy = float(
+            element_wise(mesh, inv_mu_r * ng.InnerProduct(ng.curl(e), ng.curl(e)), 2 * order).sum()
+        )
+        per_mode.append((estimate.indicators, abs(energy)))
+    return modes_estimate(per_mode, unknowns, [m.frequency for m in modes], "frequencies_Hz", relative=False)
+
+
+def magnetostatic_estimate(
+    model: TetModel, solved: TetModel, mesh: ng.Mesh, fields: Any, bodies: list[Any], order: int
+) -> ErrorEstimate:
+    """Flux recovery of B weighted by the reluctivity ν (a BH body's secant H·B/|B|²): the energy-norm error
+    ∫ ν |B* − B_h|². `solved` is the model the solve ran on: the device with the air the run added (appended
+    after the device's tetrahedra), whose error is left out — the air is meshed again around each pass's device."""
+    nu = mesh.MaterialCF(
+        {
+            f"body{i}": ng.CF(b.nu)
+            if b.bh is None
+            else ng.InnerProduct(fields.h, fields.b) / (ng.InnerProduct(fields.b, fields.b) + 1e-30)
+            for i, b in enumerate(bodies)
+        },
+        default=ng.CF(1.0 / MU0),
+    )
+    eta2, norm2 = recovery_indicators(solved, mesh, fields.b, nu, order, per_body=True)
+    estimate = ErrorEstimate(eta2[: model.nt], fields.ndof, relative_error(float(eta2.sum()), norm2))
+    estimate.default_quantity = "energy_J"
+    return estimate

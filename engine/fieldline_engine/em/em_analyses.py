@@ -69,6 +69,10 @@ class EmEigenAnalysis:
     def check(self, config: dict[str, Any]) -> list[str]:
         return check_options(config, "em-eigen")
 
+    def supports_adaptive(self, config: dict[str, Any]) -> bool:
+        """The curl–curl residual of each mode; the passes stop on the change of the modes' frequencies."""
+        return True
+
     def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
         from fieldline_engine.em.fullwave.eigen_job import solve_eigen_job
 

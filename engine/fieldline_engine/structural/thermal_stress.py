@@ -10,6 +10,8 @@ a given field (core/given_fields.py), the same path a chained thermal job's temp
 import time
 from typing import Any
 
+from fieldline_engine.core.adaptive.estimate import joint_estimate
+from fieldline_engine.core.adaptive.settings import adaptive_requested
 from fieldline_engine.core.given_fields import GivenField, fields_from_info, with_given
 from fieldline_engine.core.registry import analysis_for
 from fieldline_engine.core.solution import Solution
@@ -45,6 +47,9 @@ class ThermalStructuralAnalysis:
         warnings = analysis_for(thermal).check(thermal) + StructuralAnalysis().check(structural)
         return list(dict.fromkeys(warnings))
 
+    def supports_adaptive(self, config: dict[str, Any]) -> bool:
+        return True
+
     def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
         thermal_config, structural_config = step_configs(config)
         started = time.perf_counter()
@@ -58,9 +63,17 @@ class ThermalStructuralAnalysis:
         )
         progress(0.4, "Thermal stress: elasticity under the thermal strain")
         structural = analysis_for(structural_config).solve(model, structural_config, progress.sub(0.4, 1.0))
-        return combined(
+        out = combined(
             thermal, structural, thermal_seconds, time.perf_counter() - started - thermal_seconds, config
         )
+        if adaptive_requested(config):
+            # Both steps' flux recoveries (∇T by k, the strain by E): the mesh serves the temperature and
+            # the stress it causes.
+            parts = [s.error_estimate for s in (thermal, structural) if s.error_estimate is not None]
+            out.error_estimate = joint_estimate(
+                parts, int(out.solver_info["matrix_size"]), "max_von_mises_Pa"
+            )
+        return out
 
 
 def combined(

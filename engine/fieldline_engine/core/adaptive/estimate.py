@@ -68,7 +68,7 @@ def recovery_estimate(
 ) -> ErrorEstimate:
     """ZZ estimate of the weighted gradient (`gradient` of any shape: vector or flattened tensor)."""
     eta2, norm2 = recovery_indicators(model, mesh, gradient, weight, order, complex_valued)
-    return ErrorEstimate(eta2, unknowns, _relative(float(eta2.sum()), norm2))
+    return ErrorEstimate(eta2, unknowns, relative_error(float(eta2.sum()), norm2))
 
 
 def recovery_indicators(
@@ -78,15 +78,28 @@ def recovery_indicators(
     weight: ng.CoefficientFunction,
     order: int,
     complex_valued: bool = False,
+    per_body: bool = False,
 ) -> tuple[np.ndarray, float]:
-    """Per-tetrahedron ZZ indicators η_T² of the weighted gradient and the weighted norm² of the gradient."""
+    """Per-tetrahedron ZZ indicators η_T² of the weighted gradient and the weighted norm² of the gradient.
+    `per_body`: recover in each body separately, where the field itself jumps across material interfaces
+    (B's tangential part at a permeable core: one continuous recovery would smear μr into a false error)."""
     dim = int(np.prod(gradient.shape)) if gradient.shape else 1
     flat = gradient.Reshape((dim,)) if len(gradient.shape) > 1 else gradient
-    space = ng.H1(mesh, order=max(1, order), dim=dim, complex=complex_valued)
-    recovered = ng.GridFunction(space)
-    with parallel(space.ndof):
-        recovered.Set(flat)
-    diff = recovered - flat
+    bodies = [m for m in dict.fromkeys(mesh.GetMaterials())] if per_body else [None]
+    pieces = {}
+    for body in bodies:
+        region = mesh.Materials(body) if body is not None else None
+        where = {"definedon": region} if region is not None else {}
+        space = ng.H1(mesh, order=max(1, order), dim=dim, complex=complex_valued, **where)
+        recovered = ng.GridFunction(space)
+        with parallel(space.ndof):
+            if region is None:
+                recovered.Set(flat)
+            else:
+                recovered.Set(flat, definedon=region)
+        pieces[body] = recovered
+    recovered_cf = pieces[None] if not per_body else mesh.MaterialCF(pieces, default=flat)
+    diff = recovered_cf - flat
     quad = 2 * max(1, order)
     eta2 = element_wise(mesh, weight * ng.InnerProduct(diff, diff), quad)
     energy = element_wise(mesh, weight * ng.InnerProduct(flat, flat), quad)
@@ -94,29 +107,47 @@ def recovery_indicators(
 
 
 def modes_estimate(
-    per_mode: list[tuple[np.ndarray, float]], unknowns: int, frequencies: list[float], label: str
+    per_mode: list[tuple[np.ndarray, float]],
+    unknowns: int,
+    frequencies: list[float],
+    label: str,
+    relative: bool = True,
 ) -> ErrorEstimate:
-    """Eigenproblems: the recovery indicators of each requested mode, each divided by its mode's energy so
-    every mode weighs alike whatever its normalisation, summed; the estimated error is the worst mode's.
-    The stopping rule follows the requested frequencies (relative change, the worst mode's)."""
+    """Eigenproblems: the indicators of each requested mode, each divided by its mode's energy so every mode
+    weighs alike whatever its normalisation, summed; the estimated error is the worst mode's (`relative`:
+    recovery indicators, an energy-norm figure; a residual estimator's has an unknown constant and is left
+    out). The stopping rule follows the requested frequencies (relative change, the worst mode's)."""
     indicators = np.zeros_like(per_mode[0][0]) if per_mode else np.zeros(0)
     worst = 0.0
     for eta2, norm2 in per_mode:
         total = float(eta2.sum())
         if norm2 + total > 0:
             indicators = indicators + eta2 / (norm2 + total)
-            worst = max(worst, _relative(total, norm2))
+            worst = max(worst, relative_error(total, norm2))
     return ErrorEstimate(
         indicators,
         unknowns,
-        worst,
+        worst if relative else None,
         tracked={label: Tracked([float(f) for f in frequencies], "relative", label)},
         default_quantity=label,
         stop_on_quantity=True,
     )
 
 
-def _relative(total: float, norm2: float) -> float:
+def joint_estimate(parts: list[ErrorEstimate], unknowns: int, default_quantity: str | None) -> ErrorEstimate:
+    """Coupled steps solved on one mesh (thermal → structural): each step's indicators divided by its own
+    energy (η_T² · r² / η², r its relative error), summed, so each step draws refinement by its relative
+    error; the estimated error is the worst step's."""
+    indicators = np.zeros_like(parts[0].indicators)
+    for part in parts:
+        total = float(part.indicators.sum())
+        if total > 0 and part.relative_error:
+            indicators = indicators + part.indicators * part.relative_error**2 / total
+    worst = max((p.relative_error for p in parts if p.relative_error is not None), default=None)
+    return ErrorEstimate(indicators, unknowns, worst, default_quantity=default_quantity)
+
+
+def relative_error(total: float, norm2: float) -> float:
     """η / √(‖u_h‖² + η²)."""
     return float(np.sqrt(total / (norm2 + total))) if norm2 + total > 0 else 0.0
 

@@ -14,6 +14,7 @@ import ngsolve as ng
 import numpy as np
 
 from fieldline_engine import protocol
+from fieldline_engine.core.adaptive.settings import adaptive_requested
 from fieldline_engine.core.solution import Solution
 from fieldline_engine.em.boundary_conditions import resolve_boundaries
 from fieldline_engine.em.constants import C0, ETA0
@@ -114,4 +115,11 @@ def solve_eigen_job(model: TetModel, config: dict[str, Any]) -> Solution:
         results["grid"] = grid
         if files:
             results[SIDE_FILES_KEY] = files
-    return em_solution(fields, results, phases=False)
+    out = em_solution(fields, results, phases=False)
+    if adaptive_requested(config):
+        from fieldline_engine.em.adaptive_estimates import eigen_estimate
+
+        out.error_estimate = eigen_estimate(
+            model, mesh, modes, media.inv_mu_r, media.eps_r, order, int(gf.space.ndof)
+        )
+    return out

@@ -23,6 +23,10 @@ class MagnetostaticAnalysis:
             )
         return notes
 
+    def supports_adaptive(self, config: dict[str, Any]) -> bool:
+        """Flux recovery of B weighted by 1/μ (em/adaptive_estimates.py)."""
+        return True
+
     def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
         from fieldline_engine.em.magnetics.job import solve_magnetostatic_job
 

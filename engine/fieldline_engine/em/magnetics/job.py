@@ -6,6 +6,7 @@ from typing import Any
 import numpy as np
 
 from fieldline_engine import protocol
+from fieldline_engine.core.adaptive.settings import adaptive_requested
 from fieldline_engine.core.fields import Field
 from fieldline_engine.core.h1_scalar import SolverOptions
 from fieldline_engine.core.regions import FaceLabeller
@@ -118,4 +119,8 @@ def solve_magnetostatic_job(model: TetModel, config: dict[str, Any], progress: P
     if air_info is not None:
         solution.solver_info["air_region"] = air_info
     solution.warnings.extend(run.warnings)
+    if adaptive_requested(config):
+        from fieldline_engine.em.adaptive_estimates import magnetostatic_estimate
+
+        solution.error_estimate = magnetostatic_estimate(model, solved_model, mesh, fields, bodies, order)
     return solution

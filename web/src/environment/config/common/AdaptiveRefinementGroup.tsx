@@ -14,7 +14,10 @@ export function AdaptiveRefinementGroup() {
   const { form, set } = useForm();
   const quantities = familyById(form.physics).adaptiveQuantities?.(form) ?? null;
   const options = [
-    { value: '', label: 'Estimated error (full-wave: max |ΔS|; modal: the requested frequencies)' },
+    {
+      value: '',
+      label: 'Estimated error (full-wave: max |ΔS|; modes: the requested frequencies)',
+    },
     ...(quantities ?? []).map((q) => ({ value: q.value, label: q.label })),
   ];
   const quantity = options.some((o) => o.value === form.adaptiveQuantity) ? form.adaptiveQuantity : '';
@@ -27,7 +30,8 @@ export function AdaptiveRefinementGroup() {
       {quantities === null ? (
         <p className="muted small" data-testid="adaptive-unavailable">
           This analysis runs on the mesh as it is: adaptive refinement needs an error estimate, which steady
-          static, thermal, structural, natural-frequency and full-wave frequency-domain analyses have.
+          static, magnetostatic, thermal, structural, thermal-stress, natural-frequency, cavity-eigenmode and
+          full-wave frequency-domain analyses have.
         </p>
       ) : (
         <>

@@ -60,17 +60,27 @@ const em: FamilyModule = {
   ],
   Groups: ElectromagneticGroups,
   faceLists: (form) => (isMagneticType(form.analysisType) ? magneticsFaceLists(form) : electricFaceLists),
-  // Static and conduction runs stop on the estimated error or a figure; full-wave on max |ΔS| (docs/adaptive.md).
+  // Static and conduction runs stop on the estimated error or a figure; full-wave on max |ΔS|; eigenmodes on the
+  // change of the modes' frequencies; magnetostatics on B's estimated error or a figure (docs/adaptive.md).
   adaptiveQuantities: (form) =>
-    form.transient || form.analysisType !== 'em'
+    form.transient
       ? null
-      : [
-          { value: 'S', label: 'S-parameters: max |ΔS| at the adaptation frequency' },
-          { value: 'capacitance_F', label: 'Capacitance' },
-          { value: 'resistance_ohm', label: 'Resistance' },
-          { value: 'stored_energy_J', label: 'Stored energy' },
-          { value: 'dissipated_power_W', label: 'Dissipated power' },
-        ],
+      : form.analysisType === 'em-eigen'
+        ? []
+        : form.analysisType === 'magnetostatic'
+          ? [
+              { value: 'energy_J', label: 'Stored magnetic energy' },
+              { value: 'inductance_H', label: 'Inductance (one coil)' },
+            ]
+          : form.analysisType !== 'em'
+            ? null
+            : [
+                { value: 'S', label: 'S-parameters: max |ΔS| at the adaptation frequency' },
+                { value: 'capacitance_F', label: 'Capacitance' },
+                { value: 'resistance_ohm', label: 'Resistance' },
+                { value: 'stored_energy_J', label: 'Stored energy' },
+                { value: 'dissipated_power_W', label: 'Dissipated power' },
+              ],
   analysisType: (form): AnalysisType =>
     form.transient && !isMagneticType(form.analysisType) ? 'em-time' : form.analysisType,
   mode: emMode,

@@ -25,6 +25,11 @@ const thermalStress: FamilyModule = {
   modelBound: [],
   Groups: ThermalStressGroups,
   faceLists: (form) => [...thermal.faceLists(form), ...structural.faceLists(form)],
+  // both steps' estimates drive one mesh (docs/adaptive.md)
+  adaptiveQuantities: () => [
+    { value: 'max_von_mises_Pa', label: 'Max von Mises stress' },
+    { value: 'max_temperature_K', label: 'Max temperature' },
+  ],
   analysisType: () => 'thermal-structural',
   mode: (analysisType) => analysisType,
   toBackend: thermalStressToBackend,

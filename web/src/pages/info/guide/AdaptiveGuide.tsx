@@ -28,6 +28,17 @@ export function AdaptiveGuide() {
           below the tolerance (default 0.02); then the requested sweep is solved on the final mesh.
         </li>
         <li>
+          <strong>Natural frequencies and cavity modes</strong> (Vibration modal, EM eigenmodes): every
+          requested mode's error is estimated (the strain of a mode shape, the curl–curl residual of a cavity
+          mode), each mode weighing alike, and the passes stop when the requested frequencies change by less
+          than the tolerance between two passes (the largest relative change over the modes).
+        </li>
+        <li>
+          <strong>Magnetostatics and thermal stress</strong> stop on the estimated error too: B recovered body
+          by body and weighted by 1/μ; for thermal stress the temperature's and the strain's estimates
+          together, so the mesh serves both steps.
+        </li>
+        <li>
           <strong>Limits</strong>: at most <em>Max passes</em> passes (default 8) and a model of at most{' '}
           <em>Size limit</em> unknowns (default 200 000). The results say which limit stopped the passes and
           what was reached. The run estimate before Run already allows for the model growing to the size
@@ -63,6 +74,27 @@ export function AdaptiveGuide() {
         only reach N<sup>−2/9</sup> because of the corner. Colour the model by{' '}
         <strong>error_indicator</strong> to see where the error was left, and look at the mesh: the elements
         along the inner corner are hundreds of times smaller than those at the far faces.
+      </p>
+      <h3 id="example-adaptive-plate">Worked example: the stress concentration at a hole</h3>
+      <ol>
+        <li>
+          Upload a STEP of an eighth of a plate 250 × 100 × 4 mm with a 20 mm hole at its centre (cut on its
+          three symmetry planes) and mesh it coarsely: 16 mm elements, 12 per circle.
+        </li>
+        <li>
+          Physics <strong>Structural</strong>, order 2: rollers on the three symmetry faces (x, y and z held
+          in turn), a force of 10 MPa × the end face's area pulling the far end.
+        </li>
+        <li>
+          <strong>Adaptive refinement</strong>: <em>Stop when</em> Max von Mises stress, tolerance 0.005.
+        </li>
+        <li>Run.</li>
+      </ol>
+      <p>
+        Expected: about six passes, the max von Mises stress rising from 27 MPa on the start mesh to 31.4–31.5
+        MPa — the stress concentration 3.14 of Howland's solution for a hole of a fifth of the width — with
+        the elements crowding the hole's edge. Refining everywhere reaches the same 1 % only at about 3.5 ×
+        the unknowns.
       </p>
     </>
   );
