@@ -130,6 +130,7 @@ class LinearSolver:
         unknowns: int | None = None,
         fallback_direct: bool = False,
         factor: Callable[[ng.BitArray], ng.BaseMatrix] | None = None,
+        direct_max: int | None = None,
     ):
         self.a = a
         self.fes = fes
@@ -137,7 +138,8 @@ class LinearSolver:
         self.unknowns = unknowns or fes.ndof
         self._factor_of = factor  # freedofs → the factorisation, when a's own sparse Cholesky is not the one
         two_level_ready = two_level is not None
-        direct_max = TWO_LEVEL_DIRECT_MAX_DOFS if two_level_ready else DIRECT_SOLVER_MAX_DOFS
+        if direct_max is None:  # a family may know where its own crossover lies (thermal/solve.py)
+            direct_max = TWO_LEVEL_DIRECT_MAX_DOFS if two_level_ready else DIRECT_SOLVER_MAX_DOFS
         self.method = resolve_choice(choice, self.unknowns, direct_max)
         # `auto` only: a CG run that stalls is finished by the factorisation (STALL_PREDICTED_ITERATIONS).
         self._fallback_direct = (

@@ -42,6 +42,14 @@ def test_an_under_supported_model_is_refused_naming_its_free_motions():
         }
     )
     assert "translate along y and z and rotate about x" in message
+    # One point held (three constraint rows, fewer than the six rigid motions): it can only turn about it.
+    message = refusal(
+        {
+            "displacementConditions": [{"points": [0], "displacement": [0, 0, 0]}],
+            "forceLoads": [{"faces": RIGHT, "force": [1, 0, 0]}],
+        }
+    )
+    assert "can still rotate about x, y and z; add supports" in message
 
 
 def test_loads_and_supports_on_the_same_face_or_on_no_face_are_refused():

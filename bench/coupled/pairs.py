@@ -1,0 +1,62 @@
+"""A B pairs of two prepared run folders (whole process, GNU time -v): medians and the ratio A/B pair by pair.
+
+A folder with job.json runs the engine (`python -m fieldline_engine solve --job .`, this checkout's engine, one
+thread); a folder with one .inp runs CalculiX (`ccx -i NAME`, one thread).
+
+Usage:
+  .venv/bin/python bench/coupled/pairs.py OUT/fieldline OUT/ccx [PAIRS]          # coupled job vs CalculiX
+  .venv/bin/python bench/coupled/pairs.py OUT/fieldline OUT/structural [PAIRS]   # coupled vs structural alone
+"""
+
+import json
+import statistics
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from ccx_deck import timed
+from cylinder import engine_env
+
+
+def command(folder: Path) -> list[str]:
+    if (folder / "job.json").exists():
+        return [sys.executable, "-m", "fieldline_engine", "solve", "--job", "."]
+    decks = sorted(folder.glob("*.inp"))
+    if len(decks) != 1:
+        raise SystemExit(f"{folder}: neither job.json nor a single CalculiX deck")
+    return ["ccx", "-i", decks[0].stem]
+
+
+def pairs(a: Path, b: Path, count: int) -> dict:
+    env = engine_env()
+    runs_a, runs_b = [], []
+    timed(command(a), a, env)  # warm-up of each (file cache, bytecode), not counted
+    timed(command(b), b, env)
+    for _ in range(count):
+        runs_a.append(timed(command(a), a, env))
+        runs_b.append(timed(command(b), b, env))
+        print(f"  A {runs_a[-1]}  B {runs_b[-1]}", flush=True)
+    out = {"A": str(a), "B": str(b), "pairs": count}
+    for key in ("seconds", "cpu_seconds", "peak_mb"):
+        out[f"A_{key}"] = statistics.median(r[key] for r in runs_a)
+        out[f"B_{key}"] = statistics.median(r[key] for r in runs_b)
+        ratios = [x[key] / y[key] for x, y in zip(runs_a, runs_b, strict=True)]
+        out[f"ratio_{key}"] = {
+            "median": statistics.median(ratios),
+            "min": min(ratios),
+            "max": max(ratios),
+        }
+    return out
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3:
+        raise SystemExit(__doc__)
+    result = pairs(
+        Path(sys.argv[1]),
+        Path(sys.argv[2]),
+        int(sys.argv[3]) if len(sys.argv) > 3 else 5,
+    )
+    print(json.dumps(result, indent=2))
