@@ -1,0 +1,102 @@
+"""A B pairs of a job on a standby engine against CalculiX: the path the server takes by default.
+
+The server keeps an engine process started and warmed up ahead of its job (`python -m fieldline_engine
+standby`, ENGINE_STANDBY, docs/compute.md): imports and first-use costs are paid before the job arrives. This
+starts one per pair, waits for its {"event":"ready"}, then hands it the job on stdin and measures from the
+handover to the process's exit: wall seconds, and CPU seconds (user + system of the whole process, from
+wait4, minus what /proc said it had used at the handover). Peak RSS is the process's whole life (warm-up
+included). CalculiX runs as a whole process (GNU time -v), as in pairs.py.
+
+Usage:
+  .venv/bin/python bench/coupled/standby_pairs.py OUT/fieldline OUT/ccx [PAIRS]
+"""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from ccx_deck import timed
+from cylinder import engine_env
+from pairs import command
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_so_far(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
+
+
+def standby_job(folder: Path) -> dict:
+    env = engine_env()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fieldline_engine", "standby"],
+        cwd=folder,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    for line in proc.stdout:
+        if json.loads(line).get("event") == "ready":
+            break
+    else:
+        raise SystemExit("the standby engine exited before it was ready")
+    before = _cpu_so_far(proc.pid)
+    started = time.perf_counter()
+    request = {"command": "solve", "job": str(folder.resolve()), "env": {}}
+    proc.stdin.write(json.dumps(request) + "\n")
+    proc.stdin.flush()
+    events = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - started
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0 or '"event":"done"' not in events:
+        raise SystemExit(f"standby job failed in {folder}: {events[-2000:]}")
+    return {
+        "seconds": round(wall, 3),
+        "cpu_seconds": round(usage.ru_utime + usage.ru_stime - before, 3),
+        "peak_mb": round(usage.ru_maxrss / 1024, 1),
+    }
+
+
+def pairs(a: Path, b: Path, count: int) -> dict:
+    env = engine_env()
+    runs_a, runs_b = [], []
+    standby_job(a)  # warm-up of each, not counted
+    timed(command(b), b, env)
+    for _ in range(count):
+        runs_a.append(standby_job(a))
+        runs_b.append(timed(command(b), b, env))
+        print(f"  A (standby) {runs_a[-1]}  B {runs_b[-1]}", flush=True)
+    out = {"A": f"{a} on a standby engine", "B": str(b), "pairs": count}
+    for key in ("seconds", "cpu_seconds", "peak_mb"):
+        out[f"A_{key}"] = statistics.median(r[key] for r in runs_a)
+        out[f"B_{key}"] = statistics.median(r[key] for r in runs_b)
+        ratios = [x[key] / y[key] for x, y in zip(runs_a, runs_b, strict=True)]
+        out[f"ratio_{key}"] = {
+            "median": statistics.median(ratios),
+            "min": min(ratios),
+            "max": max(ratios),
+        }
+    return out
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3:
+        raise SystemExit(__doc__)
+    result = pairs(
+        Path(sys.argv[1]),
+        Path(sys.argv[2]),
+        int(sys.argv[3]) if len(sys.argv) > 3 else 5,
+    )
+    print(json.dumps(result, indent=2))
