@@ -28,6 +28,8 @@ step "lint (ruff)" bash -c '.venv/bin/ruff check engine clients/python && .venv/
 step "engine tests (pytest, writes docs/validation/report.json)" bash -c 'cd engine && FIELDLINE_VALIDATION_REPORT=../docs/validation/report.json ../.venv/bin/python -m pytest -q'
 step "import rules and the README map (vitest, architecture/)" npx vitest run --root architecture
 step "contracts tests (vitest)" npx vitest run --root contracts --passWithNoTests
+# jq and curl: the environment's "Copy as curl" commands are run by the web and e2e tests.
+step "system tools for the exported curl commands (jq, curl)" bash scripts/system-packages.sh jq curl
 step "web tests (vitest)" npx vitest run --root web
 step "server tests on SQLite (vitest)" npx vitest run --root server
 if bash scripts/system-packages.sh postgresql redis-server; then

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { registerApiUser } from '../support/api-user.ts';
+import { installPythonClient, run } from '../support/python-client.ts';
 import { REPO_ROOT } from '../support/server.ts';
 import { serverAndBrowser } from '../support/stand.ts';
 
@@ -13,8 +13,7 @@ const stand = serverAndBrowser();
 const work = mkdtempSync(join(tmpdir(), 'fieldline-cli-e2e-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const sh = (cmd: string, args: string[], env: Record<string, string> = {}) =>
-  execFileSync(cmd, args, { cwd: work, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 600_000 });
+const sh = (cmd: string, args: string[], env: Record<string, string> = {}) => run(work, cmd, args, env);
 
 it('dashboard token → pip install ./clients/python → fieldline run on a STEP part → meshio reads the VTU', async () => {
   const origin = stand.server.origin;
@@ -46,15 +45,7 @@ gmsh.write(sys.argv[1]); gmsh.finalize()`,
     step,
   ]);
   // Face ids of the two end faces come from a mesh of the part (as the browser's face picker would give).
-  sh('python3', ['-m', 'venv', join(work, 'venv')]);
-  const venv = (bin: string) => join(work, 'venv', 'bin', bin);
-  sh(venv('pip'), [
-    'install',
-    '-q',
-    '--disable-pip-version-check',
-    '--prefer-binary',
-    join(REPO_ROOT, 'clients/python'),
-  ]);
+  const venv = installPythonClient(work);
   const env = { FIELDLINE_URL: origin, FIELDLINE_TOKEN: token };
   const setup = JSON.parse(
     sh(

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toBackendConfig } from '../../src/environment/config/to-backend-config.ts';
-import { curlScript, shellQuote } from '../../src/environment/export/curl-script.ts';
+import { curlScript, jqPath, shellQuote } from '../../src/environment/export/curl-script.ts';
 import { scriptFileName } from '../../src/environment/export/ExportButtons.tsx';
 import { pythonLiteral, pythonScript } from '../../src/environment/export/python-script.ts';
 import { faceListsOf, type ScriptSetup, setupFromState } from '../../src/environment/export/setup.ts';
@@ -86,7 +86,9 @@ describe('Export as script: the Python file', () => {
     expect(script).toContain('"faces": faces_of(1),');
     expect(script).toContain('# 3 faces (by id): Bar, CAD face 2; Bar, CAD face 6');
     expect(script).toContain('"faces": [12, 11, 3],');
-    expect(script).toContain('if len(mesh.triangles) != 12:');
+    // without the environment's meshing job it meshes the file; the id lists are checked by triangle count
+    expect(script).toContain('MESH_JOB = None');
+    expect(script).toContain('if mesh.job_id != MESH_JOB and len(mesh.triangles) != 12:');
     expect(script).toContain('for name in ["von_mises", "displacement"]:');
     // Evaluate the config block with a stand-in mesh whose CAD faces are the environment's.
     const start = script.indexOf('    config = ');
@@ -104,6 +106,15 @@ describe('Export as script: the Python file', () => {
       'print(json.dumps(config))',
     ].join('\n');
     expect(JSON.parse(python(code))).toEqual(structural);
+  });
+
+  it("runs on the environment's meshing job while it is there, else meshes the model again", () => {
+    const script = pythonScript({ ...boxSetup(structural), meshJobId: 'mesh-job-1' });
+    python('import ast, sys; ast.parse(sys.stdin.read())', script);
+    expect(script).toContain('MESH_JOB = "mesh-job-1"');
+    expect(script).toContain('fl.job(MESH_JOB).status()');
+    expect(script).toContain('os.environ.get("FIELDLINE_REMESH")');
+    expect(script).toContain('        mesh = fl.mesh(part, **MESH_OPTIONS)');
   });
 
   it('STL units are sent with the upload; a set-up without faces says so and skips the checks', () => {
@@ -168,6 +179,41 @@ describe('Copy as curl', () => {
     expect(text.match(/\/api\/fea\/submit/g)).toHaveLength(2);
     const syntax = spawnSync('bash', ['-n'], { input: text, encoding: 'utf8' });
     expect(syntax.status, syntax.stderr).toBe(0);
+  });
+
+  it("submits the meshing job's mesh with whole-CAD-face lists rebuilt from its face_patches (jq)", () => {
+    const text = curlScript({ ...boxSetup(structural), meshJobId: 'mesh-job-1' });
+    expect(text).toContain("MESH_JOB='mesh-job-1'");
+    expect(jqPath('a[0].b.faces[12]')).toEqual(['a', 0, 'b', 'faces', 12]);
+    // The submit's jq filter on a stand-in meshing status whose CAD face 1 is now triangles 5 and 7.
+    const filter = /JOB=\$\(jq --argjson c "\$CONFIG" '([^']*)' mesh\.json/.exec(text)?.[1] ?? '';
+    const status = {
+      status: 'completed',
+      results: {
+        vertices: [[0, 0, 0]],
+        faces: [[0, 0, 0]],
+        tetrahedra: [[0, 0, 0, 0]],
+        face_patches: [2, 3, 2, 4, 1, 3, 1],
+      },
+    };
+    const jq = spawnSync('jq', ['-c', '--argjson', 'c', JSON.stringify(structural), filter], {
+      input: JSON.stringify(status),
+      encoding: 'utf8',
+    });
+    expect(jq.status, jq.stderr).toBe(0);
+    const submitted = JSON.parse(jq.stdout) as {
+      mesh_data: Record<string, unknown>;
+      config: typeof structural;
+    };
+    expect(submitted.config).toEqual({ ...structural, fixedSupports: [{ faces: [5, 7], name: 'wall' }] });
+    expect(Object.keys(submitted.mesh_data).sort()).toEqual([
+      'face_patches',
+      'faces',
+      'tetrahedra',
+      'vertices',
+    ]);
+    // a list given by id is checked against the environment's triangle count on a new mesh
+    expect(text).toContain(`[ "$(jq '.results.faces | length' mesh.json)" = 12 ]`);
   });
 
   it('quotes single quotes for the shell', () => {

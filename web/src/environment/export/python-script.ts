@@ -78,13 +78,20 @@ export function pythonScript(setup: ScriptSetup): string {
     '"""',
     '',
     'import json',
+    'import os',
     'import sys',
     '',
     'import numpy as np',
     '',
-    'from fieldline import Client',
+    'from fieldline import Client, FieldlineError',
+    'from fieldline.client import mesh_from_results',
     '',
     `MODEL_FILE = sys.argv[1] if len(sys.argv) > 1 else ${JSON.stringify(setup.fileName)}`,
+    '',
+    "# The environment's meshing job: its mesh is the one the face ids below were picked on. The script runs on",
+    '# it while it is on the server (same account); FIELDLINE_REMESH=1, or a mesh that is gone, meshes MODEL_FILE',
+    '# again with MESH_OPTIONS.',
+    `MESH_JOB = ${setup.meshJobId ? JSON.stringify(setup.meshJobId) : 'None'}`,
     '',
     "# The meshing options the environment meshed with (its Generate Volume Mesh job's config keys).",
     `MESH_OPTIONS = ${pythonLiteral(meshOptions)}`,
@@ -93,13 +100,30 @@ export function pythonScript(setup: ScriptSetup): string {
   out.push(...facePolicyComment(lists.length, anyById, setup.surfaceTriangles));
   out.push(
     '',
+    '',
+    'def environment_mesh(fl: Client):',
+    '    """The environment\'s volume mesh, or None when it is not on the server any more (or not wanted)."""',
+    '    if not MESH_JOB or os.environ.get("FIELDLINE_REMESH"):',
+    '        return None',
+    '    try:',
+    '        results = fl.job(MESH_JOB).status().get("results")',
+    '    except FieldlineError:',
+    '        return None',
+    '    if not isinstance(results, dict) or not results.get("tetrahedra"):',
+    '        return None',
+    '    return mesh_from_results(MESH_JOB, results)',
+    '',
+    '',
     'with Client() as fl:',
-    `    part = fl.upload(MODEL_FILE, ${unitsArg})${setup.unitsEditable ? '' : '  # the units come from the file'}`,
-    '    mesh = fl.mesh(part, **MESH_OPTIONS)',
+    '    mesh = environment_mesh(fl)',
+    '    if mesh is None:',
+    `        part = fl.upload(MODEL_FILE, ${unitsArg})${setup.unitsEditable ? '' : '  # the units come from the file'}`,
+    '        mesh = fl.mesh(part, **MESH_OPTIONS)',
+    '    print(f"mesh: {len(mesh.vertices)} vertices, {len(mesh.tetrahedra)} tetrahedra (job {mesh.job_id})", file=sys.stderr)',
   );
   if (anyById && setup.surfaceTriangles !== undefined) {
     out.push(
-      `    if len(mesh.triangles) != ${setup.surfaceTriangles}:`,
+      `    if mesh.job_id != MESH_JOB and len(mesh.triangles) != ${setup.surfaceTriangles}:`,
       '        sys.exit(',
       `            f"the mesh has {len(mesh.triangles)} surface triangles, the environment's had ${setup.surfaceTriangles}: "`,
       '            "face ids given by number would name other faces (a different model file or mesh options?)"',
@@ -161,12 +185,14 @@ function facePolicyComment(count: number, anyById: boolean, triangles: number | 
   const lines = [
     "# Faces: the config names surface triangles of the environment's mesh by id (1-based, as the face picker).",
     '# A face list that is whole CAD faces is rebuilt here from those CAD faces (faces_of, through',
-    "# mesh.faces_of_patch), so it holds on this script's own mesh.",
+    '# mesh.faces_of_patch), so it holds on a new mesh of the model too.',
+    "# A new mesh is not the environment's: the server's volume meshing is not repeatable (the same upload and",
+    '# options can give another triangulation), so its results agree to the discretisation, not to round-off.',
   ];
   if (anyById) {
     lines.push(
-      '# Lists that are not whole CAD faces keep their ids: they hold because the server meshes the same upload',
-      `# with the same options deterministically (same triangles in the same order${triangles !== undefined ? `; checked by the triangle count, ${triangles}` : ''}).`,
+      "# Lists that are not whole CAD faces keep their ids: they hold on the environment's mesh; on a new one only",
+      `# if it has the same triangles in the same order${triangles !== undefined ? ` (checked by the triangle count, ${triangles})` : ''}.`,
     );
   }
   return lines;

@@ -20,6 +20,8 @@ export interface ScriptSetup {
   faceRegions?: readonly number[];
   bodies: readonly { region: number; name: string }[];
   surfaceTriangles?: number;
+  /** the environment's meshing job: its mesh is the one the config's face ids refer to */
+  meshJobId?: string;
   /** catalogue names of the result fields the environment shows */
   fields: readonly string[];
 }
@@ -111,6 +113,7 @@ export function setupFromState(state: EnvironmentState): ScriptSetup | null {
     faceRegions: regions,
     bodies: state.bodies,
     surfaceTriangles: faces.length,
+    meshJobId: state.meshing.status === 'completed' ? state.meshing.jobId : undefined,
     fields: state.catalogue?.fields.map((f) => f.name) ?? [],
   };
 }
