@@ -72,8 +72,10 @@ describe('design study from the environment', () => {
     expect(options).toContain('forceLoads[0].force[2]');
     const stiffness = options.find((o) => /youngsModulus$/.test(o));
     expect(stiffness, options.join(' ')).toBeDefined();
-    await page.selectOption('[data-testid=study-sweep-path]', 'forceLoads[0].force[2]');
-    await page.click('[data-testid=study-sweep]');
+    // the load by the Sweep action beside its Fz input; the stiffness from the card's list of settings
+    await page.click('[data-testid=load-0-fz-sweep]');
+    await page.waitForSelector('[data-testid=study-parameter]');
+    expect(await page.textContent('[data-testid=study-parameter] strong')).toBe('forceLoads[0].force[2]');
     await page.fill('[data-testid=study-from]', '-100');
     await page.fill('[data-testid=study-to]', '-500');
     await page.fill('[data-testid=study-steps]', '5');

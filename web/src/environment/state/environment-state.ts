@@ -82,6 +82,17 @@ export interface EnvironmentState {
   formRestore: FormRestore | null;
   /** the Dirichlet/port/boundary row that viewer clicks add faces to */
   pickTarget: PickTarget | null;
+  /** the last Sweep pressed beside a form input: the study card adds its config path (studies/sweep-action.tsx) */
+  studySweep?: StudySweepRequest | null;
+}
+
+export interface StudySweepRequest {
+  /** counts the presses, so pressing the same Sweep again is a new request */
+  seq: number;
+  /** the config number the input sets, as a study names it (`forceLoads[0].force[2]`); null when none */
+  path: string | null;
+  /** what the card says: other numbers the input also sets, or why it cannot be swept */
+  note?: string;
 }
 
 export interface FormRestore {

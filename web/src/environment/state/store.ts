@@ -5,17 +5,35 @@ export interface Store<T> {
   get(): T;
   set(update: Partial<T> | ((state: T) => Partial<T>)): void;
   subscribe(listener: () => void): () => void;
+  /**
+   * The state `action`'s updates would make, without keeping it: the updates go to a scratch copy, nobody is
+   * told, and the store is as before when it returns (the Sweep action asks what a form input sets).
+   */
+  dryRun(action: () => void): T;
 }
 
 export function createStore<T extends object>(initial: T): Store<T> {
   let state = initial;
+  let dry = false;
   const listeners = new Set<() => void>();
   return {
     get: () => state,
     set(update) {
       const patch = typeof update === 'function' ? update(state) : update;
       state = { ...state, ...patch };
-      for (const l of listeners) l();
+      if (!dry) for (const l of listeners) l();
+    },
+    dryRun(action) {
+      const saved = state;
+      const wasDry = dry;
+      dry = true;
+      try {
+        action();
+        return state;
+      } finally {
+        state = saved;
+        dry = wasDry;
+      }
     },
     subscribe(listener) {
       listeners.add(listener);

@@ -1,5 +1,5 @@
 import { STUDY_MAX_POINTS, type StudyResponse } from '@fieldline/contracts';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { errorText } from '../../api/http.ts';
 import { toBackendConfig } from '../config/to-backend-config.ts';
@@ -35,7 +35,9 @@ function showStudyInUrl(id: string | null) {
  * point count and the estimate, Run Study; then the progress, a table that fills in, CSV, plot, open a point.
  */
 export function StudyPanel() {
-  const { deps, jobs } = useServices();
+  const { deps, jobs, store } = useServices();
+  const card = useRef<HTMLElement>(null);
+  const sweepRequest = useEnv((s) => s.studySweep ?? null);
   const model = useEnv((s) => s.model);
   const form = useEnv((s) => s.form);
   const bodies = useEnv((s) => s.bodies);
@@ -123,8 +125,8 @@ export function StudyPanel() {
     };
   }, [studyId]);
 
-  const addSweep = () => {
-    const entry = paths.find((p) => p.path === pick) ?? paths[0];
+  const addSweep = (path = pick) => {
+    const entry = paths.find((p) => p.path === path);
     if (!entry || rows.some((r) => r.path === entry.path)) return;
     const v = entry.value;
     setRows([
@@ -140,6 +142,17 @@ export function StudyPanel() {
       },
     ]);
   };
+  // Sweep pressed beside a numeric input of the form: its config path joins the swept settings
+  const handled = useRef(sweepRequest?.seq ?? 0);
+  useEffect(() => {
+    if (!sweepRequest || sweepRequest.seq === handled.current) return;
+    handled.current = sweepRequest.seq;
+    if (sweepRequest.path) {
+      addSweep(sweepRequest.path);
+      setPick(sweepRequest.path);
+    }
+    card.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+  });
   const patchRow = (i: number, patch: Partial<SweepRow>) =>
     setRows(rows.map((r, k) => (k === i ? { ...r, ...patch } : r)));
 
@@ -161,7 +174,7 @@ export function StudyPanel() {
 
   const progress = study?.progress;
   return (
-    <section className="env-card study-panel" data-testid="study-panel" aria-label="Study">
+    <section className="env-card study-panel" data-testid="study-panel" aria-label="Study" ref={card}>
       <h3>Design study</h3>
       {config && (
         <>
@@ -179,10 +192,25 @@ export function StudyPanel() {
                 </option>
               ))}
             </select>{' '}
-            <button type="button" data-testid="study-sweep" disabled={!pick} onClick={addSweep}>
+            <button type="button" data-testid="study-sweep" disabled={!pick} onClick={() => addSweep()}>
               Sweep
             </button>
           </div>
+          {sweepRequest?.note && (
+            <p className="muted small" data-testid="study-sweep-note">
+              {sweepRequest.note}{' '}
+              <button
+                type="button"
+                className="link"
+                onClick={() => store.set({ studySweep: { ...sweepRequest, note: undefined } })}
+              >
+                OK
+              </button>
+            </p>
+          )}
+          {rows.length === 0 && (
+            <p className="muted small">Or press “sweep” beside a number of the form above.</p>
+          )}
           {rows.map((r, i) => (
             <div key={r.path} className="study-row" data-testid="study-parameter">
               <strong>{r.path}</strong>{' '}

@@ -1,4 +1,5 @@
 import { type ReactNode, useId, useState } from 'react';
+import { useSweepAction } from '../studies/sweep-action.tsx';
 
 /** Small labelled inputs used across the configuration form. */
 
@@ -12,11 +13,33 @@ export function TextField(props: {
   invalid?: boolean;
   inputMode?: 'decimal' | 'numeric' | 'text';
   testId?: string;
+  /** what the Sweep action changes to find the config number (default onChange) */
+  probe?: (value: string) => void;
 }) {
   const id = useId();
+  const sweep = useSweepAction();
+  const numeric = (props.inputMode ?? 'decimal') !== 'text';
   return (
     <div className={`field${props.invalid ? ' field-invalid' : ''}`}>
-      <label htmlFor={id}>{props.label}</label>
+      {sweep && numeric ? (
+        <span>
+          <label htmlFor={id}>{props.label}</label>
+          <button
+            type="button"
+            className="link sweep-action"
+            title={`Sweep ${props.label} in a design study`}
+            aria-label={`Sweep ${props.label}`}
+            data-testid={props.testId ? `${props.testId}-sweep` : undefined}
+            onClick={() =>
+              sweep({ label: props.label, text: props.value, probe: props.probe ?? props.onChange })
+            }
+          >
+            sweep
+          </button>
+        </span>
+      ) : (
+        <label htmlFor={id}>{props.label}</label>
+      )}
       <div className="field-input">
         <input
           id={id}
@@ -136,6 +159,7 @@ export function NumberField(props: {
       hint={props.hint}
       testId={props.testId}
       value={text}
+      probe={(t) => props.onChange(Number(t))}
       invalid={text.trim() !== '' && !Number.isFinite(Number(text))}
       onChange={(t) => {
         setText(t);

@@ -25,8 +25,10 @@ export function StudiesGuide() {
         </li>
         <li>
           In the <strong>Design study</strong> card under Run Analysis, choose{' '}
-          <code>bodyMaterials[0].relativePermittivity = 4.4</code> and press <strong>Sweep</strong>. Switch
-          the row to <strong>values</strong> and enter <code>2.2, 3, 4.4, 6.15, 10.2</code>.
+          <code>bodyMaterials[0].relativePermittivity = 4.4</code> and press <strong>Sweep</strong> (or press
+          the small <strong>sweep</strong> beside any number of the form above: the card adds the setting that
+          number sets). Switch the row to <strong>values</strong> and enter{' '}
+          <code>2.2, 3, 4.4, 6.15, 10.2</code>.
         </li>
         <li>
           Tick the output <strong>capacitance_F</strong>. The card shows 5 points and the study's estimate;
