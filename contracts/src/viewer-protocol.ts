@@ -105,6 +105,19 @@ export const FaceMark = z.object({
 });
 export type FaceMark = z.infer<typeof FaceMark>;
 
+const xyz = z.tuple([z.number().finite(), z.number().finite(), z.number().finite()]);
+/**
+ * An arrow the form draws on the model before a run (a coil's current direction): from `origin` along
+ * `direction`, whose length is the arrow's, both in model units; coloured as a face mark of `tone` and `member`.
+ */
+export const ArrowMark = z.object({
+  origin: xyz,
+  direction: xyz,
+  tone: z.enum(FACE_MARK_TONES),
+  member: z.number().int().nonnegative().optional(),
+});
+export type ArrowMark = z.infer<typeof ArrowMark>;
+
 /**
  * The colours of the face marks, shared by the viewer and the form's swatches (the key to the marks): per
  * role a family of four, one per member by index (qa32: two wave ports, or two terminals, were one colour,
@@ -173,6 +186,7 @@ export const VIEWER_FUNCTIONS = [
   'setAnimationSpeed', // (fps 0.5–10)
   'highlightProblems', // (ProblemMarkers)
   'markFaces', // (FaceMark[]) — the faces the form's supports, loads, conditions and ports sit on, coloured by role and member
+  'markArrows', // (ArrowMark[]) — arrows the form draws on the model before a run: each coil's current direction
   'clearData',
 ] as const;
 export type ViewerFunctionName = (typeof VIEWER_FUNCTIONS)[number];

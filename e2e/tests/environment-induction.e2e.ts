@@ -36,6 +36,7 @@ type Mesh = {
 type Shown = {
   field: string | null;
   legend: { title: string; units: string; min: number; max: number } | null;
+  arrowMarks: number;
 };
 
 /**
@@ -129,6 +130,14 @@ describe('induction heating from the environment', () => {
     await page.getByLabel('Axis z').fill('1');
     await page.getByLabel('Axis x').fill('0');
     await page.getByLabel('Axis y').fill('0');
+    // before the run the viewer draws the winding's direction: 8 arrows round the coil, right-handed about +z
+    const view = () =>
+      frame.evaluate(() =>
+        (window as unknown as { fieldlineViewer: { shown: () => Shown } }).fieldlineViewer.shown(),
+      );
+    await expect.poll(async () => (await view()).arrowMarks).toBe(8);
+    mkdirSync(OUT, { recursive: true });
+    await page.screenshot({ path: join(OUT, 'induction-billet-winding.png') });
     // the slice's outer faces are symmetry planes of a long solenoid: flux-normal; the model holds its air
     const height = BILLET.height;
     const outer = facesWhere(mesh, (v) => {
@@ -190,13 +199,11 @@ describe('induction heating from the environment', () => {
     // The temperature: the billet's faces shed P at h over both faces, a mean rise of P/(h·2πa²); the radial
     // spread inside the thin disc is at most P/(4πκt) = 1 % of it, so the hottest point is within 2 %.
     await settled(frame);
-    const view = () =>
-      frame.evaluate(() =>
-        (window as unknown as { fieldlineViewer: { shown: () => Shown } }).fieldlineViewer.shown(),
-      );
     await expect.poll(async () => (await view()).legend?.title).toBe('Temperature');
     const legend = (await view()).legend!;
     expect(legend.units).toBe('K');
+    // the arrows are the setup's: not drawn over the results
+    expect(legend && (await view()).arrowMarks).toBe(0);
     const area = 2 * Math.PI * (BILLET.radius * 1e-3) ** 2;
     const rise = exact / (H_CONV * area);
     const riseError = (legend.max - AMBIENT - rise) / rise;
@@ -210,7 +217,6 @@ describe('induction heating from the environment', () => {
     console.log(`induction: fields ${options.join(', ')}`);
     expect(options).toEqual(expect.arrayContaining(['Temperature (K)']));
     expect(options.some((o) => /loss/i.test(o ?? ''))).toBe(true);
-    mkdirSync(OUT, { recursive: true });
     await page.screenshot({ path: join(OUT, 'induction-billet.png') });
     await page.context().close();
   });

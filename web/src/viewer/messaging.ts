@@ -1,4 +1,5 @@
 import {
+  ArrowMark,
   CameraState,
   DeformationSetting,
   FaceMark,
@@ -60,6 +61,7 @@ export const FUNCTION_ARGS = {
   setAnimationSpeed: z.tuple([z.number().min(0.5).max(10)]),
   highlightProblems: z.tuple([ProblemMarkers]),
   markFaces: z.tuple([z.array(FaceMark)]),
+  markArrows: z.tuple([z.array(ArrowMark)]),
   clearData: z.tuple([]),
 } satisfies Record<ViewerFunctionName, z.ZodTypeAny>;
 

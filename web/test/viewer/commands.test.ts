@@ -80,6 +80,7 @@ describe('the command table', () => {
     expect(byLayer.streamlines).toEqual(['setStreamlines']);
     expect(byLayer.picking).toEqual(['setFacePicking']);
     expect(byLayer.marks).toEqual(['markFaces']);
+    expect(byLayer.arrowMarks).toEqual(['markArrows']);
     expect(byLayer.problems).toEqual(['highlightProblems']);
     expect(byLayer.exporter).toEqual(['exportPng']);
   });

@@ -251,6 +251,29 @@ describe('the layers composed (no WebGL)', () => {
     expect(layers.exporter.shown().marks).toEqual({});
   });
 
+  it('markArrows draws the form’s arrows over everything, kept across a new model, none without one', () => {
+    const { layers, ctx } = loaded();
+    runCommand(layers, 'markArrows', [
+      [
+        { origin: [0, 0, 0], direction: [0, 0.5, 0], tone: 'load' },
+        { origin: [1, 0, 0], direction: [0, -0.5, 0], tone: 'load', member: 1 },
+        { origin: [1, 0, 0], direction: [0, 0, 0], tone: 'load' },
+      ],
+    ]);
+    // a zero-length arrow is left out
+    expect(layers.exporter.shown().arrowMarks).toBe(2);
+    const group = ctx.overlays.children.find((c) => c.name === 'arrow-marks') as THREE.Group;
+    const arrow = group.children[1] as THREE.ArrowHelper;
+    // drawn over the model: a winding sits inside the air around it
+    expect((arrow.cone.material as THREE.Material).depthTest).toBe(false);
+    // the second member in the load role's second colour, as its face marks
+    expect((arrow.cone.material as THREE.MeshBasicMaterial).color.getHex()).toBe(0xe8175d);
+    layers.model.load({ type: 'load-mesh', mesh: mesh(), fields: { heat } });
+    expect(layers.exporter.shown().arrowMarks).toBe(2);
+    runCommand(layers, 'clearData', []);
+    expect(layers.exporter.shown().arrowMarks).toBe(0);
+  });
+
   it('keeps the user’s field across results that have it; says so when one lacks it', () => {
     const { layers, ctx } = loaded();
     runCommand(layers, 'setField', [{ name: 'warp', display: 'magnitude' }]);

@@ -1,4 +1,10 @@
-import type { AnalysisConfigInput, AnalysisType, FaceMarkTone } from '@fieldline/contracts';
+import type {
+  AnalysisConfigInput,
+  AnalysisType,
+  ArrowMark,
+  FaceMarkTone,
+  MeshData,
+} from '@fieldline/contracts';
 import type { ComponentType, ReactNode } from 'react';
 import type { AnalysisForm, FaceListKey, MeshOrder } from '../config/analysis-form.ts';
 import type { ConfigReader } from '../config/common/config-reader.ts';
@@ -75,6 +81,8 @@ export interface FamilyModule {
   Groups: ComponentType;
   /** the face lists the chosen family runs with, marked on the model in their role's colour */
   faceLists: (form: AnalysisForm) => FaceListRole[];
+  /** arrows drawn on the model before a run (a coil's current direction), from the form and the model's mesh */
+  arrowMarks?: (form: AnalysisForm, mesh: MeshData) => ArrowMark[];
 
   /** the quantities adaptive refinement may follow in the analysis the form runs (the engine's results keys);
    * null or absent: that analysis has no adaptive refinement (the common group says so) */

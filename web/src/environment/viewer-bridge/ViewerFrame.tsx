@@ -1,5 +1,6 @@
 import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import { toggleFacesInList } from '../config/face-list.ts';
+import { familyById } from '../families/registry.ts';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
 import { loadFile } from '../workflows/load-file.ts';
 import { faceMarks } from './face-marks.ts';
@@ -25,6 +26,17 @@ export const ViewerFrame = forwardRef<HTMLDivElement>(function ViewerFrame(_prop
     [form, pickTarget, showingResults],
   );
   useEffect(() => bridge.call('markFaces', JSON.parse(marks)), [bridge, marks]);
+
+  // arrows the chosen family draws before a run (a coil's current direction); none over results
+  const mesh = useEnv((s) => s.model?.mesh ?? null);
+  const arrows = useMemo(
+    () =>
+      JSON.stringify(
+        showingResults || !mesh ? [] : (familyById(form.physics).arrowMarks?.(form, mesh) ?? []),
+      ),
+    [form, mesh, showingResults],
+  );
+  useEffect(() => bridge.call('markArrows', JSON.parse(arrows)), [bridge, arrows]);
 
   // face-picked → add to (or remove from) the face list being picked; whole CAD faces when known
   useEffect(

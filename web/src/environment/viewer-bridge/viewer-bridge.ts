@@ -25,6 +25,7 @@ const STATEFUL_CALLS: ReadonlySet<ViewerFunctionName> = new Set([
   'setWheelScrubs',
   'setFacePicking',
   'markFaces',
+  'markArrows',
   'setAnimationSpeed',
 ]);
 

@@ -40,6 +40,7 @@ export const COMMANDS: { [K in ViewerFunctionName]: Command<K> } = {
 
   setFacePicking: { layer: 'picking', run: (l, on) => l.picking.setFacePicking(on) },
   markFaces: { layer: 'marks', run: (l, marks) => l.marks.markFaces(marks) },
+  markArrows: { layer: 'arrowMarks', run: (l, arrows) => l.arrowMarks.markArrows(arrows) },
 
   highlightProblems: { layer: 'problems', run: (l, markers) => l.problems.show(markers) },
 

@@ -4,6 +4,7 @@ import type { View } from '../scene/view.ts';
 import type { WorkerClient } from '../worker/worker-client.ts';
 import type { Vec3 } from '../worker/worker-protocol.ts';
 import type { AnimationLayer } from './animation-layer.ts';
+import type { ArrowMarksLayer } from './arrow-marks-layer.ts';
 import type { ArrowsLayer } from './arrows-layer.ts';
 import type { CameraLayer } from './camera-layer.ts';
 import type { DeformationLayer } from './deformation-layer.ts';
@@ -90,6 +91,7 @@ export interface Layers {
   problems: ProblemsLayer;
   picking: PickingLayer;
   marks: MarksLayer;
+  arrowMarks: ArrowMarksLayer;
   deformation: DeformationLayer;
   animation: AnimationLayer;
   camera: CameraLayer;

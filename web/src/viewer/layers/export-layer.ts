@@ -25,6 +25,8 @@ export interface Shown {
   marks: Partial<Record<'constraint' | 'load' | 'other' | 'active', number>>;
   /** surface triangles marked per colour ('#a35cff'), so a test can tell port 1's from port 2's */
   markColours: Record<string, number>;
+  /** arrows drawn by markArrows (a coil's current direction) */
+  arrowMarks: number;
 }
 
 /** Export: the picture (exportPng, with the legend and the badge drawn in) and what is shown, for tests. */
@@ -88,6 +90,7 @@ export class ExportLayer {
       extent: p ? this.extent(p) : null,
       marks: { ...L.marks.counts },
       markColours: { ...L.marks.colours },
+      arrowMarks: L.arrowMarks.count,
     };
   }
 

@@ -1,4 +1,5 @@
 import { AnimationLayer } from './animation-layer.ts';
+import { ArrowMarksLayer } from './arrow-marks-layer.ts';
 import { ArrowsLayer } from './arrows-layer.ts';
 import { CameraLayer } from './camera-layer.ts';
 import type { Layers, ViewerContext } from './context.ts';
@@ -25,6 +26,7 @@ export function buildLayers(ctx: ViewerContext): Layers {
   layers.hud = new HudLayer(ctx);
   layers.picking = new PickingLayer(ctx);
   layers.marks = new MarksLayer(ctx);
+  layers.arrowMarks = new ArrowMarksLayer(ctx);
   layers.problems = new ProblemsLayer(ctx);
   layers.model = new ModelLayer(ctx);
   layers.animation = new AnimationLayer(ctx);

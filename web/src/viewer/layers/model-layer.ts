@@ -40,6 +40,7 @@ export class ModelLayer {
     L.deformation.clear();
     L.problems.clear();
     L.marks.redraw();
+    L.arrowMarks.redraw();
     this.status.textContent = 'No model loaded';
     ctx.stats.loaded = false;
     L.hud.update();
@@ -95,6 +96,7 @@ export class ModelLayer {
     L.surface.apply();
     if (message.problemMarkers) L.problems.show(message.problemMarkers);
     L.marks.redraw();
+    L.arrowMarks.redraw();
     ctx.stats.loaded = true;
     ctx.timeUntilRendered(t0, (ms) => {
       ctx.stats.loadToFirstFrameMs = ms;

@@ -7,6 +7,7 @@ import { defaultEmForm } from './em-form.ts';
 import { emFromBackend } from './em-from-backend.ts';
 import { emAnalysisLabel, emRunSettings } from './em-run-settings.ts';
 import { EM_IDLE_KEYS, emMode, emToBackend } from './em-to-backend.ts';
+import { coilArrows } from './magnetics/coil-arrows.ts';
 import { magneticsFaceLists } from './magnetics/magnetics-face-lists.ts';
 import { isMagneticType } from './magnetics/magnetics-to-backend.ts';
 import { MagneticsPanel } from './magnetics/results/MagneticsPanel.tsx';
@@ -60,6 +61,8 @@ const em: FamilyModule = {
   ],
   Groups: ElectromagneticGroups,
   faceLists: (form) => (isMagneticType(form.analysisType) ? magneticsFaceLists(form) : electricFaceLists),
+  arrowMarks: (form, mesh) =>
+    isMagneticType(form.analysisType) ? coilArrows(form, mesh, form.analysisType === 'eddy-current') : [],
   // Static and conduction runs stop on the estimated error or a figure; full-wave on max |ΔS|; eigenmodes on the
   // change of the modes' frequencies; magnetostatics on B's estimated error or a figure (docs/adaptive.md).
   adaptiveQuantities: (form) =>

@@ -25,6 +25,7 @@ const thermalStress: FamilyModule = {
   modelBound: [],
   Groups: ThermalStressGroups,
   faceLists: (form) => [...thermal.faceLists(form), ...structural.faceLists(form)],
+  arrowMarks: (form, mesh) => thermal.arrowMarks?.(form, mesh) ?? [],
   // both steps' estimates drive one mesh (docs/adaptive.md)
   adaptiveQuantities: () => [
     { value: 'max_von_mises_Pa', label: 'Max von Mises stress' },

@@ -1,6 +1,7 @@
 import { lazyChart } from '../../results/lazy-charts.tsx';
 import { emConductionFromBackend } from '../em/em-from-backend.ts';
 import { emConductionToBackend } from '../em/em-to-backend.ts';
+import { coilArrows } from '../em/magnetics/coil-arrows.ts';
 import { magneticsFaceLists } from '../em/magnetics/magnetics-face-lists.ts';
 import { MagneticsPanel } from '../em/magnetics/results/MagneticsPanel.tsx';
 import type { FaceRow, FamilyModule } from '../family-module.ts';
@@ -41,6 +42,8 @@ const thermal: FamilyModule = {
     // an open coil's terminals and the flux boundaries, picked on the model
     ...(form.inductionHeating ? magneticsFaceLists(form) : []),
   ],
+  // the coils' current direction before an induction-heated run
+  arrowMarks: (form, mesh) => (form.inductionHeating ? coilArrows(form, mesh, true) : []),
   adaptiveQuantities: (form) =>
     form.thermalTransient ? null : [{ value: 'max_temperature_K', label: 'Max temperature' }],
   analysisType: (form) => (form.thermalTransient ? 'thermal-time' : 'thermal'),
