@@ -99,12 +99,34 @@ gmsh.finalize()
   return path;
 }
 
+/** WR-90 (22.86 × 10.16 mm) 40 mm long with a metal post r = 2 mm across its height at the centre, removed
+ * from the air: the inductive post of engine/tests/adaptive/test_adaptive_wr90_post.py, as STEP in mm. */
+export function writeWaveguidePostStep(dir: string): string {
+  const path = join(dir, 'wr90-post.step');
+  const script = `
+import gmsh, sys
+gmsh.initialize(); gmsh.option.setNumber('General.Terminal', 0)
+gmsh.option.setString('Geometry.OCCTargetUnit', 'MM')
+gmsh.model.add('post')
+occ = gmsh.model.occ
+guide = occ.addBox(0, 0, 0, 22.86, 10.16, 40)
+post = occ.addCylinder(11.43, -1, 20, 0, 12.16, 0, 2)
+occ.cut([(3, guide)], [(3, post)])
+occ.synchronize()
+gmsh.write(sys.argv[1])
+gmsh.finalize()
+`;
+  execFileSync(join(REPO_ROOT, '.venv/bin/python'), ['-c', script, path], { stdio: 'pipe' });
+  return path;
+}
+
 /**
  * An L-bracket as STEP, in mm: a 60 × 30 × 6 base plate with two Ø8 bolt holes at (15, 15) and (45, 15),
  * and a 6 mm upright at x = 54–60 rising to z = 36.
  */
-export function writeBracketStep(dir: string): string {
-  const path = join(dir, 'bracket.step');
+export function writeBracketStep(dir: string, filletRadius = 0): string {
+  const path = join(dir, filletRadius > 0 ? 'bracket-fillet.step' : 'bracket.step');
+  // filletRadius > 0 rounds the inside corner where the upright meets the base (the edge x = 54, z = 6)
   const script = `
 import gmsh, sys
 gmsh.initialize(); gmsh.option.setNumber('General.Terminal', 0)
@@ -115,12 +137,19 @@ base = occ.addBox(0, 0, 0, 60, 30, 6)
 upright = occ.addBox(54, 0, 0, 6, 30, 36)
 holes = [occ.addCylinder(x, 15, -1, 0, 0, 8, 4) for x in (15, 45)]
 body, _ = occ.fuse([(3, base)], [(3, upright)])
-occ.cut(body, [(3, h) for h in holes])
+body, _ = occ.cut(body, [(3, h) for h in holes])
 occ.synchronize()
+radius = float(sys.argv[2])
+if radius > 0:
+    corner = gmsh.model.getEntitiesInBoundingBox(53.9, -1, 5.9, 54.1, 31, 6.1, 1)
+    occ.fillet([t for _, t in body], [t for _, t in corner], [radius])
+    occ.synchronize()
 gmsh.write(sys.argv[1])
 gmsh.finalize()
 `;
-  execFileSync(join(REPO_ROOT, '.venv/bin/python'), ['-c', script, path], { stdio: 'pipe' });
+  execFileSync(join(REPO_ROOT, '.venv/bin/python'), ['-c', script, path, String(filletRadius)], {
+    stdio: 'pipe',
+  });
   return path;
 }
 
