@@ -15,7 +15,8 @@ from fieldline_engine.testing.step_jobs import StepJob
 A, B, LENGTH, POST_RADIUS = 22.86, 10.16, 40.0, 2.0  # mm: WR-90, a metal post across its height at the centre
 F0 = 10e9
 # The fine fixed mesh of bench/adaptive/wr90_post.py (`reference`): Netgen maxh 3 mm with the post resolved by
-# curvature (3 713 tetrahedra), order-2 Nédélec elements, 39 567 unknowns; S21 at 10 GHz.
+# curvature (3 713 tetrahedra), order-2 Nédélec elements, 39 567 unknowns; S21 at 10 GHz. Order 3 on that mesh
+# (99 548 unknowns) gives −0.00770 + 0.20001j: 0.0007 away.
 S21_REFERENCE = complex(-0.00815, 0.19945)
 DELTA_S = 0.02
 
