@@ -10,6 +10,7 @@ from pathlib import Path
 
 import meshio
 import numpy as np
+import pytest
 from cad import box_step
 from conftest import Account
 
@@ -26,12 +27,73 @@ def cli(
 
 
 def test_help_on_each_command(account: Account) -> None:
-    for args in (["--help"], ["run", "--help"], ["status", "--help"], ["download", "--help"]):
+    for args in (
+        ["--help"],
+        ["run", "--help"],
+        ["study", "--help"],
+        ["status", "--help"],
+        ["download", "--help"],
+    ):
         done = cli(account, *args)
         assert done.returncode == 0, done.stderr
         assert "usage: fieldline" in done.stdout
     assert "--physics" in cli(account, "run", "--help").stdout
     assert "--format" in cli(account, "download", "--help").stdout
+    assert "--sweep" in cli(account, "study", "--help").stdout
+
+
+def test_study_sweeps_a_capacitor_and_writes_its_table(
+    account: Account, models_dir: Path, tmp_path: Path
+) -> None:
+    step = box_step(models_dir, "plate.step", 20, 10, 2)
+    from fieldline import Client
+
+    with Client(account.origin, account.token) as fl:
+        mesh = fl.mesh(fl.upload(step), max_size=4, progress=False)
+    z = mesh.vertices[:, 2]
+    setup = tmp_path / "plate.json"
+    setup.write_text(
+        json.dumps(
+            {
+                "mesh": {"max_size": 4},
+                "config": {
+                    "frequency": 0,
+                    "defaultPermittivity": 8.854e-12,
+                    "dirichletFaceConditions": [
+                        {"faces": mesh.faces_on_plane("z", z.min()), "voltage": 0},
+                        {"faces": mesh.faces_on_plane("z", z.max()), "voltage": 1},
+                    ],
+                },
+            }
+        )
+    )
+    table = tmp_path / "plate.csv"
+    done = cli(
+        account,
+        "study",
+        str(step),
+        "--physics",
+        "em",
+        "--config",
+        str(setup),
+        "--sweep",
+        "defaultPermittivity=8.854e-12,1.7708e-11",
+        "--output",
+        "capacitance_F",
+        "--out",
+        str(table),
+        "--no-progress",
+    )
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    assert summary["status"] == "completed" and summary["progress"]["completed"] == 2
+    lines = table.read_text().splitlines()
+    assert lines[0] == "point,defaultPermittivity,status,capacitance_F,error,job_id"
+    c = [float(line.split(",")[3]) for line in lines[1:]]
+    print(f"fieldline study: C = {c[0]:.6e}, {c[1]:.6e} F (ratio {c[1] / c[0]:.12f})")
+    assert c[1] / c[0] == pytest.approx(2.0, rel=1e-9)
+    bad = cli(account, "study", str(step), "--physics", "em", "--sweep", "frequency", "--output", "x")
+    assert bad.returncode == 2 and "--sweep 'frequency'" in bad.stderr
 
 
 def test_run_a_step_part_then_status_and_download(account: Account, models_dir: Path, tmp_path: Path) -> None:

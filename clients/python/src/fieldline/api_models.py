@@ -289,3 +289,316 @@ class ApiTokenListResponseTokensItem(TypedDict):
 
 class ApiTokenListResponse(TypedDict):
     tokens: list[ApiTokenListResponseTokensItem]
+
+
+class DownloadQuery(TypedDict, total=False):
+    format: Literal["json", "touchstone", "csv"]
+
+
+class _SaveJobResponseRequired(TypedDict):
+    saved: bool
+    message: str
+
+
+class SaveJobResponse(_SaveJobResponseRequired, total=False):
+    job_id: str
+    upload_id: str
+
+
+class ChainSourcesQuery(TypedDict):
+    mesh_hash: str
+    field: Literal["temperature", "stress"]
+
+
+class ChainSourcesResponseJobsItem(TypedDict):
+    job_id: str
+    analysis_type: str
+    finished_at: Union[str, None]
+    frames: int
+    max_temperature_K: Union[float, None]
+    max_von_mises_Pa: Union[float, None]
+
+
+class ChainSourcesResponse(TypedDict):
+    jobs: list[ChainSourcesResponseJobsItem]
+
+
+class RecentJobsResponseJobsItem(TypedDict):
+    id: str
+    kind: str
+    analysis_type: str
+    status: str
+    message: Union[str, None]
+    queued_at: str
+    started_at: Union[str, None]
+    finished_at: Union[str, None]
+    compute_seconds: Union[float, None]
+    cost_tokens: Union[float, None]
+    cost_hours: Union[float, None]
+    api_token_name: Union[str, None]
+
+
+class RecentJobsResponse(TypedDict):
+    jobs: list[RecentJobsResponseJobsItem]
+
+
+class _ProblemMarkersResponseDiagnosticsItemRequired(TypedDict):
+    kind: Literal["self_intersection", "overlapping_triangles", "non_manifold_edge", "open_boundary", "degenerate_triangle", "inconsistent_orientation", "overlapping_bodies", "cad_face", "mesher"]
+    message: str
+    faces: list[int]
+    vertices: list[int]
+
+
+class ProblemMarkersResponseDiagnosticsItem(_ProblemMarkersResponseDiagnosticsItemRequired, total=False):
+    point: tuple[float, float, float]
+    body: str
+
+
+class _ProblemMarkersResponseRequired(TypedDict):
+    format_version: int
+    meshing_failed: Literal[true]
+    vertices: list[tuple[float, float, float]]
+    faces: list[list[int]]
+    problem_vertices: list[int]
+    problem_faces: list[int]
+    diagnostics: list[ProblemMarkersResponseDiagnosticsItem]
+    format: Literal["problem_markers"]
+
+
+class ProblemMarkersResponse(_ProblemMarkersResponseRequired, total=False):
+    error: str
+    units: Literal["mm", "cm", "m", "in", "um", "ft"]
+    repairs: list[str]
+
+
+class TetraOutputQuery(TypedDict, total=False):
+    job_id: str
+
+
+class _TetraOutputResponseDiagnosticsItemRequired(TypedDict):
+    kind: Literal["self_intersection", "overlapping_triangles", "non_manifold_edge", "open_boundary", "degenerate_triangle", "inconsistent_orientation", "overlapping_bodies", "cad_face", "mesher"]
+    message: str
+    faces: list[int]
+    vertices: list[int]
+
+
+class TetraOutputResponseDiagnosticsItem(_TetraOutputResponseDiagnosticsItemRequired, total=False):
+    point: tuple[float, float, float]
+    body: str
+
+
+class _TetraOutputResponseRequired(TypedDict):
+    format_version: int
+    meshing_failed: Literal[true]
+    vertices: list[tuple[float, float, float]]
+    faces: list[list[int]]
+    problem_vertices: list[int]
+    problem_faces: list[int]
+    diagnostics: list[TetraOutputResponseDiagnosticsItem]
+    format: Literal["problem_markers"]
+
+
+class TetraOutputResponse(_TetraOutputResponseRequired, total=False):
+    error: str
+    units: Literal["mm", "cm", "m", "in", "um", "ft"]
+    repairs: list[str]
+
+
+class _SaveUploadResponseRequired(TypedDict):
+    saved: bool
+    message: str
+
+
+class SaveUploadResponse(_SaveUploadResponseRequired, total=False):
+    job_id: str
+    upload_id: str
+
+
+class _CreateStudyRequestMeshDataMeshesItemRequired(TypedDict):
+    name: str
+    vertices: list[tuple[float, float, float]]
+    faces: list[list[int]]
+
+
+class CreateStudyRequestMeshDataMeshesItem(_CreateStudyRequestMeshDataMeshesItemRequired, total=False):
+    tetrahedra: list[list[int]]
+    face_patches: list[int]
+
+
+class CreateStudyRequestMeshData(TypedDict, total=False):
+    vertices: list[tuple[float, float, float]]
+    faces: list[list[int]]
+    tetrahedra: list[list[int]]
+    tetrahedron_regions: list[int]
+    region_names: list[str]
+    animation: Any
+    meshes: list[CreateStudyRequestMeshDataMeshesItem]
+    mesh_count: int
+    format: str
+    units: str
+    face_patches: list[int]
+    source_upload_id: str
+
+
+class CreateStudyRequestParametersItem0(TypedDict):
+    path: str
+    values: list[float]
+
+
+CreateStudyRequestParametersItem1 = TypedDict("CreateStudyRequestParametersItem1", {"path": str, "from": float, "to": float, "steps": int, "scale": Literal["linear", "log"]}, total=False)
+
+
+class _CreateStudyRequestConvergenceRequired(TypedDict):
+    output: str
+    tolerance: float
+    startSize: float
+    ratio: float
+
+
+class CreateStudyRequestConvergence(_CreateStudyRequestConvergenceRequired, total=False):
+    maxPoints: int
+
+
+class _CreateStudyRequestRequired(TypedDict):
+    name: str
+    config: dict[str, Any]
+    outputs: list[str]
+
+
+class CreateStudyRequest(_CreateStudyRequestRequired, total=False):
+    mesh_data: CreateStudyRequestMeshData
+    upload_id: str
+    parameters: list[Union[CreateStudyRequestParametersItem0, CreateStudyRequestParametersItem1]]
+    combine: Literal["grid", "zip"]
+    convergence: CreateStudyRequestConvergence
+
+
+class CreateStudyResponsePointsItem(TypedDict):
+    index: int
+    parameters: dict[str, float]
+
+
+class CreateStudyResponse(TypedDict):
+    study_id: str
+    points: list[CreateStudyResponsePointsItem]
+    estimate_seconds: float
+    message: str
+
+
+class StudyListResponseStudiesItemParametersItem(TypedDict):
+    path: str
+    values: list[float]
+
+
+class StudyListResponseStudiesItemProgress(TypedDict):
+    total: int
+    pending: int
+    meshing: int
+    queued: int
+    running: int
+    completed: int
+    failed: int
+    cancelled: int
+    percent: float
+
+
+class StudyListResponseStudiesItem(TypedDict):
+    study_id: str
+    name: str
+    kind: Literal["sweep", "convergence"]
+    analysis_type: str
+    status: Literal["running", "completed", "cancelled"]
+    created_at: str
+    finished_at: Union[str, None]
+    combine: Literal["grid", "zip"]
+    outputs: list[str]
+    parameters: list[StudyListResponseStudiesItemParametersItem]
+    progress: StudyListResponseStudiesItemProgress
+    estimate_seconds: float
+
+
+class StudyListResponse(TypedDict):
+    studies: list[StudyListResponseStudiesItem]
+
+
+class StudyResponseParametersItem(TypedDict):
+    path: str
+    values: list[float]
+
+
+class StudyResponseProgress(TypedDict):
+    total: int
+    pending: int
+    meshing: int
+    queued: int
+    running: int
+    completed: int
+    failed: int
+    cancelled: int
+    percent: float
+
+
+class _StudyResponsePointsItemRequired(TypedDict):
+    index: int
+    parameters: dict[str, float]
+    status: Literal["pending", "meshing", "queued", "running", "completed", "failed", "cancelled"]
+    job_id: Union[str, None]
+    mesh_job_id: Union[str, None]
+    outputs: dict[str, Union[float, None]]
+    error: Union[str, None]
+    compute_seconds: Union[float, None]
+    cost_tokens: Union[float, None]
+    tetrahedra: Union[int, None]
+
+
+class StudyResponsePointsItem(_StudyResponsePointsItemRequired, total=False):
+    output_errors: dict[str, str]
+
+
+class StudyResponseConvergence0(TypedDict):
+    output: str
+    tolerance: float
+    converged: bool
+    value: Union[float, None]
+    extrapolated: Union[float, None]
+    error_estimate: Union[float, None]
+    observed_order: Union[float, None]
+    safety_factor: Union[float, None]
+    last_change: Union[float, None]
+    sizes: list[float]
+    message: str
+
+
+class StudyResponse(TypedDict):
+    study_id: str
+    name: str
+    kind: Literal["sweep", "convergence"]
+    analysis_type: str
+    status: Literal["running", "completed", "cancelled"]
+    created_at: str
+    finished_at: Union[str, None]
+    combine: Literal["grid", "zip"]
+    outputs: list[str]
+    parameters: list[StudyResponseParametersItem]
+    progress: StudyResponseProgress
+    estimate_seconds: float
+    points: list[StudyResponsePointsItem]
+    convergence: Union[StudyResponseConvergence0, None]
+
+
+class StudyTableQuery(TypedDict, total=False):
+    format: Literal["json", "csv"]
+
+
+class StudyTableResponse(TypedDict):
+    columns: list[str]
+    rows: list[list[Union[str, float, None]]]
+
+
+class CancelStudyResponse(TypedDict):
+    study_id: str
+    status: Literal["running", "completed", "cancelled"]
+    cancelled: int
+    stopping: int
+    kept: int
+    message: str

@@ -1,4 +1,4 @@
-"""`fieldline` command line: run a model end to end, check a job, download its results.
+"""`fieldline` command line: run a model end to end, sweep it in a study, check a job, download results.
 
 Exit codes (docs/api.md): 0 done; 1 the job failed or was cancelled; 2 bad usage or input file;
 3 authentication (invalid, revoked or expired token; wrong scope); 4 refused by a limit (402 balance,
@@ -118,6 +118,69 @@ def write_outputs(job: Any, out: Path) -> list[Path]:
     return written
 
 
+def parse_sweep(text: str) -> tuple[str, Any]:
+    """``path=v1,v2,…`` (these values) or ``path=from:to:steps[:log]`` (a range) → (path, spec)."""
+    path, sep, spec = text.partition("=")
+    path, spec = path.strip(), spec.strip()
+    try:
+        if not sep or not path or not spec:
+            raise ValueError
+        if ":" in spec:
+            parts = spec.split(":")
+            if len(parts) not in (3, 4) or (len(parts) == 4 and parts[3] not in ("linear", "log")):
+                raise ValueError
+            scale = parts[3] if len(parts) == 4 else "linear"
+            return path, {
+                "from": float(parts[0]),
+                "to": float(parts[1]),
+                "steps": int(parts[2]),
+                "scale": scale,
+            }
+        return path, [float(v) for v in spec.split(",")]
+    except ValueError:
+        raise SystemExit(
+            _usage(
+                f"--sweep {text!r}: write path=v1,v2,… or path=from:to:steps[:log], e.g. frequency=9e9,10e9"
+            )
+        ) from None
+
+
+def cmd_study(args: argparse.Namespace) -> int:
+    model = Path(args.model)
+    if not model.is_file():
+        return _usage(f"no such file: {model}")
+    config, mesh_options, units = load_setup(Path(args.config) if args.config else None, args.physics)
+    parameters = dict(parse_sweep(s) for s in args.sweep or [])
+    if not parameters:
+        return _usage("say what to sweep: --sweep path=v1,v2,… (e.g. --sweep frequency=9e9,10e9,11e9)")
+    with _client(args) as fl:
+        upload = fl.upload(model, units=args.units or units)
+        mesh = fl.mesh(upload, progress=args.progress, **mesh_options)
+        print(f"Meshed: {len(mesh.tetrahedra)} tetrahedra, {len(mesh.vertices)} vertices", file=sys.stderr)
+        study = fl.study(
+            mesh,
+            config,
+            parameters=parameters,
+            combine="zip" if args.zip else "grid",
+            outputs=args.output,
+            name=args.name or f"{model.name} study",
+            wait=not args.no_wait,
+            timeout=args.timeout,
+            progress=args.progress,
+        )
+        summary: dict[str, Any] = {"study_id": study.id}
+        if not args.no_wait:
+            last = study.last_status or study.status()
+            out = Path(args.out)
+            out.write_text(study.csv())
+            summary.update(status=last["status"], progress=last["progress"], file=str(out))
+    print(json.dumps(summary))
+    if args.no_wait:
+        return EXIT_OK
+    failed = summary["status"] != "completed" or summary["progress"]["failed"] > 0
+    return EXIT_JOB_FAILED if failed else EXIT_OK
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     with _client(args) as fl:
         job = fl.job(args.job)
@@ -162,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run Fieldline finite element analyses from the command line (docs/api.md).",
         epilog="Exit codes: 0 done, 1 job failed, 2 usage, 3 token refused, 4 limit (402/413/429), 5 timed out, 6 server.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{run,status,download}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{run,study,status,download}")
 
     run = sub.add_parser(
         "run",
@@ -185,6 +248,44 @@ def build_parser() -> argparse.ArgumentParser:
         "--timeout", type=float, default=-1, help="seconds to wait for the analysis (default: 300)"
     )
     run.set_defaults(func=cmd_run)
+
+    study = sub.add_parser(
+        "study",
+        parents=[common],
+        help="upload and mesh a model, run a parameter sweep, write its table as CSV",
+        description="Upload a model, mesh it, run a design study over the --sweep values (docs/studies.md), "
+        "wait, and write its table (one row per point: parameters, status, outputs, error, job) as CSV. "
+        "Exit code 1 when a point failed.",
+    )
+    study.add_argument("model", help="STEP/STP/STL/OBJ/ZIP file")
+    study.add_argument("--physics", help="analysis type (overrides analysisType in --config)")
+    study.add_argument(
+        "--config", help='set-up JSON: an analysis config, or {"config": …, "mesh": …, "units": …}'
+    )
+    study.add_argument(
+        "--sweep",
+        action="append",
+        metavar="PATH=VALUES",
+        help="a config number and its values: path=v1,v2,… or path=from:to:steps[:log] (repeatable), "
+        "e.g. 'forceLoads[0].force[2]=-100,-200,-400'",
+    )
+    study.add_argument(
+        "--zip", action="store_true", help="pair the sweeps' values instead of every combination"
+    )
+    study.add_argument(
+        "--output",
+        action="append",
+        required=True,
+        metavar="NAME",
+        help="a result to collect per point (repeatable): max_von_mises_Pa, capacitance_F, frequencies[0], "
+        "|S21|@10e9 …",
+    )
+    study.add_argument("--name", help="the study's name (default: the model's)")
+    study.add_argument("--out", default="study.csv", help="CSV file to write (default: study.csv)")
+    study.add_argument("--units", help="length unit of STL/OBJ files (mm, cm, m, in, um, ft)")
+    study.add_argument("--timeout", type=float, default=None, help="seconds to wait (default: no limit)")
+    study.add_argument("--no-wait", action="store_true", help="create the study, print its id and return")
+    study.set_defaults(func=cmd_study)
 
     status = sub.add_parser(
         "status", parents=[common], help="a job's status", description="Print a job's status as JSON."

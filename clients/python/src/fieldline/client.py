@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import mimetypes
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from ._http import Http
 from .errors import FieldlineError
 from .jobs import Job
 from .models import Mesh, Upload
+from .studies import Parameters, Study, study_request
 
 # Friendly names for the meshing options (the config keys are accepted as they are too).
 MESH_OPTION_ALIASES = {
@@ -148,6 +149,56 @@ class Client:
         """One of your jobs by id (someone else's, or an unknown id, raises FieldlineError 404)."""
         info = self._http.json("GET", f"/api/fea/results/{job_id}/info")
         return Job(self, job_id, str(info.get("kind") or "analysis"))
+
+    # --- design studies (docs/studies.md) -----------------------------------------------------------
+    def study(
+        self,
+        model: Mesh | Upload | str | Mapping[str, Any],
+        config: Mapping[str, Any],
+        *,
+        outputs: Sequence[str],
+        parameters: Parameters | None = None,
+        combine: str = "grid",
+        convergence: Mapping[str, Any] | None = None,
+        name: str | None = None,
+        wait: bool = True,
+        timeout: float | None = None,
+        progress: bool | None = None,
+    ) -> Study:
+        """Creates a design study (POST /api/fea/studies) and, by default, waits for all its points.
+
+        ``parameters``: path → values (``{"frequency": [9e9, 10e9]}``), path → range
+        (``{"meshMaxSize": {"from": 4, "to": 1, "steps": 4, "scale": "log"}}``), or the API's list.
+        ``combine``: "grid" (every combination) or "zip". ``outputs``: results quantities
+        (``max_von_mises_Pa``), ``frequencies[i]``, ``|S21|@10e9`` …. ``convergence``: ``{output, tolerance,
+        startSize, ratio, maxPoints}`` for a mesh-convergence study (no parameters; needs the upload).
+        A refusal (400 with the path and value, 402 for the whole study …) raises FieldlineError.
+        """
+        body = study_request(
+            model,
+            config,
+            outputs=outputs,
+            parameters=parameters,
+            combine=combine,
+            convergence=convergence,
+            name=name,
+        )
+        reply: api.CreateStudyResponse = self._http.json("POST", "/api/fea/studies", json=body)
+        study = Study(self, reply["study_id"])
+        if wait:
+            study.wait(timeout=timeout, progress=progress)
+        return study
+
+    def get_study(self, study_id: str) -> Study:
+        """One of your studies by id (someone else's, or an unknown id, raises FieldlineError 404)."""
+        study = Study(self, study_id)
+        study.status()
+        return study
+
+    def studies(self) -> list[api.StudyListResponseStudiesItem]:
+        """Your 50 newest studies with their progress (GET /api/fea/studies); ``get_study(s["study_id"])``."""
+        reply: api.StudyListResponse = self._http.json("GET", "/api/fea/studies")
+        return list(reply["studies"])
 
     # --- library and account --------------------------------------------------------------------
     def materials(self) -> list[api.MaterialsResponseMaterialsItem]:
