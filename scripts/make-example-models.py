@@ -40,6 +40,14 @@ def e_core_inductor(occ, gap: float = 0.3) -> None:
     occ.cut([(3, ring)], [(3, hole)])
 
 
+def induction_billet(occ) -> None:
+    """A 2 mm slice of a long billet in a long coil, four coaxial bodies along z: the billet (radius 10 mm),
+    the air gap round it (to 13), the winding (13–15) and air outside it (to 18). With its outer faces
+    flux-normal it is a length of an infinite solenoid (engine/fieldline_engine/testing/induction_billet.py)."""
+    cylinders = [occ.addCylinder(0, 0, 0, 0, 0, 2, r) for r in (10, 13, 15, 18)]
+    occ.fragment([(3, cylinders[-1])], [(3, c) for c in cylinders[:-1]])
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     # Parallel-plate capacitor: the FR-4 dielectric between the plates, 20 × 20 mm, 1 mm thick.
@@ -52,6 +60,8 @@ def main() -> None:
     write("cantilever", lambda occ: occ.addBox(0, 0, 0, 100, 10, 10))
     # E-core inductor: the core and its coil as two bodies (docs/magnetics.md, the guide's inductor).
     write("e-core-inductor", e_core_inductor)
+    # Induction heating: a slice of a billet in a coil with its air (docs/magnetics.md §8, the guide's billet).
+    write("induction-billet", induction_billet)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
 import { ExampleLink } from './ExampleLink.tsx';
+import { InductionHeatingGuide } from './InductionHeatingGuide.tsx';
 
-/** Worked example: a gapped E-core inductor's inductance and flux density (magnetostatics). */
+/** Worked examples: a gapped E-core inductor's inductance and flux density (magnetostatics); a billet heated by
+ * induction (thermal with induction heating). */
 export function MagneticsGuide() {
   return (
     <>
@@ -43,6 +45,7 @@ export function MagneticsGuide() {
         fringing). |B| is about 0.4 T in the centre leg and the gap, about the same in the outer legs (half
         the flux through half the section).
       </p>
+      <InductionHeatingGuide />
     </>
   );
 }
