@@ -59,6 +59,34 @@ def test_a_capacitor_over_three_permittivities_is_linear_in_epsilon(client: Clie
     assert first.quantities["capacitance_F"] == pytest.approx(c[0], rel=1e-12)
 
 
+def test_a_convergence_study_remeshes_the_upload(client: Client, plate_mesh) -> None:
+    # The plate's field is uniform, so every mesh gives ε·A/d: converged at the second point, change ~0.
+    study = client.study(
+        plate_mesh,
+        plate_config(plate_mesh),
+        outputs=["capacitance_F"],
+        convergence={
+            "output": "capacitance_F",
+            "tolerance": 1e-3,
+            "startSize": 4,
+            "ratio": 2,
+            "maxPoints": 3,
+        },
+        progress=False,
+    )
+    report = study.convergence
+    assert report is not None
+    print(
+        f"convergence study: {report['message']} sizes {report['sizes']}, last change {report['last_change']}"
+    )
+    assert report["converged"] is True
+    assert report["sizes"][:2] == [4, 2]
+    assert all(p["mesh_job_id"] for p in study.points)  # each point meshed the upload with its own size
+    tets = [p["tetrahedra"] or 0 for p in study.points]
+    assert tets[1] > tets[0]
+    assert report["value"] == pytest.approx(EPS0 * (20e-3 * 10e-3) / 2e-3, rel=1e-9)
+
+
 def test_cancel_a_study(client: Client, plate_mesh) -> None:
     # Six points on a plan that runs two at once: cancelled at once, the waiting ones never run.
     study = client.study(
