@@ -283,10 +283,30 @@ export function estimateResources(
   const topo = meshTopology(mesh.vertices.length, mesh.tetrahedra?.length ?? 0, mesh.faces.length);
   const unknowns = countUnknowns(topo, spaceOf(config).space, config.meshOrder ?? 1);
   const adaptive = config.adaptiveRefinement;
-  if (!adaptive) return estimateForUnknowns(unknowns, config, memoryLimitBytes);
-  // Refinement may grow the model up to maxUnknowns: memory and time are estimated for that size.
-  const grown = Math.max(unknowns, adaptive.maxUnknowns);
-  return { ...estimateForUnknowns(grown, config, memoryLimitBytes), startUnknowns: unknowns };
+  const own = adaptive
+    ? // Refinement may grow the model up to maxUnknowns: memory and time are estimated for that size.
+      {
+        ...estimateForUnknowns(Math.max(unknowns, adaptive.maxUnknowns), config, memoryLimitBytes),
+        startUnknowns: unknowns,
+      }
+    : estimateForUnknowns(unknowns, config, memoryLimitBytes);
+  // Induction heating solves the config's eddy-current setup first, on the same mesh (docs/magnetics.md §8):
+  // complex Nédélec unknowns, several times the temperature's; the run's peak is the larger of the two solves.
+  const twin = inductionTwin(config);
+  if (!twin) return own;
+  const eddy = estimateForUnknowns(
+    countUnknowns(topo, 'hcurl', config.meshOrder ?? 1),
+    twin,
+    memoryLimitBytes,
+  );
+  return eddy.memoryBytes > own.memoryBytes ? eddy : own;
+}
+
+/** The eddy-current solve a thermal run heated by induction makes first, or null. */
+function inductionTwin(config: AnalysisConfig): AnalysisConfig | null {
+  const heated = ['thermal', 'thermal-time', 'thermal-structural'].includes(config.analysisType);
+  if (!heated || !(config as { inductionHeating?: boolean }).inductionHeating) return null;
+  return { ...config, analysisType: 'eddy-current', transient: false, adaptiveRefinement: undefined };
 }
 
 /** The same estimate for a known number of unknowns (the benches compare it with their measured runs). */

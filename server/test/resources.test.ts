@@ -1,4 +1,4 @@
-import { AnalysisConfig, estimateResources } from '@fieldline/contracts';
+import { AnalysisConfig, countUnknowns, estimateResources, meshTopology } from '@fieldline/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boxMesh, facesOnPlane } from './support/box-mesh.ts';
 import { createTestApp, type TestApp, waitForJob } from './support/test-app.ts';
@@ -75,6 +75,44 @@ describe('resource estimate', () => {
       expect(estimate.unknowns).toBe(info.matrix_size);
     });
   }
+
+  it("estimates an induction-heated thermal run by its eddy-current solve, the larger: the engine's Nédélec unknowns", async () => {
+    const config = {
+      analysisType: 'thermal',
+      meshOrder: 2,
+      inductionHeating: true,
+      frequency: 1000,
+      solidConductors: [
+        {
+          region: 0,
+          current: 10,
+          terminals: { in: facesOnPlane(mesh, 0, 0), out: facesOnPlane(mesh, 0, 1) },
+        },
+      ],
+      bodyMaterials: [{ region: 0, conductivity: 5.8e7, thermalConductivity: 400 }],
+      temperatureConditions: [{ faces: facesOnPlane(mesh, 0, 0), temperature: 300 }],
+    };
+    const estimate = estimateResources(mesh, AnalysisConfig.parse(config));
+    const topology = meshTopology(mesh.vertices.length, mesh.tetrahedra?.length ?? 0, mesh.faces.length);
+    const alone = estimateResources(mesh, AnalysisConfig.parse({ ...config, inductionHeating: false }));
+    expect([estimate.space, estimate.complex]).toEqual(['hcurl', true]);
+    expect(estimate.memoryBytes).toBeGreaterThan(alone.memoryBytes);
+    const res = await submit(config);
+    expect(res.statusCode, res.body).toBe(200);
+    const { body } = await waitForJob(t.app, res.json().job_id, cookie);
+    expect(body.status, body.error).toBe('completed');
+    const info = (
+      body.results as { solver_info: { matrix_size: number; induction: { matrix_size: number } } }
+    ).solver_info;
+    console.log(
+      `thermal with induction heating: estimate ${estimate.unknowns} unknowns (temperature alone ${alone.unknowns}), engine's eddy-current solve ${info.induction.matrix_size}, thermal ${info.matrix_size}`,
+    );
+    // the estimate counts the whole complex Nédélec space; the engine reports the free unknowns it factors
+    // (the outer faces' n×A = 0 removed: most of this small box), so the estimate is the safe bound
+    expect(estimate.unknowns).toBe(countUnknowns(topology, 'hcurl', 2));
+    expect(estimate.unknowns).toBeGreaterThanOrEqual(info.induction.matrix_size);
+    expect(alone.unknowns).toBe(info.matrix_size);
+  });
 
   it('estimates the full-wave iterative path the engine takes (GMRES + BDDC) when forced or when the factor would not fit', async () => {
     const config = { ...CASES['full-wave EM, order 2 (Nédélec)'], linearSolver: 'gmres-bddc' };

@@ -28,13 +28,15 @@ const em: Estimate = (tets, order, config) => {
 // Three displacement components per node: about three times a scalar problem's unknowns.
 const structural: Estimate = (tets, order) => 6e-3 * tets * order ** 3;
 
-// A scalar unknown per node; a transient run repeats a cheap solve per step (one factorisation).
+// A scalar unknown per node; a transient run repeats a cheap solve per step (one factorisation). Induction
+// heating solves the eddy-current field first (docs/magnetics.md §8): one complex Nédélec solve, as em's.
 const thermal: Estimate = (tets, order, config) => {
   const steps =
     config.analysisType === 'thermal-time' || config.transient
       ? Math.min(1e5, Math.ceil(config.endTime / config.timeStep))
       : 1;
-  return 2e-3 * tets * order ** 3 * (1 + steps / 20);
+  const induction = config.inductionHeating ? 2e-3 * tets * order ** 3 : 0;
+  return 2e-3 * tets * order ** 3 * (1 + steps / 20) + induction;
 };
 
 // An eigen solve: one factorisation and a few dozen substitutions; a harmonic sweep adds the band's points;
