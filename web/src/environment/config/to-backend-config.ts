@@ -76,7 +76,7 @@ export function toBackendConfig(
   return config;
 }
 
-function meshingKeys(m: MeshingOptions): Record<string, number | string | boolean> {
+export function meshingKeys(m: MeshingOptions): Record<string, number | string | boolean> {
   const out: Record<string, number | string | boolean> = {};
   if (m.maxElementSize !== undefined && m.maxElementSize > 0) out.meshMaxSize = m.maxElementSize;
   if (m.minElementSize !== undefined && m.minElementSize > 0) out.meshMinSize = m.minElementSize;

@@ -2,9 +2,13 @@ import { STUDY_MAX_POINTS, type StudyResponse } from '@fieldline/contracts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { errorText } from '../../api/http.ts';
-import { toBackendConfig } from '../config/to-backend-config.ts';
+import { meshingKeys, toBackendConfig } from '../config/to-backend-config.ts';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
+import { modelSize } from '../upload/UnitsPicker.tsx';
 import { openJob } from '../workflows/run-analysis.ts';
+import { ConvergenceReportView } from './ConvergenceReportView.tsx';
+import { ConvergenceSetup } from './ConvergenceSetup.tsx';
+import { type ConvergenceForm, defaultConvergence, toConvergenceSpec } from './convergence-setup.ts';
 import { StudyResults } from './StudyResults.tsx';
 import './study-panel.css';
 import { cancelStudy, createStudy, estimateStudy, fetchStudy, studyCsvUrl } from './studies-api.ts';
@@ -57,7 +61,7 @@ export function StudyPanel() {
   const initial = new URLSearchParams(useLocation().search).get('study');
   const [studyId, setStudyId] = useState<string | null>(initial);
   const [study, setStudy] = useState<StudyResponse | null>(null);
-  const choices = outputChoices(analysisType);
+  const choices = useMemo(() => outputChoices(analysisType), [analysisType]);
   const allOutputs = useMemo(
     () => [
       ...outputs,
@@ -68,26 +72,63 @@ export function StudyPanel() {
     ],
     [outputs, extra],
   );
-  const count = pointCount(rows, combine);
-
-  const body = useMemo(
+  const meshingOptions = useEnv((s) => s.meshing.options);
+  const meshSettings = useMemo(() => {
+    const { meshMaxSize: _max, meshMinSize: _min, ...rest } = meshingKeys(meshingOptions);
+    return rest;
+  }, [meshingOptions]);
+  const [kind, setKind] = useState<'sweep' | 'convergence'>('sweep');
+  const [convergence, setConvergence] = useState<ConvergenceForm | null>(null);
+  const conv = useMemo(
     () =>
-      model && config
-        ? {
-            name: `${model.fileName}: ${rows.map((r) => r.path).join(' × ')}`,
-            mesh_data: model.mesh,
-            config,
-            parameters: rows.map(toParameter),
-            combine,
-            outputs: allOutputs,
-          }
-        : null,
-    [model, config, rows, combine, allOutputs],
+      convergence ??
+      defaultConvergence(
+        choices[0] ?? '',
+        config?.meshMaxSize,
+        model ? modelSize(model.boundingBox, model.mesh.vertices) : null,
+      ),
+    [convergence, choices, config?.meshMaxSize, model],
   );
+  const sweeping = kind === 'sweep';
+  const count = sweeping ? pointCount(rows, combine) : toConvergenceSpec(conv).maxPoints;
+  const ready = sweeping
+    ? rows.length > 0 && allOutputs.length > 0 && !tooManyPoints(count)
+    : conv.output !== '';
+
+  const body = useMemo(() => {
+    if (!model || !config) return null;
+    // with the upload and each triangle's CAD face, points that mesh anew (a mesh size, a convergence study)
+    // can be made from the model and find their faces again
+    const patches = model.facePatches;
+    const mesh_data = {
+      ...model.mesh,
+      ...(model.uploadId ? { source_upload_id: model.uploadId } : {}),
+      ...(patches && patches.length === model.mesh.faces.length ? { face_patches: patches } : {}),
+    };
+    return sweeping
+      ? {
+          name: `${model.fileName}: ${rows.map((r) => r.path).join(' × ')}`,
+          mesh_data,
+          config,
+          parameters: rows.map(toParameter),
+          combine,
+          outputs: allOutputs,
+        }
+      : {
+          name: `${model.fileName}: mesh convergence of ${conv.output}`,
+          mesh_data,
+          // each point meshes the upload as Generate Volume Mesh did (mesher, grading, curvature), at the
+          // study's size (the sizes are the study's, so the model's own are left out)
+          config: { ...config, ...meshSettings },
+          parameters: [],
+          outputs: [conv.output],
+          convergence: toConvergenceSpec(conv),
+        };
+  }, [model, config, rows, combine, allOutputs, sweeping, conv, meshSettings]);
 
   // The server's own checks and estimate, shortly after the setup changes.
   useEffect(() => {
-    if (!body || rows.length === 0 || allOutputs.length === 0 || tooManyPoints(count)) {
+    if (!body || !ready) {
       setEstimate('');
       return;
     }
@@ -102,7 +143,7 @@ export function StudyPanel() {
       }
     }, 400);
     return () => clearTimeout(timer);
-  }, [body, rows.length, allOutputs.length, count]);
+  }, [body, ready]);
 
   // The study on screen is polled until every point has finished.
   useEffect(() => {
@@ -178,142 +219,183 @@ export function StudyPanel() {
       <h3>Design study</h3>
       {config && (
         <>
-          <div className="row">
-            <select
-              value={pick}
-              data-testid="study-sweep-path"
-              onChange={(e) => setPick(e.target.value)}
-              aria-label="Setting to sweep"
-            >
-              <option value="">Choose a setting…</option>
-              {paths.map((p) => (
-                <option key={p.path} value={p.path}>
-                  {p.path} = {p.value}
-                </option>
-              ))}
-            </select>{' '}
-            <button type="button" data-testid="study-sweep" disabled={!pick} onClick={() => addSweep()}>
-              Sweep
-            </button>
-          </div>
-          {sweepRequest?.note && (
-            <p className="muted small" data-testid="study-sweep-note">
-              {sweepRequest.note}{' '}
-              <button
-                type="button"
-                className="link"
-                onClick={() => store.set({ studySweep: { ...sweepRequest, note: undefined } })}
-              >
-                OK
-              </button>
-            </p>
-          )}
-          {rows.length === 0 && (
-            <p className="muted small">Or press “sweep” beside a number of the form above.</p>
-          )}
-          {rows.map((r, i) => (
-            <div key={r.path} className="study-row" data-testid="study-parameter">
-              <strong>{r.path}</strong>{' '}
-              <select
-                value={r.mode}
-                aria-label="How the values are given"
-                onChange={(e) => patchRow(i, { mode: e.target.value as SweepRow['mode'] })}
-              >
-                <option value="range">from … to</option>
-                <option value="values">values</option>
-              </select>{' '}
-              {r.mode === 'values' ? (
-                <input
-                  aria-label="Values"
-                  data-testid="study-values"
-                  value={r.values}
-                  onChange={(e) => patchRow(i, { values: e.target.value })}
-                />
-              ) : (
-                <>
-                  <input
-                    aria-label="From"
-                    data-testid="study-from"
-                    type="number"
-                    value={r.from}
-                    onChange={(e) => patchRow(i, { from: Number(e.target.value) })}
-                  />
-                  {' to '}
-                  <input
-                    aria-label="To"
-                    data-testid="study-to"
-                    type="number"
-                    value={r.to}
-                    onChange={(e) => patchRow(i, { to: Number(e.target.value) })}
-                  />
-                  {' in '}
-                  <input
-                    aria-label="Steps"
-                    data-testid="study-steps"
-                    type="number"
-                    min={1}
-                    max={STUDY_MAX_POINTS}
-                    value={r.steps}
-                    onChange={(e) => patchRow(i, { steps: Number(e.target.value) })}
-                  />
-                  {' steps '}
-                  <select
-                    value={r.scale}
-                    aria-label="Scale"
-                    onChange={(e) => patchRow(i, { scale: e.target.value as SweepRow['scale'] })}
-                  >
-                    <option value="linear">linear</option>
-                    <option value="log">log</option>
-                  </select>
-                </>
-              )}{' '}
-              <button type="button" className="link" onClick={() => setRows(rows.filter((_, k) => k !== i))}>
-                Remove
-              </button>
-              <div className="muted small">
-                {rowValues(r)
-                  .map((v) => Number(v.toPrecision(6)))
-                  .join(', ')}
-              </div>
-            </div>
-          ))}
-          {rows.length > 1 && (
+          <fieldset className="study-kind">
             <label>
-              Combine{' '}
-              <select
-                value={combine}
-                data-testid="study-combine"
-                onChange={(e) => setCombine(e.target.value as 'grid' | 'zip')}
-              >
-                <option value="grid">every combination (grid)</option>
-                <option value="zip">side by side (zip)</option>
-              </select>
+              <input
+                type="radio"
+                name="study-kind"
+                data-testid="study-kind-sweep"
+                checked={sweeping}
+                onChange={() => setKind('sweep')}
+              />{' '}
+              Sweep settings
+            </label>{' '}
+            <label>
+              <input
+                type="radio"
+                name="study-kind"
+                data-testid="study-kind-convergence"
+                checked={!sweeping}
+                onChange={() => setKind('convergence')}
+              />{' '}
+              Mesh convergence
             </label>
-          )}
-          <fieldset className="study-outputs">
-            <legend>Outputs</legend>
-            {choices.map((o) => (
-              <label key={o} className="check">
-                <input
-                  type="checkbox"
-                  data-testid={`study-output-${o}`}
-                  checked={outputs.includes(o)}
-                  onChange={(e) =>
-                    setOutputs(e.target.checked ? [...outputs, o] : outputs.filter((x) => x !== o))
-                  }
-                />{' '}
-                {o}
-              </label>
-            ))}
-            <input
-              aria-label="More outputs"
-              placeholder="frequencies[0], |S21|@10e9"
-              value={extra}
-              onChange={(e) => setExtra(e.target.value)}
-            />
           </fieldset>
+          {!sweeping && (
+            <ConvergenceSetup
+              value={conv}
+              onChange={setConvergence}
+              outputs={choices}
+              units={model?.mesh.units ?? 'model units'}
+              curvatureRefinement={meshSettings.meshCurvatureRefinement !== false}
+            />
+          )}
+          {sweeping && (
+            <>
+              <div className="row">
+                <select
+                  value={pick}
+                  data-testid="study-sweep-path"
+                  onChange={(e) => setPick(e.target.value)}
+                  aria-label="Setting to sweep"
+                >
+                  <option value="">Choose a setting…</option>
+                  {paths.map((p) => (
+                    <option key={p.path} value={p.path}>
+                      {p.path} = {p.value}
+                    </option>
+                  ))}
+                </select>{' '}
+                <button type="button" data-testid="study-sweep" disabled={!pick} onClick={() => addSweep()}>
+                  Sweep
+                </button>
+              </div>
+              {sweepRequest?.note && (
+                <p className="muted small" data-testid="study-sweep-note">
+                  {sweepRequest.note}{' '}
+                  <button
+                    type="button"
+                    className="link"
+                    onClick={() => store.set({ studySweep: { ...sweepRequest, note: undefined } })}
+                  >
+                    OK
+                  </button>
+                </p>
+              )}
+              {rows.length === 0 && (
+                <p className="muted small">Or press “sweep” beside a number of the form above.</p>
+              )}
+              {rows.map((r, i) => (
+                <div key={r.path} className="study-row" data-testid="study-parameter">
+                  <strong>{r.path}</strong>{' '}
+                  <select
+                    value={r.mode}
+                    aria-label="How the values are given"
+                    onChange={(e) => patchRow(i, { mode: e.target.value as SweepRow['mode'] })}
+                  >
+                    <option value="range">from … to</option>
+                    <option value="values">values</option>
+                  </select>{' '}
+                  {r.mode === 'values' ? (
+                    <input
+                      aria-label="Values"
+                      data-testid="study-values"
+                      value={r.values}
+                      onChange={(e) => patchRow(i, { values: e.target.value })}
+                    />
+                  ) : (
+                    <>
+                      <input
+                        aria-label="From"
+                        data-testid="study-from"
+                        type="number"
+                        value={r.from}
+                        onChange={(e) => patchRow(i, { from: Number(e.target.value) })}
+                      />
+                      {' to '}
+                      <input
+                        aria-label="To"
+                        data-testid="study-to"
+                        type="number"
+                        value={r.to}
+                        onChange={(e) => patchRow(i, { to: Number(e.target.value) })}
+                      />
+                      {' in '}
+                      <input
+                        aria-label="Steps"
+                        data-testid="study-steps"
+                        type="number"
+                        min={1}
+                        max={STUDY_MAX_POINTS}
+                        value={r.steps}
+                        onChange={(e) => patchRow(i, { steps: Number(e.target.value) })}
+                      />
+                      {' steps '}
+                      <select
+                        value={r.scale}
+                        aria-label="Scale"
+                        onChange={(e) => patchRow(i, { scale: e.target.value as SweepRow['scale'] })}
+                      >
+                        <option value="linear">linear</option>
+                        <option value="log">log</option>
+                      </select>
+                    </>
+                  )}{' '}
+                  <button
+                    type="button"
+                    className="link"
+                    onClick={() => setRows(rows.filter((_, k) => k !== i))}
+                  >
+                    Remove
+                  </button>
+                  <div className="muted small">
+                    {rowValues(r)
+                      .map((v) => Number(v.toPrecision(6)))
+                      .join(', ')}
+                  </div>
+                </div>
+              ))}
+              {rows.length > 1 && (
+                <label>
+                  Combine{' '}
+                  <select
+                    value={combine}
+                    data-testid="study-combine"
+                    onChange={(e) => setCombine(e.target.value as 'grid' | 'zip')}
+                  >
+                    <option value="grid">every combination (grid)</option>
+                    <option value="zip">side by side (zip)</option>
+                  </select>
+                </label>
+              )}
+              <fieldset className="study-outputs">
+                <legend>Outputs</legend>
+                {choices.map((o) => (
+                  <label key={o} className="check">
+                    <input
+                      type="checkbox"
+                      data-testid={`study-output-${o}`}
+                      checked={outputs.includes(o)}
+                      onChange={(e) =>
+                        setOutputs(e.target.checked ? [...outputs, o] : outputs.filter((x) => x !== o))
+                      }
+                    />{' '}
+                    {o}
+                  </label>
+                ))}
+                <input
+                  aria-label="More outputs"
+                  placeholder="frequencies[0], |S21|@10e9"
+                  value={extra}
+                  onChange={(e) => setExtra(e.target.value)}
+                />
+              </fieldset>
+            </>
+          )}
           <p data-testid="study-count">
-            {count} point{count === 1 ? '' : 's'}
+            {sweeping ? '' : 'up to '}
+            {count} {sweeping ? 'point' : 'mesh'}
+            {count === 1 ? '' : sweeping ? 's' : 'es'}
             {tooManyPoints(count) ? ` — at most ${STUDY_MAX_POINTS}` : ''}
             {estimate ? ` · ${estimate}` : ''}
           </p>
@@ -321,7 +403,7 @@ export function StudyPanel() {
             type="button"
             className="primary"
             data-testid="run-study"
-            disabled={count === 0 || tooManyPoints(count) || allOutputs.length === 0}
+            disabled={!ready}
             onClick={() => void run()}
           >
             Run Study
@@ -362,6 +444,7 @@ export function StudyPanel() {
               Close
             </button>
           </div>
+          {study.convergence && <ConvergenceReportView report={study.convergence} />}
           <StudyResults study={study} onOpen={(jobId) => void openJob(deps, jobId, jobs.start('analysis'))} />
         </div>
       )}

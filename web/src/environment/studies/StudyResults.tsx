@@ -110,6 +110,7 @@ export function StudyResults(props: { study: StudyResponse; onOpen: (jobId: stri
             <tr>
               {header('#', 'point')}
               {paths.map((p) => header(p, p))}
+              {study.kind === 'convergence' && <th>tetrahedra</th>}
               {header('status', 'status')}
               {study.outputs.map((o) => header(o, o))}
               <th />
@@ -123,6 +124,9 @@ export function StudyResults(props: { study: StudyResponse; onOpen: (jobId: stri
                 {paths.map((path) => (
                   <td key={path}>{fmt(p.parameters[path])}</td>
                 ))}
+                {study.kind === 'convergence' && (
+                  <td data-testid="study-tetrahedra">{p.tetrahedra?.toLocaleString('en-US') ?? '—'}</td>
+                )}
                 <td title={p.error ?? undefined}>{p.status}</td>
                 {study.outputs.map((o) => (
                   <td key={o} title={p.output_errors?.[o]}>
