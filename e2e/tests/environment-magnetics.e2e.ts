@@ -72,6 +72,15 @@ describe('magnetostatics from the environment', () => {
     await page.selectOption('[data-testid=coil-0-body]', '1');
     await page.fill('[data-testid=coil-0-turns]', '50');
     await page.fill('[data-testid=coil-0-current]', '2');
+    // before the run the coil's current direction is drawn: eight arrows round the ring (axis found: z)
+    const arrows = () =>
+      frame.evaluate(
+        () =>
+          (
+            window as unknown as { fieldlineViewer: { shown: () => { arrowMarks: number } } }
+          ).fieldlineViewer.shown().arrowMarks,
+      );
+    await expect.poll(arrows).toBe(8);
     // the core: linear, μr 5000
     await page.selectOption('[data-testid=magnetic-body-0-kind]', 'linear');
     await page.fill('[data-testid=magnetic-body-0-mur]', '5000');
