@@ -1,0 +1,232 @@
+// bench/studies: a 16-point structural study on the STEP bracket (issue 37 "Performance"), on the embedded
+// default (SQLite, embedded queue, local storage), once with JOB_SLOTS=1 and once with JOB_SLOTS=2.
+//
+// Each run is its own compiled server process and data dir. The bracket (e2e/support/geometry-files.ts) is
+// converted and volume-meshed once per run (POST /api/convert-step, force_tet); then one study sweeps the
+// load's z component over 8 values × Young's modulus over 2 (grid, 16 points, outputs max von Mises and max
+// displacement) and is polled every 50 ms until every point has finished.
+//   wall: from POST /api/fea/studies to the poll that sees the last point finished;
+//   run: each point's compute_seconds (the job's own metered run, engine start to results);
+//   overhead per point (1 slot): (wall − Σ run) / 16 — everything a point costs besides its own run
+//   (submit to queued, queued to running, result into the table) when the points run one after another.
+// Usage: npx tsx bench/studies/run.ts   (env: BENCH_SLOTS="1 2", BENCH_LABEL)
+// Writes bench/studies/out/<label>.json and prints one line per run.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { writeBracketStep } from '../../e2e/support/geometry-files.ts';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const OUT = join(ROOT, 'bench', 'studies', 'out');
+const SLOTS = (process.env.BENCH_SLOTS ?? '1 2').split(' ').filter(Boolean).map(Number);
+const LABEL = process.env.BENCH_LABEL ?? 'latest';
+
+// @ts-expect-error plain ESM helper without types
+const { ensureServerBuilt, SERVER_ENTRY, SERVER_ENV, SERVER_NODE_ARGS } = await import(
+  '../../scripts/build-server.mjs'
+);
+await ensureServerBuilt();
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      s.close(() => ok(port));
+    });
+  });
+}
+
+type Mesh = { vertices: number[][]; faces: number[][]; tetrahedra: number[][]; face_patches?: number[] };
+
+function facesWhere(mesh: Mesh, test: (v: number[]) => boolean): number[] {
+  const ids: number[] = [];
+  mesh.faces.forEach((f, i) => {
+    if (f.every((k) => test(mesh.vertices[k] ?? []))) ids.push(i + 1);
+  });
+  return ids;
+}
+
+interface RunResult {
+  slots: number;
+  points: number;
+  tetrahedra: number;
+  wallS: number;
+  runS: number[];
+  loadBefore: number[];
+  loadAfter: number[];
+}
+
+async function runWith(slots: number, step: Buffer): Promise<RunResult> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'fieldline-bench-studies-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server: ChildProcess = spawn(process.execPath, [...SERVER_NODE_ARGS, SERVER_ENTRY, 'serve'], {
+    cwd: ROOT,
+    env: {
+      ...SERVER_ENV,
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      JOB_SLOTS: String(slots),
+      WELCOME_GRANT_TOKENS: '100000',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  try {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        if ((await fetch(`${base}/api/plans`)).ok) break;
+      } catch {}
+      if (Date.now() > deadline) throw new Error('the server did not start');
+      await sleep(200);
+    }
+    const headers = { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' };
+    const id = `${Date.now().toString(36)}${slots}`;
+    const reg = await fetch(`${base}/api/auth/register`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        name: 'Bench User',
+        email: `bench.${id}@analytical-engines.com`,
+        username: `bench_${id}`,
+        password: 'correct horse battery staple',
+        acceptedTerms: true,
+      }),
+    });
+    if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+    const cookie = reg.headers.getSetCookie()[0]?.split(';')[0] ?? '';
+    const form = new FormData();
+    form.append('file', new Blob([step]), 'bracket.step');
+    form.append('force_tet', 'true');
+    const conv = await fetch(`${base}/api/convert-step`, {
+      method: 'POST',
+      headers: { cookie, 'sec-fetch-site': 'same-origin' },
+      body: form,
+    });
+    if (!conv.ok) throw new Error(`convert-step: ${conv.status} ${await conv.text()}`);
+    const surface = (await conv.json()) as Mesh & { upload_id: string };
+    // Generate Volume Mesh as the environment does: a tetra-only job on the upload
+    const meshing = await fetch(`${base}/api/fea/submit`, {
+      method: 'POST',
+      headers: { ...headers, cookie },
+      body: JSON.stringify({
+        mesh_data: { ...surface, tetrahedra: undefined, source_upload_id: surface.upload_id },
+        config: { analysisType: 'tetra-only', mode: 'tetra-only', meshingOnly: true },
+      }),
+    });
+    if (!meshing.ok) throw new Error(`meshing: ${meshing.status} ${await meshing.text()}`);
+    const meshJob = ((await meshing.json()) as { job_id: string }).job_id;
+    let mesh: Mesh | null = null;
+    while (!mesh) {
+      await sleep(500);
+      const st = (await (
+        await fetch(`${base}/api/fea/status/${meshJob}`, { headers: { cookie } })
+      ).json()) as {
+        status: string;
+        results?: Mesh;
+        error?: string;
+      };
+      if (st.status === 'completed' && st.results) mesh = st.results;
+      else if (!['queued', 'running'].includes(st.status))
+        throw new Error(`meshing ${st.status}: ${st.error}`);
+    }
+    if (!mesh.tetrahedra?.length) throw new Error('the meshing job gave no tetrahedra');
+    const hole = (x: number) =>
+      facesWhere(mesh, (v) => Math.abs(Math.hypot((v[0] ?? 0) - x, (v[1] ?? 0) - 15) - 4) < 0.05);
+    const top = facesWhere(mesh, (v) => Math.abs((v[2] ?? 0) - 36) < 1e-6);
+    const body = {
+      name: 'bench: bracket 8 loads × 2 moduli',
+      mesh_data: mesh,
+      config: {
+        analysisType: 'structural',
+        bodyMaterials: [{ region: 0, youngsModulus: 200e9, poissonRatio: 0.3 }],
+        fixedSupports: [{ faces: [...hole(15), ...hole(45)], name: 'bolts' }],
+        forceLoads: [{ faces: top, force: [0, 0, -100] }],
+      },
+      parameters: [
+        { path: 'forceLoads[0].force[2]', from: -100, to: -800, steps: 8 },
+        { path: 'bodyMaterials[0].youngsModulus', values: [69e9, 200e9] },
+      ],
+      combine: 'grid',
+      outputs: ['max_von_mises_Pa', 'max_displacement_m'],
+    };
+    const loadBefore = loadavg();
+    const t0 = performance.now();
+    const created = await fetch(`${base}/api/fea/studies`, {
+      method: 'POST',
+      headers: { ...headers, cookie },
+      body: JSON.stringify(body),
+    });
+    if (created.status !== 201) throw new Error(`study: ${created.status} ${await created.text()}`);
+    const { study_id } = (await created.json()) as { study_id: string };
+    type Point = { status: string; compute_seconds: number | null; error: string | null };
+    for (;;) {
+      // a short poll: its interval bounds the error of the wall time (/16 per point)
+      await sleep(50);
+      const s = (await (
+        await fetch(`${base}/api/fea/studies/${study_id}`, { headers: { cookie } })
+      ).json()) as {
+        progress: { total: number; completed: number; failed: number; cancelled: number };
+        points: Point[];
+      };
+      const p = s.progress;
+      if (p.completed + p.failed + p.cancelled === p.total) {
+        const wallS = (performance.now() - t0) / 1000;
+        if (p.failed + p.cancelled > 0)
+          throw new Error(
+            `points failed: ${s.points
+              .map((x) => x.error)
+              .filter(Boolean)
+              .join('; ')}`,
+          );
+        return {
+          slots,
+          points: p.total,
+          tetrahedra: mesh.tetrahedra.length,
+          wallS,
+          runS: s.points.map((x) => x.compute_seconds ?? Number.NaN),
+          loadBefore,
+          loadAfter: loadavg(),
+        };
+      }
+    }
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const stepDir = mkdtempSync(join(tmpdir(), 'fieldline-bench-bracket-'));
+const step = readFileSync(writeBracketStep(stepDir));
+rmSync(stepDir, { recursive: true, force: true });
+const results: RunResult[] = [];
+for (const slots of SLOTS) {
+  const r = await runWith(slots, step);
+  results.push(r);
+  const sum = r.runS.reduce((a, b) => a + b, 0);
+  const mean = sum / r.runS.length;
+  const overhead = (r.wallS - sum) / r.points;
+  console.log(
+    `${slots} slot${slots === 1 ? '' : 's'}: ${r.points} points on ${r.tetrahedra} tetrahedra, wall ${r.wallS.toFixed(1)} s, point run mean ${mean.toFixed(2)} s (Σ ${sum.toFixed(1)} s)` +
+      (slots === 1
+        ? `, overhead ${overhead.toFixed(3)} s per point = ${((100 * overhead) / mean).toFixed(1)} % of a point's run`
+        : '') +
+      `; load ${r.loadBefore.map((l) => l.toFixed(1)).join(' ')} → ${r.loadAfter.map((l) => l.toFixed(1)).join(' ')}`,
+  );
+}
+const one = results.find((r) => r.slots === 1);
+const two = results.find((r) => r.slots === 2);
+if (one && two) console.log(`2 slots / 1 slot wall time: ${(two.wallS / one.wallS).toFixed(3)} (goal ≤ 0.6)`);
+mkdirSync(OUT, { recursive: true });
+writeFileSync(join(OUT, `${LABEL}.json`), JSON.stringify(results, null, 2));
