@@ -1,5 +1,6 @@
 import type { ViewerField, ViewerMesh } from '@fieldline/contracts';
 import { describe, expect, it } from 'vitest';
+import { pointTitle } from '../../src/environment/studies/compare/ComparePoints.tsx';
 import { CameraLink } from '../../src/environment/studies/compare/camera-link.ts';
 import {
   comparableFields,
@@ -99,5 +100,15 @@ describe('comparing two study points', () => {
     link.moved('b', { ...at, position: [4, 5, 6] });
     expect(seen.a).toEqual([]);
     expect(link.last?.position).toEqual([4, 5, 6]);
+  });
+
+  it('names a pane by its point and settings, large numbers in exponent form', () => {
+    const point = {
+      index: 8,
+      parameters: { 'forceLoads[0].force[2]': -500, 'bodyMaterials[0].youngsModulus': 69e9 },
+    } as unknown as Parameters<typeof pointTitle>[1];
+    expect(pointTitle('A', point)).toBe(
+      'A: point 8 — forceLoads[0].force[2] = -500, bodyMaterials[0].youngsModulus = 6.9e+10',
+    );
   });
 });

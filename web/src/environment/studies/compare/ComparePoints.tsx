@@ -14,7 +14,11 @@ import {
 } from './compare-fields.ts';
 import './compare.css';
 
-const fmt = (v: number) => String(Number(v.toPrecision(6)));
+// 6.9e+10 rather than 69000000000
+const fmt = (v: number) => {
+  const r = Number(v.toPrecision(6));
+  return Math.abs(r) >= 1e5 || (Math.abs(r) < 1e-3 && r !== 0) ? r.toExponential() : String(r);
+};
 
 /** "point 3: forceLoads[0].force[2] = -500, …youngsModulus = 6.9e+10" */
 export function pointTitle(letter: string, p: StudyPoint): string {
