@@ -260,8 +260,8 @@ describe('coupled and chained physics from the environment (issue 36)', () => {
       })
       .toContain(steadyJob);
     await page.selectOption(picker, steadyJob);
-    await page.getByLabel('Time step').fill('60');
-    await page.getByLabel('End time').fill('600');
+    await page.getByLabel('Time step', { exact: true }).fill('60');
+    await page.getByLabel('End time', { exact: true }).fill('600');
     await runToCompletion(page, done);
     const transient = done.at(-1)!;
     const frames = transient.animation?.data ?? [];
@@ -299,7 +299,7 @@ describe('coupled and chained physics from the environment (issue 36)', () => {
       await page.fill(`[data-testid=support-${i}-faces]`, faces.join(', '));
       await page.selectOption(`[data-testid=support-${i}-kind]`, 'displacement');
       for (const [k, axis] of ['x', 'y', 'z'].entries())
-        await page.locator(`[data-testid=support-${i}]`).getByLabel(`u${axis}`).fill(u[k]!);
+        await page.locator(`[data-testid=support-${i}]`).getByLabel(`u${axis}`, { exact: true }).fill(u[k]!);
     };
     await support(0, a, ['0', '0', '0']);
     await page.click('[data-testid=add-load]');
@@ -318,7 +318,7 @@ describe('coupled and chained physics from the environment (issue 36)', () => {
     // the modes: pinned at both ends (u_x free at the held end too: the sections rotate; the bar's axial
     // rigid motion is a labelled 0 Hz mode)
     await page.click('[data-testid=physics-vibration]');
-    await page.locator('[data-testid=support-0]').getByLabel('ux').fill('');
+    await page.locator('[data-testid=support-0]').getByLabel('ux', { exact: true }).fill('');
     await support(1, b, ['', '0', '0']);
     const modalRun = async () => {
       await runToCompletion(page, done);

@@ -79,8 +79,8 @@ describe('/environment with a volume mesh, against the real server and engine', 
     await loadCapacitorTerminals(page, cap, '1');
     await page.click('[data-testid=group-transient] .section-head');
     await page.check('[data-testid=transient]');
-    await page.getByLabel('Time step').fill('2e-12');
-    await page.getByLabel('End time').fill('2e-10');
+    await page.getByLabel('Time step', { exact: true }).fill('2e-12');
+    await page.getByLabel('End time', { exact: true }).fill('2e-10');
     await page.click('[data-testid=run-analysis]');
     await page.waitForSelector('[data-testid=time-domain]', { timeout: 120_000 });
     expect(await page.textContent('[data-testid=status-chip]')).toBe('FEA: completed');
