@@ -70,6 +70,21 @@ describe('Export as script: face lists', () => {
     ]);
   });
 
+  it("an open coil's and a solid conductor's terminals are face lists too (rebuilt on a new mesh)", () => {
+    const magnetic = {
+      analysisType: 'magnetostatic',
+      coils: [{ name: 'A', region: 0, turns: 10, current: 1, terminals: { in: [3, 4], out: [9] } }],
+      solidConductors: [{ region: 0, current: 1, terminals: { in: [5, 6], out: [7, 8] } }],
+    };
+    const lists = faceListsOf(boxSetup(magnetic));
+    expect(lists.map((l) => [l.path, l.byPatch])).toEqual([
+      ['coils[0].terminals.in', [2]],
+      ['coils[0].terminals.out', null], // half of CAD face 5
+      ['solidConductors[0].terminals.in', [3]],
+      ['solidConductors[0].terminals.out', [4]],
+    ]);
+  });
+
   it('without CAD faces (or ids beyond the mesh) every list is by id', () => {
     const setup = { ...boxSetup(structural), facePatches: undefined };
     expect(faceListsOf(setup).every((l) => l.byPatch === null)).toBe(true);

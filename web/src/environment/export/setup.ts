@@ -36,11 +36,13 @@ export interface FaceListSource {
   byPatch: number[] | null;
 }
 
-const isFaceKey = (key: string) => key === 'faces' || key.endsWith('Faces');
+// Face lists are `faces`/`…Faces`, and a winding's or conductor's `terminals.in` / `terminals.out`.
+const isFaceKey = (key: string, parent: string) =>
+  key === 'faces' || key.endsWith('Faces') || (parent === 'terminals' && (key === 'in' || key === 'out'));
 const isIdList = (v: unknown): v is number[] =>
   Array.isArray(v) && v.length > 0 && v.every((x) => Number.isInteger(x) && x > 0);
 
-/** Every face list in the config (a `faces`/`…Faces` key holding 1-based triangle ids), described. */
+/** Every face list in the config (1-based triangle ids under a face-list key), described. */
 export function faceListsOf(setup: ScriptSetup): FaceListSource[] {
   const out: FaceListSource[] = [];
   const patches = setup.facePatches;
@@ -57,7 +59,7 @@ export function faceListsOf(setup: ScriptSetup): FaceListSource[] {
     const region = setup.faceRegions?.[triangle - 1];
     return region === undefined ? undefined : setup.bodies.find((b) => b.region === region)?.name;
   };
-  const visit = (value: unknown, path: string) => {
+  const visit = (value: unknown, path: string, parent = '') => {
     if (Array.isArray(value)) {
       for (const [i, v] of value.entries()) visit(v, `${path}[${i}]`);
       return;
@@ -65,8 +67,8 @@ export function faceListsOf(setup: ScriptSetup): FaceListSource[] {
     if (!value || typeof value !== 'object') return;
     for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
       const childPath = path ? `${path}.${key}` : key;
-      if (isFaceKey(key) && isIdList(v)) out.push(describe(childPath, v));
-      else visit(v, childPath);
+      if (isFaceKey(key, parent) && isIdList(v)) out.push(describe(childPath, v));
+      else visit(v, childPath, key);
     }
   };
   const describe = (path: string, ids: number[]): FaceListSource => {
