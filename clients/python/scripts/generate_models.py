@@ -19,6 +19,12 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+
+def _literal(value: Any) -> str:
+    """A JSON value as Python source: strings as JSON writes them, true/false/null as True/False/None."""
+    return json.dumps(value) if isinstance(value, str) else repr(value)
+
+
 # (method, path) → model name prefix; request bodies become <Name>Request, 200 replies <Name>Response.
 OPERATIONS: dict[tuple[str, str], str] = {
     ("post", "/api/convert-step"): "Convert",
@@ -86,9 +92,9 @@ class Generator:
         if name in OPAQUE:
             return "dict[str, Any]"
         if "const" in schema:
-            return f"Literal[{json.dumps(schema['const'])}]"
+            return f"Literal[{_literal(schema['const'])}]"
         if "enum" in schema:
-            return f"Literal[{', '.join(json.dumps(v) for v in schema['enum'])}]"
+            return f"Literal[{', '.join(_literal(v) for v in schema['enum'])}]"
         # An object's own properties make the model; anyOf beside them only constrains it (e.g. what a
         # submission must hold), which TypedDicts cannot say.
         for key in ("anyOf", "oneOf"):

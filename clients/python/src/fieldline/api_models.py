@@ -356,7 +356,7 @@ class ProblemMarkersResponseDiagnosticsItem(_ProblemMarkersResponseDiagnosticsIt
 
 class _ProblemMarkersResponseRequired(TypedDict):
     format_version: int
-    meshing_failed: Literal[true]
+    meshing_failed: Literal[True]
     vertices: list[tuple[float, float, float]]
     faces: list[list[int]]
     problem_vertices: list[int]
@@ -389,7 +389,7 @@ class TetraOutputResponseDiagnosticsItem(_TetraOutputResponseDiagnosticsItemRequ
 
 class _TetraOutputResponseRequired(TypedDict):
     format_version: int
-    meshing_failed: Literal[true]
+    meshing_failed: Literal[True]
     vertices: list[tuple[float, float, float]]
     faces: list[list[int]]
     problem_vertices: list[int]

@@ -81,6 +81,7 @@ class Client:
                 "POST", "/api/convert-step", files={"file": (file.name, handle, kind)}, data=data
             )
         meshes: list[Any] = list(body.get("meshes") or [])
+        box = body.get("bounding_box")
         names = [m.get("name", f"body {i + 1}") for i, m in enumerate(meshes)] or [
             body.get("name") or file.stem
         ]
@@ -90,7 +91,7 @@ class Client:
             units=body.get("units", "m"),
             body_names=names,
             face_patches=list(body.get("face_patches") or []),
-            bounding_box=body.get("bounding_box") or {},
+            bounding_box={"min": list(box["min"]), "max": list(box["max"])} if box else {},
             raw=dict(body),
         )
 

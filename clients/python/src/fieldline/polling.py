@@ -104,9 +104,9 @@ def wait_for_job(
         if status >= 400:
             failures += 1
             if failures > rules.max_failures:
-                err = error_from_response(response)
+                refusal = error_from_response(response)
                 raise FieldlineError(
-                    rules.failure_message.format(n=failures, error=err.message),
+                    rules.failure_message.format(n=failures, error=refusal.message),
                     status=status,
                     code="polling_failed",
                 )

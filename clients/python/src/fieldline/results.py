@@ -98,8 +98,11 @@ def _dense(entry: Any, n: int) -> np.ndarray:
 
 def results_from_json(doc: dict[str, Any]) -> Results:
     """Results from results.json (the download, or a completed status reply's `results`)."""
-    body = doc.get("results") if isinstance(doc.get("results"), dict) and "vertices" not in doc else doc
-    body = body.get("fea_results", body) if isinstance(body, dict) else body
+    nested = doc.get("results")
+    body: dict[str, Any] = nested if isinstance(nested, dict) and "vertices" not in doc else doc
+    inner = body.get("fea_results")
+    if isinstance(inner, dict):
+        body = inner
     vertices = _array(body.get("vertices")).reshape(-1, 3)
     faces = [f[:3] for f in body.get("faces") or [] if len(f) >= 3]
     fields: dict[str, np.ndarray] = {}
@@ -197,7 +200,7 @@ def to_meshio(results: Results) -> Any:
     Vertex fields become point data, cell fields cell data; complex fields are split into `<name>_real`
     and `<name>_imag`. Points stay in the model's length unit (`results.units`).
     """
-    import meshio
+    import meshio  # type: ignore[import-untyped]
 
     if len(results.tetrahedra):
         cells = [("tetra", np.asarray(results.tetrahedra, dtype=np.int64))]
