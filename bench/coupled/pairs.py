@@ -9,13 +9,13 @@ Usage:
 """
 
 import json
-import statistics
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from ab_pairs import ab_pairs
 from ccx_deck import timed
 from cylinder import engine_env
 
@@ -31,24 +31,10 @@ def command(folder: Path) -> list[str]:
 
 def pairs(a: Path, b: Path, count: int) -> dict:
     env = engine_env()
-    runs_a, runs_b = [], []
-    timed(command(a), a, env)  # warm-up of each (file cache, bytecode), not counted
-    timed(command(b), b, env)
-    for _ in range(count):
-        runs_a.append(timed(command(a), a, env))
-        runs_b.append(timed(command(b), b, env))
-        print(f"  A {runs_a[-1]}  B {runs_b[-1]}", flush=True)
-    out = {"A": str(a), "B": str(b), "pairs": count}
-    for key in ("seconds", "cpu_seconds", "peak_mb"):
-        out[f"A_{key}"] = statistics.median(r[key] for r in runs_a)
-        out[f"B_{key}"] = statistics.median(r[key] for r in runs_b)
-        ratios = [x[key] / y[key] for x, y in zip(runs_a, runs_b, strict=True)]
-        out[f"ratio_{key}"] = {
-            "median": statistics.median(ratios),
-            "min": min(ratios),
-            "max": max(ratios),
-        }
-    return out
+    out = ab_pairs(
+        lambda: timed(command(a), a, env), lambda: timed(command(b), b, env), count
+    )
+    return {"A": str(a), "B": str(b), **out}
 
 
 if __name__ == "__main__":

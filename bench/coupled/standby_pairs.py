@@ -13,7 +13,6 @@ Usage:
 
 import json
 import os
-import statistics
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from ab_pairs import ab_pairs
 from ccx_deck import timed
 from cylinder import engine_env
 from pairs import command
@@ -71,24 +71,9 @@ def standby_job(folder: Path) -> dict:
 
 def pairs(a: Path, b: Path, count: int) -> dict:
     env = engine_env()
-    runs_a, runs_b = [], []
-    standby_job(a)  # warm-up of each, not counted
-    timed(command(b), b, env)
-    for _ in range(count):
-        runs_a.append(standby_job(a))
-        runs_b.append(timed(command(b), b, env))
-        print(f"  A (standby) {runs_a[-1]}  B {runs_b[-1]}", flush=True)
-    out = {"A": f"{a} on a standby engine", "B": str(b), "pairs": count}
-    for key in ("seconds", "cpu_seconds", "peak_mb"):
-        out[f"A_{key}"] = statistics.median(r[key] for r in runs_a)
-        out[f"B_{key}"] = statistics.median(r[key] for r in runs_b)
-        ratios = [x[key] / y[key] for x, y in zip(runs_a, runs_b, strict=True)]
-        out[f"ratio_{key}"] = {
-            "median": statistics.median(ratios),
-            "min": min(ratios),
-            "max": max(ratios),
-        }
-    return out
+    run_a, run_b = lambda: standby_job(a), lambda: timed(command(b), b, env)
+    out = ab_pairs(run_a, run_b, count, label_a="A (standby)")
+    return {"A": f"{a} on a standby engine", "B": str(b), **out}
 
 
 if __name__ == "__main__":

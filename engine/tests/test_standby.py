@@ -86,6 +86,8 @@ def test_the_job_gets_its_memory_limit_environment_and_title(tmp_path):
     assert logs[1].startswith("title /") and logs[1].endswith(
         f"python -m fieldline_engine health --job {tmp_path}"
     ), logs
+    # The warm-up imported every family, so a job's own family costs it no import (cold: see test_registry).
+    assert logs[2] == "families not imported: none", logs
 
 
 def test_a_standby_process_exits_quietly_when_no_job_comes():

@@ -54,6 +54,18 @@ def unregister(analysis_type: str) -> None:
     _LAZY.pop(analysis_type, None)
 
 
+def load_all() -> None:
+    """Imports every family registered by name: a standby engine's warm-up (standby.py) pays these imports
+    (≈ 0.03–0.07 s for a structural, thermal or modal job) before its job arrives, not during it."""
+    for analysis_type in list(_LAZY):
+        _load(analysis_type)
+
+
+def not_imported_types() -> list[str]:
+    """Types registered by name whose family has not been imported yet (all of them in a cold process)."""
+    return sorted(_LAZY)
+
+
 def registered_types() -> list[str]:
     return sorted({*_REGISTRY, *_LAZY})
 

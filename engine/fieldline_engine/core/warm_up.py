@@ -17,7 +17,10 @@ _CUBE_TETS = [[0, 1, 3, 7], [0, 5, 1, 7], [0, 3, 2, 7], [0, 2, 6, 7], [0, 4, 5, 
 
 def warm_up() -> None:
     import fieldline_engine.commands.mesh  # noqa: F401 — meshing jobs' libraries (netgen, gmsh)
-    import fieldline_engine.commands.solve  # noqa: F401 — registers every family (their imports)
+    import fieldline_engine.commands.solve  # noqa: F401 — registers every family by name
+    from fieldline_engine.core.registry import load_all
+
+    load_all()  # and imports them: a cold job imports only its own family, a warmed one none
 
     matrices = _finite_elements()
     _sparse_linear_algebra(matrices)
