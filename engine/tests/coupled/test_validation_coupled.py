@@ -87,6 +87,13 @@ def test_bar_held_at_both_ends():
     reactions = [r["reaction_N"][0] for r in sol.quantities["reactions"]]
     assert math.isclose(max(reactions), E * ALPHA * DT * BAR[1] * BAR[2], rel_tol=1e-6)
     assert sol.quantities["reaction_balance_error"] < 1e-6
+    # Stored energy ½∫σ:(ε − ε_th) = σ²V/(2E) in uniaxial stress (not ½uᵀKu, which is 0 here: u = 0).
+    energy = sol.quantities["strain_energy_J"]
+    expected = (E * ALPHA * DT) ** 2 * BAR[0] * BAR[1] * BAR[2] / (2 * E)
+    print(
+        f"[energy] held bar: {energy:.6g} J vs σ²V/(2E) = {expected:.6g} J, error {energy / expected - 1:.1e}"
+    )
+    assert math.isclose(energy, expected, rel_tol=1e-9)
 
 
 def two_layer_strip(length, width, t1, t2, cells):
