@@ -148,6 +148,45 @@ def test_coaxial_coils_self_and_mutual_inductance_and_axis_field():
     assert b_num[0] > 0
 
 
+def test_quarter_solenoid_on_symmetry_planes():
+    """The thick solenoid of the test above as a quarter model (y ≥ 0, z ≥ 0): the plane z = 0 across its
+    axis is flux-normal (B crosses it, the current runs along it: a wall of the winding), the plane y = 0
+    through its axis flux-tangent (the current crosses it: the open winding's terminals). The quarter carries
+    half the section, so N/2 turns; its inductance ×4 is the whole coil's."""
+    coil = (0.010, 0.015, -0.005, 0.005)
+    turns = 200
+    quarter = occ.Box(occ.Pnt(-1, 0, 0), occ.Pnt(1, 1, 1))
+    body = ring(*coil) * quarter
+    body.mat("body0")
+    body.maxh = 0.0025
+    bore = occ.Cylinder(occ.Pnt(0, 0, -0.015), occ.Z, r=coil[0], h=0.035) * quarter
+    bore.mat("body1")
+    bore.maxh = 0.0025
+    air = occ.Sphere(occ.Pnt(0, 0, 0), 0.16) * quarter - body - bore
+    air.mat("body2")
+    shape = occ.Glue([body, bore, air])
+    for face in shape.faces:
+        c = face.center
+        if abs(c.z) < 1e-12:
+            face.name = FLUX_NORMAL_LABEL
+        elif abs(c.y) < 1e-12 and coil[0] < abs(c.x) < coil[1]:
+            face.name = "coil_in_0" if c.x > 0 else "coil_out_0"  # right-handed about +z
+    mesh = curved_mesh(shape, maxh=0.03, order=ORDER, grading=0.25)
+    started = time.perf_counter()
+    spec = CoilSpec("A", 0, turns / 2, 1.0, None, None, ("coil_in_0", "coil_out_0"))
+    run = run_magnetostatic(mesh, [BodyMagnetics()] * 3, [spec], ORDER, OPTIONS)
+    whole = 4 * run.quantities["inductance_H"]
+    exact = coil_mutual(coil, turns, coil, turns, n=60)
+    print(f"[magnetics] quarter solenoid: 4 L = {whole:.6g} H, whole coil by the integral {exact:.6g} H")
+    record("mag-quarter-solenoid-inductance", whole, exact, run, started)
+    # Bz at the centre against the closed form: the symmetry planes give the whole coil's field.
+    density = turns / ((coil[1] - coil[0]) * (coil[3] - coil[2]))
+    b_centre = at(mesh, run.fields.b, [(1e-5, 1e-5, 1e-5)])[0, 2]
+    b_ref = float(solenoid_axis_field(np.array([0.0]), coil[0], coil[1], coil[3] - coil[2], density)[0])
+    print(f"[magnetics] quarter solenoid Bz(0) = {b_centre:.6g} T vs {b_ref:.6g} T")
+    assert abs(b_centre - b_ref) / b_ref < 0.01
+
+
 def test_coaxial_line_inductance_per_length():
     """Solid inner conductor (an open 1-turn winding fed through its end faces), return on the outer
     boundary r = b (flux-tangent: the closed shell carries the return current), a 2 mm slice of line."""
@@ -187,6 +226,32 @@ def test_parallel_bars_force_per_length():
     exact = bar_force_per_length(w, hgt, d, current)
     print(f"[magnetics] filament estimate μ0I²/2πd = {MU0 * current**2 / (2 * math.pi * d):.5g} N/m")
     record("mag-bars-force", force, exact, run, started)
+
+
+def test_half_bar_on_a_flux_normal_plane():
+    """The bars above halved once more, along their length by the plane y = 0 (flux-normal: the current runs
+    along it, B crosses it). The modelled half section carries half the current, 50 A, through its terminals;
+    the force on the half bar is half the whole bar's."""
+    w, hgt, d, current, length, side = 2e-3, 4e-3, 6e-3, 100.0, 1e-3, 0.12
+    bar = occ.Box(occ.Pnt(d / 2 - w / 2, 0, 0), occ.Pnt(d / 2 + w / 2, hgt / 2, length))
+    bar.mat("body0")
+    bar.faces.Min(occ.Z).name = "coil_in_0"
+    bar.faces.Max(occ.Z).name = "coil_out_0"
+    bar.maxh = 0.7e-3
+    air = occ.Box(occ.Pnt(0, 0, 0), occ.Pnt(side, side, length)) - bar
+    air.mat("body1")
+    shape = occ.Glue([bar, air])
+    for face in shape.faces:
+        if abs(face.center.y) < 1e-12:
+            face.name = FLUX_NORMAL_LABEL
+    mesh = curved_mesh(shape, maxh=0.01, order=ORDER, grading=0.2)
+    started = time.perf_counter()
+    coil = CoilSpec("bar", 0, 1, current / 2, None, None, ("coil_in_0", "coil_out_0"))
+    run = run_magnetostatic(mesh, [BodyMagnetics(), BodyMagnetics()], [coil], ORDER, OPTIONS, forces=[0])
+    force = 2 * run.quantities["force_N"]["body0"][0] / length
+    exact = bar_force_per_length(w, hgt, d, current)
+    print(f"[magnetics] half bar on a flux-normal plane: 2 F' = {force:.6g} N/m vs {exact:.6g} N/m")
+    record("mag-half-bar-force", force, exact, run, started)
 
 
 def test_cylindrical_magnet_axis_field():

@@ -11,6 +11,8 @@ A stranded winding carries N·I through every cross-section of its body. Three k
   core's cross-section: the angle about the core's centre line (the circle at the core's mean radius about
   its ring axis).
 - open: a body ending on terminal faces; the potential is 1 on `in` and 0 on `out` (current flows in→out).
+  The terminals lie where the current crosses the model's boundary (an outer face or a flux-tangent
+  symmetry plane); a flux-normal plane the body touches is a wall like any other.
 
 Closed and open coils are assumed to have a constant cross-section (a winding of constant build), so the
 current density is uniform, N·I/S along the path, with S = ∫|t| dV / (rise of the potential) — the coarea
@@ -173,7 +175,9 @@ def _harmonic_path(mesh: ng.Mesh, body: int, g: ng.CoefficientFunction) -> ng.Co
 
 
 def _body_walls(mesh: ng.Mesh, body: int, open_labels: tuple[str, ...]) -> ng.Region:
-    """The faces bounding the body, except its terminal faces: no current crosses them."""
+    """The faces bounding the body, except its terminal faces: no current crosses them. A flux-normal
+    symmetry plane the body touches is one of its walls: mirror symmetry that leaves B normal to a plane
+    leaves the current tangent to it (a solenoid halved across its axis, a bar halved along its length)."""
     ngmesh = mesh.ngmesh
     names = mesh.GetBoundaries()
     domain = mesh.GetMaterials().index(f"body{body}") + 1
@@ -182,16 +186,6 @@ def _body_walls(mesh: ng.Mesh, body: int, open_labels: tuple[str, ...]) -> ng.Re
     for i, name in enumerate(names):
         fd = ngmesh.FaceDescriptor(i + 1)
         if domain in (fd.domin, fd.domout) and name not in open_labels:
-            if name == "flux_normal" and open_labels:
-                # Seen wrong in validation (a bar halved by a flux-normal plane): refused until resolved. A
-                # closed or wrapping winding lies whole in the model (its path goes around), so a symmetry
-                # plane it touches is one of its walls — a solenoid slice between two planes across its
-                # axis (engine/tests/magnetics: the induction-heated billet).
-                raise InvalidInput(
-                    f"Coil body {body} touches a flux-normal symmetry plane; this is not supported yet. Cut "
-                    "the model through the coil only with flux-tangent planes (current crossing them: "
-                    "terminals), or model the whole coil."
-                )
             mask.Set(i)
     return ng.Region(mesh, ng.BND, mask)
 
