@@ -122,6 +122,9 @@ describe('adaptive refinement from the environment', () => {
     await page.check('[data-testid=adaptive-enabled]');
     await page.selectOption('[data-testid=adaptive-quantity]', 'max_von_mises_Pa');
     await page.fill('[data-testid=adaptive-tolerance]', '0.01');
+    // Room for two passes beyond the usual three: the start mesh differs a little from machine to machine
+    // (gmsh's threads), and on some starts the peak needs a fourth or fifth pass to settle.
+    await page.fill('[data-testid=adaptive-max-unknowns]', '400000');
     await expect
       .poll(() => page.textContent('[data-testid=run-estimate]'))
       .toMatch(/adaptive refinement may grow it to/);

@@ -28,7 +28,7 @@ def test_cylindrical_cavity_tm010_adaptive_passes_stop_on_the_frequency_change(t
             "meshOrder": 2,
             "eigenNumModes": 1,
             "useCurvedGeometry": True,
-            "adaptiveRefinement": {"tolerance": 0.001, "maxPasses": 6, "maxUnknowns": 40000},
+            "adaptiveRefinement": {"tolerance": 0.001, "maxPasses": 6, "maxUnknowns": 80000},
         },
     )
     info = r["solver_info"]["adaptive_refinement"]

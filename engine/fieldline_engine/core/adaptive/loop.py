@@ -23,6 +23,7 @@ import numpy as np
 from fieldline_engine import protocol
 from fieldline_engine.core.adaptive.estimate import ErrorEstimate, Tracked, dorfler_mark
 from fieldline_engine.core.adaptive.given import carried_given_fields
+from fieldline_engine.core.adaptive.peak import peak_elements
 from fieldline_engine.core.adaptive.refine import SurfaceProjector, refine_model
 from fieldline_engine.core.adaptive.settings import AdaptiveSettings, adaptive_settings
 from fieldline_engine.core.adaptive.stopping import change_between, looks_singular
@@ -99,7 +100,7 @@ def run_adaptive(
         stop = _decide(settings, estimate, name, tracked, change, tolerance, history, k)
         if not stop:
             marked = dorfler_mark(estimate.indicators, settings.fraction)
-            peak = _peak_elements(model, settings.quantity, solution)
+            peak = peak_elements(model, settings.quantity, solution)
             if peak is not None:
                 marked |= peak
             refined = refine_model(model, marked, surface)
@@ -150,21 +151,6 @@ def _tracked(
             f"Quantities it produces: {', '.join(offered)}."
         )
     return name, Tracked(value, "relative", name)
-
-
-def _peak_elements(model: TetModel, name: str | None, solution: Solution) -> np.ndarray | None:
-    """The tetrahedra around the vertex where a chosen extreme value (`max_…`, `min_…`) lies, when the results
-    give its location (`max_von_mises_location` for `max_von_mises_Pa`): refined with the marked ones, so the
-    change of a peak between passes measures refinement at the peak. The energy-norm estimate alone may refine
-    elsewhere for several passes — the peak then barely moves and the rule would stop on a false convergence."""
-    if name is None or not name.startswith(("max_", "min_")):
-        return None
-    location = solution.quantities.get(name.rsplit("_", 1)[0] + "_location")
-    if not isinstance(location, list | tuple) or len(location) != 3:
-        return None
-    point = np.asarray(location, dtype=float) * model.unit_scale
-    vertex = int(np.argmin(np.linalg.norm(model.vertices - point, axis=1)))
-    return np.any(model.tetrahedra == vertex, axis=1)
 
 
 def _tolerance(settings: AdaptiveSettings, estimate: ErrorEstimate, explicit: bool) -> float:
