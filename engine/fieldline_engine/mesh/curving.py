@@ -31,6 +31,13 @@ def curve_mesh(mesh: ng.Mesh, model: TetModel | None, config: dict[str, Any], or
         mesh.Curve(order)
         return {"curved": True, "method": "CAD geometry", "geometry_order": order}
     moved = curve_uploaded(mesh, model)
+    if model.true_surface is not None:
+        return {
+            "curved": True,
+            "method": "CAD geometry (edge midpoints on the CAD faces)",
+            "geometry_order": 2,
+            "curved_edges": moved,
+        }
     return {
         "curved": True,
         "method": "reconstructed from the surface triangulation (no CAD geometry in an uploaded mesh)",
@@ -111,8 +118,45 @@ def edge_displacements(model: TetModel) -> dict[tuple[int, int], np.ndarray]:
     return displacement
 
 
-def curve_uploaded(mesh: ng.Mesh, model: TetModel) -> int:
+def exact_edge_displacements(model: TetModel) -> dict[tuple[int, int], np.ndarray]:
+    """Midpoint displacements onto the model's true surface (`model.true_surface`, the CAD): each listed
+    surface edge's chord midpoint is projected onto its CAD face (onto the curve two faces share for an
+    edge on a crease). The reconstruction's vertex normals are biased where neighbouring triangles differ
+    in size — as they do after local refinement — which moved a refined cavity's TM010 by ±0.2 % from
+    pass to pass. Edges of unlisted interfaces keep the reconstruction's arcs."""
     displacement = edge_displacements(model)
+    faces = model.faces
+    if not len(faces):
+        return displacement
+    edges = np.sort(faces[:, [[0, 1], [1, 2], [2, 0]]].reshape(-1, 2), axis=1)
+    rows = np.repeat(np.arange(len(faces)), 3)
+    order = np.lexsort((edges[:, 1], edges[:, 0]))
+    edges, rows = edges[order], rows[order]
+    first = np.ones(len(edges), dtype=bool)
+    first[1:] = np.any(edges[1:] != edges[:-1], axis=1)
+    starts = np.flatnonzero(first)
+    unique, row = edges[starts], rows[starts]
+    other = np.full(len(unique), -1, dtype=np.int64)
+    paired = starts + 1 < len(edges)
+    nxt = np.minimum(starts + 1, len(edges) - 1)
+    same = paired & ~first[nxt]
+    other[same] = rows[nxt[same]]
+    p = model.vertices
+    mid = 0.5 * (p[unique[:, 0]] + p[unique[:, 1]])
+    onto = model.true_surface.project(model, faces[row], row, mid, other)
+    lengths = np.linalg.norm(p[unique[:, 1]] - p[unique[:, 0]], axis=1)
+    for (a, b), d, length in zip(unique.tolist(), onto - mid, lengths, strict=True):
+        if np.linalg.norm(d) > 1e-12 * length:
+            displacement[(a, b)] = d
+        else:
+            displacement.pop((a, b), None)
+    return displacement
+
+
+def curve_uploaded(mesh: ng.Mesh, model: TetModel) -> int:
+    displacement = (
+        edge_displacements(model) if model.true_surface is None else exact_edge_displacements(model)
+    )
     if not displacement:
         return 0
 

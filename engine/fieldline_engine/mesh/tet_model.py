@@ -36,6 +36,10 @@ class TetModel:
     # After adaptive refinement: each vertex's two parent vertices (the edge it bisected), -1 for vertices
     # of the uploaded mesh, which keep their indices.
     vertex_parents: np.ndarray | None = None
+    # The true surface the model stands for, when the job carries it (an adaptive run on a model meshed
+    # from CAD: core/adaptive/cad_surface.py): curved geometry then bends surface edges onto it exactly
+    # instead of onto the surface reconstructed from the triangulation (mesh/curving.py).
+    true_surface: Any = None
 
     @property
     def face_id_count(self) -> int:

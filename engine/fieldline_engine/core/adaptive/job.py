@@ -31,7 +31,10 @@ def adaptive_solve(
     job_dir: Path | None,
     progress: ProgressSpan,
 ) -> tuple[TetModel, Solution]:
-    outcome = run_adaptive(analysis, model, config, progress, surface_for(model, job, job_dir))
+    surface = surface_for(model, job, job_dir)
+    if not isinstance(surface, ReconstructedSurface):
+        model.true_surface = surface  # curved geometry follows the CAD on every pass
+    outcome = run_adaptive(analysis, model, config, progress, surface)
     return outcome.model, outcome.solution
 
 

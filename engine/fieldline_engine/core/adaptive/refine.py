@@ -87,6 +87,7 @@ def refine_model(model: TetModel, marked: np.ndarray, surface: SurfaceProjector 
         raise EngineError("engine_error", "Adaptive refinement lost track of the model's surface faces.")
     refined.face_ids = parent_ids[row_of_child[listed]]
     refined.vertex_parents = parents
+    refined.true_surface = model.true_surface
     return refined
 
 
