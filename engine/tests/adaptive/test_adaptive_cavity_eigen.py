@@ -37,7 +37,7 @@ def test_cylindrical_cavity_tm010_adaptive_passes_stop_on_the_frequency_change(t
         f = p["quantity"]
         print(
             f"pass {p['pass']}: {p['elements']} tets, {p['unknowns']} unknowns, TM010 {f / 1e9:.5f} GHz "
-            f"({f / TM010 - 1:+.3%}), change {p['change']}"
+            f"({f / TM010 - 1:+.3%}), estimated error {p['estimated_error']:.4f}, change {p['change']}"
         )
     print(f"adaptive: {info['message']}")
     f = r["eigenmodes"][0]["frequency_hz"]
@@ -53,6 +53,9 @@ def test_cylindrical_cavity_tm010_adaptive_passes_stop_on_the_frequency_change(t
     )
     assert info["quantity"] == "frequencies_Hz" and info["converged"] and info["stopped_by"] == "tolerance"
     assert passes[-1]["change"] < 0.001 and len(passes) >= 2
+    # The passes show flux recovery's estimated error of the mode, and refinement lowers it.
+    errors = [p["estimated_error"] for p in passes]
+    assert all(0 < e < 1 for e in errors) and errors[-1] < 0.7 * errors[0]
     # The refined wall is the CAD cylinder: no vertex off it (chords would sit inside by up to 1 − cos(π/6)).
     v = np.asarray(r["vertices"])
     on_wall = np.hypot(v[:, 0], v[:, 1]) > 0.9 * RADIUS
