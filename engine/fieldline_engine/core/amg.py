@@ -1,5 +1,6 @@
 """Smoothed-aggregation AMG (pyamg) as a preconditioner for NGSolve's CG on real first-order systems
-(H1 scalar problems, and elasticity with its rigid-body modes as the near-null space).
+(H1 scalar problems, and elasticity with its rigid-body modes as the near-null space), and as the coarse
+solver of the H1 two-level preconditioner for higher orders (core/h1_two_level.py).
 
 For order 1 there is no BDDC wirebasket to exploit, and pyamg's smoothed aggregation beats NGSolve's
 h1amg on these Laplace-type systems (bench/em-static: ~3× less solve time at 1e5 DOFs). The matrix goes
@@ -11,6 +12,12 @@ import importlib.util
 import ngsolve as ng
 import numpy as np
 
+# Couplings below this fraction of sqrt(|a_ii a_jj|) are round-off of entries that are exactly zero (on a
+# Kuhn-split brick half of a P1 Laplacian's off-diagonal entries are ~1e-17 of the diagonal). Kept, they count
+# as "strong" connections and spoil the aggregates: bench/em-static P1 at 1e5 DOFs took 13 CG iterations with
+# them and 8 without, the same as scikit-fem's matrix, where they come out as exact zeros.
+ROUND_OFF = 1e-12
+
 
 def available() -> bool:
     """Whether pyamg is installed, without importing it (with SciPy that is ~0.5 CPU s of start-up, paid only
@@ -18,25 +25,56 @@ def available() -> bool:
     return importlib.util.find_spec("pyamg") is not None
 
 
-class SmoothedAggregation(ng.BaseMatrix):
-    """`near_null` (n × k, all DOFs): the modes the operator nearly annihilates — the six rigid-body motions
-    for elasticity — so aggregation keeps them; None for Laplace-type systems (constants)."""
+def csr_rows(mat: ng.BaseMatrix, rows: int | None = None):
+    """The first `rows` rows (all by default) of NGSolve's sparse matrix as a scipy CSR matrix over all
+    columns, sharing NGSolve's arrays where it can (a COO copy was ~2× the matrix again at the peak)."""
+    import scipy.sparse as sp  # here, not at the top: most runs never build AMG
 
-    def __init__(self, mat: ng.BaseMatrix, freedofs: ng.BitArray, near_null: np.ndarray | None = None):
+    vals, cols, starts = (np.asarray(part) for part in mat.CSR())
+    rows = mat.height if rows is None else rows
+    end = int(starts[rows])
+    index = np.int32 if len(vals) < 2**31 else np.int64
+    return sp.csr_matrix(
+        (vals[:end], cols[:end].astype(index, copy=False), starts[: rows + 1].astype(index)),
+        shape=(rows, mat.width),
+    )
+
+
+def without_round_off(block):
+    """`block` (square scipy CSR) without the couplings that are round-off zeros (ROUND_OFF)."""
+    diagonal = np.sqrt(np.abs(block.diagonal()))
+    rows = np.repeat(np.arange(block.shape[0]), np.diff(block.indptr))
+    keep = np.abs(block.data) >= ROUND_OFF * diagonal[rows] * diagonal[block.indices]
+    if keep.all():
+        return block
+    block.data[~keep] = 0.0
+    block.eliminate_zeros()
+    return block
+
+
+class SmoothedAggregation(ng.BaseMatrix):
+    """One V-cycle of smoothed aggregation on the `freedofs` block of `mat`, zero elsewhere. `near_null`
+    (n × k, all DOFs): the modes the operator nearly annihilates — the six rigid-body motions for
+    elasticity — so aggregation keeps them; None for Laplace-type systems (constants). `rows` < n: the
+    block lies in the first `rows` DOFs (the vertex DOFs of a higher-order H1 space), and only those rows
+    are read."""
+
+    def __init__(
+        self,
+        mat: ng.BaseMatrix,
+        freedofs: ng.BitArray,
+        near_null: np.ndarray | None = None,
+        rows: int | None = None,
+    ):
         import pyamg
-        import scipy.sparse as sp  # here, not at the top: most runs never build AMG
 
         super().__init__()
         self.n = mat.height
-        # NGSolve's own CSR arrays as views (COO triplets and a second CSR were ~2× the matrix again at the
-        # peak); only the free-DOF block below is a copy.
-        vals, cols, starts = (np.asarray(part) for part in mat.CSR())
-        index = np.int32 if len(vals) < 2**31 else np.int64
-        full = sp.csr_matrix(
-            (vals, cols.astype(index, copy=False), starts.astype(index)), shape=(self.n, self.n)
-        )
-        self.free = np.nonzero(np.array(freedofs, dtype=bool))[0]
-        restricted = full[self.free][:, self.free].tocsr()
+        top = csr_rows(mat, rows)
+        free = np.array(freedofs, dtype=bool)[: top.shape[0]]
+        self.free = np.nonzero(free)[0]
+        restricted = without_round_off(top[self.free][:, self.free].tocsr())
+        del top
         kwargs = {} if near_null is None else {"B": np.ascontiguousarray(near_null[self.free])}
         self.cycle = pyamg.smoothed_aggregation_solver(restricted, **kwargs).aspreconditioner(cycle="V")
 

@@ -16,6 +16,7 @@ import ngsolve as ng
 
 from fieldline_engine import protocol
 from fieldline_engine.core import amg
+from fieldline_engine.core.h1_two_level import VertexTwoLevel
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.limits import address_space_limit_mb, parallel
 
@@ -167,8 +168,18 @@ class LinearSolver:
             and not fes.is_complex
             and amg.available()
         )
+        # cg-amg for real H1 scalar problems of order ≥ 2: Gauss–Seidel around AMG on the vertex DOFs (no BDDC).
+        self._use_h1_two_level = (
+            self.method == "cg-amg"
+            and kind == "h1"
+            and fes.globalorder >= 2
+            and not fes.is_complex
+            and amg.available()
+        )
         if self._use_pyamg:
             self.report.preconditioner = "smoothed aggregation AMG (pyamg)"
+        elif self._use_h1_two_level:
+            self.report.preconditioner = "Gauss-Seidel + vertex AMG (pyamg) two-level"
         elif self._two_level is not None:
             pass  # named when built (prepare)
         elif self.method != "direct":
@@ -187,6 +198,8 @@ class LinearSolver:
                 self._pre_matrix = amg.SmoothedAggregation(self.a.mat, freedofs, self._near_null)
             elif self._two_level is not None:
                 self._pre_matrix, self.report.preconditioner = self._two_level(freedofs)
+            elif self._use_h1_two_level:
+                self._pre_matrix = VertexTwoLevel(self.a.mat, freedofs, self.fes.mesh.nv)
             self.report.method = "preconditioned CG" + (
                 " (COCG, complex symmetric)" if self.fes.is_complex else ""
             )
@@ -226,7 +239,7 @@ class LinearSolver:
                         it, rate, min(int(predicted), 10**9) if math.isfinite(predicted) else 10**9
                     )
 
-        if self._pre_matrix is not None:  # pyamg or two-level: built on exactly the free DOFs
+        if self._pre_matrix is not None:  # pyamg or a two-level form: built on exactly the free DOFs
             pre = self._pre_matrix
         else:
             assert self._pre is not None

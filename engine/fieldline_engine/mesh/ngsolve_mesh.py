@@ -32,20 +32,30 @@ def build_ngsolve_mesh(
         if len(tets):
             m.AddElements(dim=3, index=r + 1, data=np.ascontiguousarray(tets, dtype=np.int32), base=0)
 
-    # One face descriptor per (label, inner body, outer body).
-    keys = np.stack([model.face_inner_region, model.face_outer_region], axis=1)
+    # One face descriptor per (label, inner body, outer body), numbered in order of first appearance; grouped
+    # with NumPy, not a Python loop over faces (117 k faces of a 1 M-DOF cube took 0.2 s that way).
+    names, label_codes = np.unique(np.asarray(labels, dtype=str), return_inverse=True)
+    bodies = len(model.region_names) + 1
+    keys = (label_codes.astype(np.int64) * bodies + model.face_inner_region) * bodies + (
+        model.face_outer_region + 1
+    )
+    unique_keys, first, group_of_face = np.unique(keys, return_index=True, return_inverse=True)
     descriptors: dict[tuple[str, int, int], int] = {}
-    groups: dict[int, list[int]] = {}
-    for i, (label, (inner, outer)) in enumerate(zip(labels, keys, strict=True)):
-        key = (str(label), int(inner), int(outer))
-        if key not in descriptors:
-            fd_index = len(descriptors) + 1
-            descriptors[key] = fd_index
-            m.Add(FaceDescriptor(surfnr=fd_index, domin=key[1] + 1, domout=key[2] + 1, bc=fd_index))
-            m.SetBCName(fd_index - 1, key[0])
-        groups.setdefault(descriptors[key], []).append(i)
-    for fd_index, rows in groups.items():
-        tris = np.ascontiguousarray(model.faces[np.asarray(rows)], dtype=np.int32)
+    by_first = np.argsort(first, kind="stable")
+    for fd_index, group in enumerate(by_first, start=1):
+        key = (
+            str(names[label_codes[first[group]]]),
+            int(model.face_inner_region[first[group]]),
+            int(model.face_outer_region[first[group]]),
+        )
+        descriptors[key] = fd_index
+        m.Add(FaceDescriptor(surfnr=fd_index, domin=key[1] + 1, domout=key[2] + 1, bc=fd_index))
+        m.SetBCName(fd_index - 1, key[0])
+    rows_by_group = np.argsort(group_of_face, kind="stable")
+    bounds = np.searchsorted(group_of_face[rows_by_group], np.arange(len(unique_keys) + 1))
+    for fd_index, group in enumerate(by_first, start=1):
+        rows = rows_by_group[bounds[group] : bounds[group + 1]]
+        tris = np.ascontiguousarray(model.faces[rows], dtype=np.int32)
         m.AddElements(dim=2, index=fd_index, data=tris, base=0)
     if model.interface_faces is not None and len(model.interface_faces):
         # Unlisted faces between bodies, one descriptor per pair of bodies, so solvers can constrain them.
