@@ -9,6 +9,9 @@ included). CalculiX runs as a whole process (GNU time -v), as in pairs.py.
 
 Usage:
   .venv/bin/python bench/coupled/standby_pairs.py OUT/fieldline OUT/ccx [PAIRS]
+  # this engine against another revision's, both on standby engines (the job folder may be the same):
+  git archive REV engine | tar -x -C /tmp/before
+  .venv/bin/python bench/coupled/standby_pairs.py OUT/fieldline OUT/fieldline [PAIRS] --b-engine /tmp/before/engine
 """
 
 import json
@@ -34,8 +37,10 @@ def _cpu_so_far(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
 
 
-def standby_job(folder: Path) -> dict:
+def standby_job(folder: Path, engine_dir: Path | None = None) -> dict:
     env = engine_env()
+    if engine_dir is not None:
+        env["PYTHONPATH"] = str(engine_dir)
     proc = subprocess.Popen(
         [sys.executable, "-m", "fieldline_engine", "standby"],
         cwd=folder,
@@ -69,19 +74,29 @@ def standby_job(folder: Path) -> dict:
     }
 
 
-def pairs(a: Path, b: Path, count: int) -> dict:
+def pairs(a: Path, b: Path, count: int, b_engine: Path | None = None) -> dict:
     env = engine_env()
-    run_a, run_b = lambda: standby_job(a), lambda: timed(command(b), b, env)
+    run_a = lambda: standby_job(a)
+    if b_engine is not None:
+        run_b = lambda: standby_job(b, b_engine)
+        label_b = f"{b} on a standby engine of {b_engine}"
+    else:
+        run_b = lambda: timed(command(b), b, env)
+        label_b = str(b)
     out = ab_pairs(run_a, run_b, count, label_a="A (standby)")
-    return {"A": f"{a} on a standby engine", "B": str(b), **out}
+    return {"A": f"{a} on a standby engine", "B": label_b, **out}
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3:
+    args = sys.argv[1:]
+    b_engine = None
+    if "--b-engine" in args:
+        at = args.index("--b-engine")
+        b_engine = Path(args[at + 1]).resolve()
+        del args[at : at + 2]
+    if len(args) < 2:
         raise SystemExit(__doc__)
     result = pairs(
-        Path(sys.argv[1]),
-        Path(sys.argv[2]),
-        int(sys.argv[3]) if len(sys.argv) > 3 else 5,
+        Path(args[0]), Path(args[1]), int(args[2]) if len(args) > 2 else 5, b_engine
     )
     print(json.dumps(result, indent=2))
