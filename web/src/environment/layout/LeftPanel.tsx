@@ -1,6 +1,7 @@
 import { useLocation } from 'react-router';
 import { AnalysisConfigForm } from '../config/AnalysisConfigForm.tsx';
 import { MeshQualityReport } from '../meshing/MeshQualityReport.tsx';
+import { MeshSizeControls } from '../meshing/MeshSizeControls.tsx';
 import { MultiBodyBox } from '../meshing/MultiBodyBox.tsx';
 import { SliverWarning } from '../meshing/SliverWarning.tsx';
 import { SurfaceMeshCard } from '../meshing/SurfaceMeshCard.tsx';
@@ -63,6 +64,8 @@ export function LeftPanel() {
             <h3>{meshingDone ? 'Meshing: completed' : 'Volume mesh'}</h3>
             <MeshQualityReport />
             <SliverWarning />
+            {/* the settings a design study's re-meshed points use, each sweepable (docs/studies.md) */}
+            {model.uploadId && <MeshSizeControls forStudies />}
           </div>
         )}
         {model && volume && <AnalysisConfigForm />}

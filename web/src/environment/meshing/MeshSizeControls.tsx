@@ -1,6 +1,10 @@
+import { useId } from 'react';
 import { parseNumber } from '../config/numbers.ts';
 import { MESH_ALGORITHMS, type MeshAlgorithm, type MeshingOptions } from '../config/to-backend-config.ts';
 import { useEnv, useServices } from '../state/EnvironmentContext.tsx';
+import { studyConfigOf } from '../studies/study-config.ts';
+import { SweepActionProvider } from '../studies/sweep-action.tsx';
+import { SweepButton } from '../ui/fields.tsx';
 
 const ALGORITHM_LABELS: Record<MeshAlgorithm, string> = {
   auto: 'Automatic (with fallbacks)',
@@ -9,8 +13,54 @@ const ALGORITHM_LABELS: Record<MeshAlgorithm, string> = {
   netgen: 'Netgen',
 };
 
-/** Mesh size controls for Generate Volume Mesh; blank sizes are automatic (a 20th of the diagonal). */
-export function MeshSizeControls() {
+/**
+ * Mesh size controls for Generate Volume Mesh; blank sizes are automatic (a 20th of the diagonal). Once a
+ * volume mesh exists they stay (`forStudies`) as the settings a design study's points mesh with, each
+ * number with a Sweep (a `meshMaxSize` parameter meshes every point from the upload first).
+ */
+export function MeshSizeControls(props: { forStudies?: boolean }) {
+  const controls = <MeshSizeInputs forStudies={props.forStudies ?? false} />;
+  return props.forStudies ? (
+    <SweepActionProvider config={studyConfigOf}>{controls}</SweepActionProvider>
+  ) : (
+    controls
+  );
+}
+
+/** A numeric mesh setting: its label, its Sweep where one is provided, its input (blank = automatic). */
+function SizeField(props: {
+  label: string;
+  value: number | undefined;
+  set: (value: number | undefined) => void;
+  placeholder: string;
+  testId: string;
+  numeric?: boolean;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <span>
+        <label htmlFor={id}>{props.label}</label>{' '}
+        <SweepButton
+          label={props.label}
+          text={props.value === undefined ? '' : String(props.value)}
+          probe={(t) => props.set(parseNumber(t))}
+          testId={`${props.testId}-sweep`}
+        />
+      </span>
+      <input
+        id={id}
+        placeholder={props.placeholder}
+        inputMode={props.numeric ? 'numeric' : 'decimal'}
+        defaultValue={props.value ?? ''}
+        onChange={(e) => props.set(parseNumber(e.target.value))}
+        data-testid={props.testId}
+      />
+    </div>
+  );
+}
+
+function MeshSizeInputs(props: { forStudies: boolean }) {
   const { store } = useServices();
   const options = useEnv((s) => s.meshing.options);
   const units = useEnv((s) => s.model?.mesh.units ?? 'm');
@@ -18,34 +68,37 @@ export function MeshSizeControls() {
     store.set((s) => ({ meshing: { ...s.meshing, options: { ...s.meshing.options, ...patch } } }));
   return (
     <details className="mesh-options">
-      <summary>Mesh size and mesher</summary>
+      <summary>
+        {props.forStudies ? 'Mesh settings for studies that re-mesh' : 'Mesh size and mesher'}
+      </summary>
+      {props.forStudies && (
+        <p className="muted small">
+          A design study that sweeps a mesh setting meshes each point from the upload with these settings.
+        </p>
+      )}
       <div className="row2">
-        <label className="field">
-          <span>Max element size ({units})</span>
-          <input
-            placeholder="auto"
-            defaultValue={options.maxElementSize ?? ''}
-            onChange={(e) => set({ maxElementSize: parseNumber(e.target.value) })}
-            data-testid="mesh-max-size"
-          />
-        </label>
-        <label className="field">
-          <span>Min element size ({units})</span>
-          <input
-            placeholder="auto"
-            defaultValue={options.minElementSize ?? ''}
-            onChange={(e) => set({ minElementSize: parseNumber(e.target.value) })}
-          />
-        </label>
-        <label className="field">
-          <span>Elements per circle</span>
-          <input
-            placeholder="12"
-            inputMode="numeric"
-            defaultValue={options.elementsPerCircle ?? ''}
-            onChange={(e) => set({ elementsPerCircle: parseNumber(e.target.value) })}
-          />
-        </label>
+        <SizeField
+          label={`Max element size (${units})`}
+          value={options.maxElementSize}
+          set={(v) => set({ maxElementSize: v })}
+          placeholder="auto"
+          testId="mesh-max-size"
+        />
+        <SizeField
+          label={`Min element size (${units})`}
+          value={options.minElementSize}
+          set={(v) => set({ minElementSize: v })}
+          placeholder="auto"
+          testId="mesh-min-size"
+        />
+        <SizeField
+          label="Elements per circle"
+          value={options.elementsPerCircle}
+          set={(v) => set({ elementsPerCircle: v })}
+          placeholder="12"
+          testId="mesh-per-circle"
+          numeric
+        />
         <label className="field">
           <span>Surface repair</span>
           <select
@@ -58,14 +111,13 @@ export function MeshSizeControls() {
         </label>
       </div>
       <div className="row2">
-        <label className="field">
-          <span>Grading (0–1)</span>
-          <input
-            placeholder="0.3"
-            defaultValue={options.grading ?? ''}
-            onChange={(e) => set({ grading: parseNumber(e.target.value) })}
-          />
-        </label>
+        <SizeField
+          label="Grading (0–1)"
+          value={options.grading}
+          set={(v) => set({ grading: v })}
+          placeholder="0.3"
+          testId="mesh-grading"
+        />
         <label className="checkbox">
           <input
             type="checkbox"

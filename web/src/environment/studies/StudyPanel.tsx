@@ -10,6 +10,7 @@ import { ConvergenceReportView } from './ConvergenceReportView.tsx';
 import { ConvergenceSetup } from './ConvergenceSetup.tsx';
 import { type ConvergenceForm, defaultConvergence, toConvergenceSpec } from './convergence-setup.ts';
 import { StudyResults } from './StudyResults.tsx';
+import { studyConfigOf, sweepConfigOf } from './study-config.ts';
 import './study-panel.css';
 import { cancelStudy, createStudy, estimateStudy, fetchStudy, studyCsvUrl } from './studies-api.ts';
 import {
@@ -45,9 +46,11 @@ export function StudyPanel() {
   const model = useEnv((s) => s.model);
   const form = useEnv((s) => s.form);
   const bodies = useEnv((s) => s.bodies);
+  const meshing = useEnv((s) => s.meshing);
+  // every number a study can vary: the analysis config's and the meshing options' (meshMaxSize, …)
   const config = useMemo(
-    () => (model ? (toBackendConfig(form, { bodies }) as Record<string, unknown>) : null),
-    [model, form, bodies],
+    () => (model ? studyConfigOf({ form, bodies, meshing }) : null),
+    [model, form, bodies, meshing],
   );
   const analysisType = String(config?.analysisType ?? '');
   const paths = useMemo(() => (config ? numericPaths(config) : []), [config]);
@@ -72,11 +75,10 @@ export function StudyPanel() {
     ],
     [outputs, extra],
   );
-  const meshingOptions = useEnv((s) => s.meshing.options);
   const meshSettings = useMemo(() => {
-    const { meshMaxSize: _max, meshMinSize: _min, ...rest } = meshingKeys(meshingOptions);
+    const { meshMaxSize: _max, meshMinSize: _min, ...rest } = meshingKeys(meshing.options);
     return rest;
-  }, [meshingOptions]);
+  }, [meshing.options]);
   const [kind, setKind] = useState<'sweep' | 'convergence'>('sweep');
   const [convergence, setConvergence] = useState<ConvergenceForm | null>(null);
   const conv = useMemo(
@@ -109,7 +111,11 @@ export function StudyPanel() {
       ? {
           name: `${model.fileName}: ${rows.map((r) => r.path).join(' × ')}`,
           mesh_data,
-          config,
+          // the meshing options go along when the points mesh anew (a mesh setting swept)
+          config: sweepConfigOf(
+            { form, bodies, meshing, model },
+            rows.map((r) => r.path),
+          ),
           parameters: rows.map(toParameter),
           combine,
           outputs: allOutputs,
@@ -119,12 +125,12 @@ export function StudyPanel() {
           mesh_data,
           // each point meshes the upload as Generate Volume Mesh did (mesher, grading, curvature), at the
           // study's size (the sizes are the study's, so the model's own are left out)
-          config: { ...config, ...meshSettings },
+          config: { ...toBackendConfig(form, { bodies }), ...meshSettings },
           parameters: [],
           outputs: [conv.output],
           convergence: toConvergenceSpec(conv),
         };
-  }, [model, config, rows, combine, allOutputs, sweeping, conv, meshSettings]);
+  }, [model, config, rows, combine, allOutputs, sweeping, conv, meshSettings, form, bodies, meshing]);
 
   // The server's own checks and estimate, shortly after the setup changes.
   useEffect(() => {

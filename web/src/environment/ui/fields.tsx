@@ -3,6 +3,35 @@ import { useSweepAction } from '../studies/sweep-action.tsx';
 
 /** Small labelled inputs used across the configuration form. */
 
+/**
+ * The small "sweep" beside a numeric input (issue 37): hands the input's label, its text and how it changes
+ * the state (`probe`) to the Design study card's Sweep action. Shown only where one is provided (the
+ * analysis form, the mesh settings).
+ */
+export function SweepButton(props: {
+  label: string;
+  text: string;
+  probe: (text: string) => void;
+  testId?: string;
+  /** the visible text (default "sweep") */
+  children?: ReactNode;
+}) {
+  const sweep = useSweepAction();
+  if (!sweep) return null;
+  return (
+    <button
+      type="button"
+      className="link sweep-action"
+      title={`Sweep ${props.label} in a design study`}
+      aria-label={`Sweep ${props.label}`}
+      data-testid={props.testId}
+      onClick={() => sweep({ label: props.label, text: props.text, probe: props.probe })}
+    >
+      {props.children ?? 'sweep'}
+    </button>
+  );
+}
+
 export function TextField(props: {
   label: string;
   value: string;
@@ -24,18 +53,12 @@ export function TextField(props: {
       {sweep && numeric ? (
         <span>
           <label htmlFor={id}>{props.label}</label>
-          <button
-            type="button"
-            className="link sweep-action"
-            title={`Sweep ${props.label} in a design study`}
-            aria-label={`Sweep ${props.label}`}
-            data-testid={props.testId ? `${props.testId}-sweep` : undefined}
-            onClick={() =>
-              sweep({ label: props.label, text: props.value, probe: props.probe ?? props.onChange })
-            }
-          >
-            sweep
-          </button>
+          <SweepButton
+            label={props.label}
+            text={props.value}
+            probe={props.probe ?? props.onChange}
+            testId={props.testId ? `${props.testId}-sweep` : undefined}
+          />
         </span>
       ) : (
         <label htmlFor={id}>{props.label}</label>
