@@ -31,6 +31,19 @@ def thread_count() -> int:
     return max(1, len(os.sched_getaffinity(0)))
 
 
+def mesh_thread_count() -> int:
+    """Threads for gmsh's meshers: FIELDLINE_MESH_THREADS, else one. gmsh meshes the same model differently
+    from run to run with more than one thread (measured: a bracket STEP at 8 mm gave 1,808–1,858
+    tetrahedra over six runs with two threads, the identical mesh with one), so the same upload and options
+    would give a new mesh, and a peak stress a few % apart, on every remesh — a study's points and a
+    re-run would differ by noise. One thread costs little here: the meshing bench's wall time was within
+    15 % of its CPU time with two threads (bench/meshing), and jobs run side by side on the cores."""
+    raw = os.environ.get("FIELDLINE_MESH_THREADS", "")
+    if raw.strip():
+        return max(1, int(raw))
+    return 1
+
+
 def limit_blas_threads() -> None:
     """One BLAS thread unless the operator says otherwise (OPENBLAS_NUM_THREADS), set before NGSolve loads.
 

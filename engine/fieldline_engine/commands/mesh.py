@@ -18,7 +18,7 @@ from fieldline_engine.geometry.mesh_io import SurfaceBody
 from fieldline_engine.geometry.pipeline import MeshFailure, mesh_cad_model, mesh_results, mesh_triangle_model
 from fieldline_engine.geometry.sources import LENGTH_UNITS, input_files, load_inputs
 from fieldline_engine.io.job_files import read_job, write_json_atomic, write_results
-from fieldline_engine.limits import thread_count
+from fieldline_engine.limits import mesh_thread_count
 
 PROBLEM_MARKERS_FILE = "tetra_output.json"
 
@@ -29,7 +29,7 @@ def run_mesh(job_dir: Path) -> dict[str, Any]:
     config: dict[str, Any] = job.get("config") or {}
     mesh_data: dict[str, Any] = job.get("mesh_data") or {}
     source = job.get("source")
-    threads = thread_count()
+    threads = mesh_thread_count()
     work = job_dir / "work"
     work.mkdir(exist_ok=True)
     if source:
