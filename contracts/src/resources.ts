@@ -1,4 +1,5 @@
 import { type AnalysisConfig, TRANSIENT_TWINS } from './analysis/index.ts';
+import { addedAirEstimate } from './analysis/magnetics-air.ts';
 
 /**
  * What a run will need, estimated before it is queued from the mesh, the element order and the
@@ -28,6 +29,9 @@ export interface ResourceEstimate {
   /** With adaptive refinement: the start mesh's unknowns; `unknowns` and the memory are then the largest
    * model the refinement may grow to (`maxUnknowns`), which is what the run is checked and charged for. */
   startUnknowns?: number;
+  /** Magnetic runs on a bare device: the tetrahedra of the air the engine meshes around it (counted in
+   * `unknowns`), estimated (contracts/src/analysis/magnetics-air.ts). */
+  addedAirTetrahedra?: number;
 }
 
 /**
@@ -280,7 +284,8 @@ export function estimateResources(
   config: AnalysisConfig,
   memoryLimitBytes?: number,
 ): ResourceEstimate {
-  const topo = meshTopology(mesh.vertices.length, mesh.tetrahedra?.length ?? 0, mesh.faces.length);
+  const air = addedAirEstimate(mesh, config as unknown as Record<string, unknown>);
+  const topo = solvedTopology(mesh, air);
   const unknowns = countUnknowns(topo, spaceOf(config).space, config.meshOrder ?? 1);
   const adaptive = config.adaptiveRefinement;
   const own = adaptive
@@ -290,16 +295,40 @@ export function estimateResources(
         startUnknowns: unknowns,
       }
     : estimateForUnknowns(unknowns, config, memoryLimitBytes);
+  if (air) own.addedAirTetrahedra = air.tetrahedra;
   // Induction heating solves the config's eddy-current setup first, on the same mesh (docs/magnetics.md §8):
   // complex Nédélec unknowns, several times the temperature's; the run's peak is the larger of the two solves.
   const twin = inductionTwin(config);
   if (!twin) return own;
+  const twinAir = addedAirEstimate(mesh, twin as unknown as Record<string, unknown>);
   const eddy = estimateForUnknowns(
-    countUnknowns(topo, 'hcurl', config.meshOrder ?? 1),
+    countUnknowns(solvedTopology(mesh, twinAir), 'hcurl', config.meshOrder ?? 1),
     twin,
     memoryLimitBytes,
   );
+  if (twinAir) eddy.addedAirTetrahedra = twinAir.tetrahedra;
   return eddy.memoryBytes > own.memoryBytes ? eddy : own;
+}
+
+/** The mesh the engine solves on: the model, and the air it adds around a bare magnetic device. */
+function solvedTopology(
+  mesh: { vertices: readonly unknown[]; faces: readonly unknown[]; tetrahedra?: readonly unknown[] | null },
+  air: ReturnType<typeof addedAirEstimate>,
+): MeshTopology {
+  return meshTopology(
+    mesh.vertices.length + (air?.vertices ?? 0),
+    (mesh.tetrahedra?.length ?? 0) + (air?.tetrahedra ?? 0),
+    mesh.faces.length + (air?.boundaryFaces ?? 0),
+  );
+}
+
+/** Tetrahedra of the air a run (or an induction-heated thermal run's eddy-current solve) adds: 0 if none. */
+export function addedAirTetrahedra(
+  mesh: { vertices: readonly unknown[]; tetrahedra?: readonly unknown[] | null },
+  config: AnalysisConfig,
+): number {
+  const solved = inductionTwin(config) ?? config;
+  return addedAirEstimate(mesh, solved as unknown as Record<string, unknown>)?.tetrahedra ?? 0;
 }
 
 /** The eddy-current solve a thermal run heated by induction makes first, or null. */
@@ -343,13 +372,17 @@ export function describeEstimate(estimate: ResourceEstimate): string {
   const n = estimate.unknowns;
   const count = (x: number) =>
     x >= 1e6 ? `${(x / 1e6).toFixed(1)} M` : x >= 1e4 ? `${Math.round(x / 1e3)} k` : String(x);
+  const air =
+    estimate.addedAirTetrahedra !== undefined
+      ? ` (with ≈ ${count(estimate.addedAirTetrahedra)} tetrahedra of air added around the device)`
+      : '';
   if (estimate.startUnknowns !== undefined) {
     return (
       `≈ ${count(estimate.startUnknowns)} unknowns, adaptive refinement may grow it to ${count(n)}: ` +
-      `≈ ${formatBytes(estimate.memoryBytes)}`
+      `≈ ${formatBytes(estimate.memoryBytes)}${air}`
     );
   }
-  return `≈ ${count(n)} unknowns, ≈ ${formatBytes(estimate.memoryBytes)}`;
+  return `≈ ${count(n)} unknowns, ≈ ${formatBytes(estimate.memoryBytes)}${air}`;
 }
 
 /**

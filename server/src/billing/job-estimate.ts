@@ -1,6 +1,7 @@
 import {
   ADAPTIVE_SWEEP_MAX_SOLVES,
   type AnalysisConfig,
+  addedAirTetrahedra,
   estimateResources,
   type MeshData,
 } from '@fieldline/contracts';
@@ -12,9 +13,11 @@ import {
  * the frequency points of an S-parameter sweep, the time steps of a transient run, the modes of an eigen
  * solve or the points of a harmonic sweep.
  */
-type Estimate = (tets: number, order: number, config: AnalysisConfig) => number;
+type Estimate = (tets: number, order: number, config: AnalysisConfig, airTets?: number) => number;
 
-const em: Estimate = (tets, order, config) => {
+// `airTets`: the air a magnetic run meshes around a bare device (docs/magnetics.md §4), solved with it.
+const em: Estimate = (deviceTets, order, config, airTets = 0) => {
+  const tets = deviceTets + airTets;
   const points = config.calculateSParameters || config.extractSParameters ? config.sParamNumPoints : 1;
   // the adaptive sweep stops at ADAPTIVE_SWEEP_MAX_SOLVES full solves (its reduced solves cost next to nothing)
   const sweep = config.sParamSweepType === 'adaptive' ? Math.min(points, ADAPTIVE_SWEEP_MAX_SOLVES) : points;
@@ -30,12 +33,12 @@ const structural: Estimate = (tets, order) => 6e-3 * tets * order ** 3;
 
 // A scalar unknown per node; a transient run repeats a cheap solve per step (one factorisation). Induction
 // heating solves the eddy-current field first (docs/magnetics.md §8): one complex Nédélec solve, as em's.
-const thermal: Estimate = (tets, order, config) => {
+const thermal: Estimate = (tets, order, config, airTets = 0) => {
   const steps =
     config.analysisType === 'thermal-time' || config.transient
       ? Math.min(1e5, Math.ceil(config.endTime / config.timeStep))
       : 1;
-  const induction = config.inductionHeating ? 2e-3 * tets * order ** 3 : 0;
+  const induction = config.inductionHeating ? 2e-3 * (tets + airTets) * order ** 3 : 0;
   return 2e-3 * tets * order ** 3 * (1 + steps / 20) + induction;
 };
 
@@ -46,8 +49,8 @@ const vibration: Estimate = (tets, order, config) =>
   (config.analysisType === 'harmonic' ? 1e-4 * tets * config.harmonicNumPoints : 0);
 
 // Thermal stress: the steady thermal solve (Joule heating adds its conduction solve), then elasticity.
-const thermalStructural: Estimate = (tets, order, config) =>
-  thermal(tets, order, { ...config, transient: false }) * (config.jouleHeating ? 2 : 1) +
+const thermalStructural: Estimate = (tets, order, config, airTets = 0) =>
+  thermal(tets, order, { ...config, transient: false }, airTets) * (config.jouleHeating ? 2 : 1) +
   structural(tets, order, config);
 
 const ESTIMATES: Record<string, Estimate> = {
@@ -69,7 +72,10 @@ export function estimateSeconds(mesh: MeshData, config: AnalysisConfig, minSecon
   const order = config.meshOrder ?? 1;
   const family = ESTIMATES[config.analysisType] ?? em;
   const work =
-    30 + (config.adaptiveRefinement ? adaptiveWork(mesh, config, family) : family(tets, order, config));
+    30 +
+    (config.adaptiveRefinement
+      ? adaptiveWork(mesh, config, family)
+      : family(tets, order, config, addedAirTetrahedra(mesh, config)));
   return Math.max(minSeconds, Math.ceil(work));
 }
 
@@ -86,6 +92,7 @@ function adaptiveWork(mesh: MeshData, config: AnalysisConfig, family: Estimate):
   const grownTets = tets * Math.max(1, estimate.unknowns / start);
   const sweeps = config.calculateSParameters || config.extractSParameters;
   const passConfig = sweeps ? { ...config, sParamNumPoints: 1, sParamSweepType: 'uniform' as const } : config;
-  const passes = 2 * family(grownTets, order, passConfig);
-  return sweeps ? passes + family(grownTets, order, config) : passes;
+  const air = addedAirTetrahedra(mesh, config);
+  const passes = 2 * family(grownTets, order, passConfig, air);
+  return sweeps ? passes + family(grownTets, order, config, air) : passes;
 }
