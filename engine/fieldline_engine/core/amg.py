@@ -75,7 +75,17 @@ class SmoothedAggregation(ng.BaseMatrix):
         self.free = np.nonzero(free)[0]
         restricted = without_round_off(top[self.free][:, self.free].tocsr())
         del top
-        kwargs = {} if near_null is None else {"B": np.ascontiguousarray(near_null[self.free])}
+        # Scalar problems: one forward Gauss–Seidel sweep before the coarse level and one backward after (still a
+        # symmetric cycle) instead of a symmetric sweep on each side: 11 iterations against 8 but ~20 % less set-up
+        # plus CG time (bench/em-static, P1 at 1e5 DOFs). Elasticity keeps pyamg's defaults, tuned with its modes.
+        kwargs = (
+            {
+                "presmoother": ("gauss_seidel", {"sweep": "forward"}),
+                "postsmoother": ("gauss_seidel", {"sweep": "backward"}),
+            }
+            if near_null is None
+            else {"B": np.ascontiguousarray(near_null[self.free])}
+        )
         self.cycle = pyamg.smoothed_aggregation_solver(restricted, **kwargs).aspreconditioner(cycle="V")
 
     def Mult(self, x: ng.BaseVector, y: ng.BaseVector) -> None:  # noqa: N802 - NGSolve's interface
