@@ -1,3 +1,4 @@
+import ctypes
 import os
 import sys
 
@@ -11,5 +12,6 @@ code = main()
 if launched_size() <= 1:
     sys.stdout.flush()
     sys.stderr.flush()
+    ctypes.CDLL(None).fflush(None)  # what C libraries printed (fd 1 goes to stderr) and still hold in stdio
     os._exit(code)
 raise SystemExit(code)
