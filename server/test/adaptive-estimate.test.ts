@@ -64,6 +64,49 @@ describe('run estimate with adaptive refinement', () => {
     expect(AnalysisConfig.safeParse({ ...thermal, adaptiveRefinement: { fraction: 0 } }).success).toBe(false);
   });
 
+  it('accepts harmonic, eddy-current and transient thermal runs and estimates them at the size limit', async () => {
+    const support = { fixedSupports: [{ faces: facesOnPlane(mesh, 0, 0) }] };
+    const load = { forceLoads: [{ faces: facesOnPlane(mesh, 0, 1), force: [0, 0, -1] }] };
+    const configs = {
+      harmonic: { analysisType: 'harmonic', ...support, ...load, harmonicFreqMax: 100, meshOrder: 2 },
+      'eddy-current': {
+        analysisType: 'eddy-current',
+        frequency: 50,
+        meshOrder: 2,
+        solidConductors: [{ region: 0, current: 1 }],
+        bodyMaterials: [{ region: 0, conductivity: 5.8e7 }],
+      },
+      'thermal-time': { ...thermal, analysisType: 'thermal-time', timeStep: 1, endTime: 60 },
+    };
+    const meshData = MeshData.parse(mesh);
+    for (const [name, base] of Object.entries(configs)) {
+      const fixed = AnalysisConfig.parse(base);
+      const adaptive = AnalysisConfig.parse({
+        ...base,
+        adaptiveRefinement: { tolerance: 0.01, maxUnknowns: 40_000 },
+      });
+      const grown = estimateResources(mesh, adaptive);
+      expect(grown.startUnknowns, name).toBe(estimateResources(mesh, fixed).unknowns);
+      expect(grown.unknowns, name).toBe(40_000);
+      const fixedSeconds = estimateSeconds(meshData, fixed, 0);
+      const adaptiveSeconds = estimateSeconds(meshData, adaptive, 0);
+      console.log(
+        `${name}: estimate fixed ${fixedSeconds} s, adaptive up to 40 k unknowns ${adaptiveSeconds} s`,
+      );
+      expect(adaptiveSeconds, name).toBeGreaterThan(fixedSeconds);
+      // the route takes the config (a size limit over the job memory would be refused before this); a user
+      // each, under the plan's two runs at once
+      const user = await registerTestUser(t.app);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/fea/submit',
+        payload: { mesh_data: mesh, config: adaptive },
+        headers: { cookie: user.cookie },
+      });
+      expect(res.statusCode, `${name}: ${res.body}`).toBeLessThan(300);
+    }
+  });
+
   it('refuses a run whose size limit would not fit in the job memory, before anything is stored', async () => {
     const res = await t.app.inject({
       method: 'POST',

@@ -1,5 +1,6 @@
 """Steady and transient solves of the heat problem (thermal/heat.py)."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import ngsolve as ng
@@ -133,13 +134,15 @@ def solve_transient(
     nv: int,
     progress: ProgressSpan = SILENT,
     initial_field: np.ndarray | None = None,
+    on_frame: Callable[[ng.GridFunction], None] | None = None,
 ) -> ThermalRun:
     """θ-scheme: (M/Δt + θA) Tⁿ⁺¹ = (M/Δt − (1−θ)A) Tⁿ + F. Without radiation the matrix is factored
     (or preconditioned) once for all steps; radiating faces re-linearise about Tⁿ every step.
 
     `initial_field`: the start as vertex temperatures (another run's, fieldsFrom), set as their
     piecewise-linear interpolant — the vertex DOFs are those values exactly — and recorded as a frame at
-    t = 0, so the animation shows where the run started."""
+    t = 0, so the animation shows where the run started. `on_frame`: called with the temperature at every
+    saved frame after t = 0 (adaptive refinement estimates the error of the history there)."""
     fes, mesh = problem.fes, problem.mesh
     dt, theta = stepping.time_step, stepping.theta
     state = ng.GridFunction(fes)
@@ -210,6 +213,8 @@ def solve_transient(
         if n % frame_every == 0 or n == stepping.steps:
             run.frame_times.append(t)
             run.frames.append(state.vec.FV().NumPy()[:nv].copy())
+            if on_frame is not None:
+                on_frame(state)
         _accumulate(report, solver.report)
         solver.report = SolveReport(method=solver.report.method, preconditioner=solver.report.preconditioner)
         if n % max(1, stepping.steps // 50) == 0:

@@ -24,6 +24,11 @@ from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.protocol import ProgressSpan
 from fieldline_engine.vibration.harmonic import by_modes, direct, probe_rows
+from fieldline_engine.vibration.harmonic_adaptive import (
+    adaptation_frequency,
+    harmonic_estimate,
+    max_amplitude,
+)
 from fieldline_engine.vibration.modal import ModalResult, solve_modes
 
 DEFAULT_MODES = 6
@@ -248,6 +253,14 @@ class HarmonicAnalysis:
     def check(self, config: dict[str, Any]) -> list[str]:
         return []
 
+    def supports_adaptive(self, config: dict[str, Any]) -> bool:
+        """Flux recovery of the complex response's strain at the adaptation frequency (harmonic_adaptive.py)."""
+        return True
+
+    def adaptive_pass_config(self, config: dict[str, Any]) -> dict[str, Any]:
+        """The passes solve the adaptation frequency alone; the sweep runs once on the final mesh."""
+        return {**config, "animate": False}
+
     def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
         f_min = float(config.get("harmonicFreqMin", 0) or 0)
         f_max = float(config.get("harmonicFreqMax", 0) or 0)
@@ -256,6 +269,8 @@ class HarmonicAnalysis:
             raise InvalidInput("harmonicFreqMin must be below harmonicFreqMax (Hz, from 0 up).")
         if not 2 <= points <= 2001:
             raise InvalidInput("harmonicNumPoints must be between 2 and 2001.")
+        # An adaptive pass (the final sweep's config has no adaptiveRefinement) solves one frequency.
+        adapt_at = adaptation_frequency(config, f_max) if adaptive_requested(config) else None
         damping = float(config.get("dampingRatio", DEFAULT_DAMPING))
         if not 0 < damping < 1:
             raise InvalidInput("dampingRatio must be above 0 and below 1.")
@@ -277,8 +292,8 @@ class HarmonicAnalysis:
         force[~np.isin(np.arange(len(force)), modal.free)] = 0.0
         probes, probe_warnings = probes_inside(mesh, model, probe_points(model, config))
         rows = probe_rows(modal.elasticity.fes, probes)
-        frequencies = np.linspace(f_min, f_max, points)
-        field_f = float(config.get("harmonicFieldFrequency") or modal.frequencies[modal.rigid])
+        frequencies = np.linspace(f_min, f_max, points) if adapt_at is None else np.array([adapt_at])
+        field_f = adapt_at or float(config.get("harmonicFieldFrequency") or modal.frequencies[modal.rigid])
         if alpha or beta:
             # Rayleigh damping C = αM + βK: the mass-normalised modes diagonalise it, ζᵢ = α/2ωᵢ + βωᵢ/2.
             wi = 2 * math.pi * np.asarray(modal.frequencies[modal.rigid :])
@@ -329,6 +344,10 @@ class HarmonicAnalysis:
             solution.quantities.update(
                 peak_frequency_Hz=float(frequencies[i]), peak_displacement_m=float(peak[0])
             )
+        solution.quantities.update(max_amplitude(model, shape))
+        if adapt_at is not None:
+            solution.solver_info["adaptation_frequency_Hz"] = adapt_at
+            solution.error_estimate = harmonic_estimate(model, mesh, materials, modal, response.field, order)
         return solution
 
 

@@ -104,16 +104,3 @@ def test_a_modal_run_without_adaptive_refinement_gives_no_estimate():
         SILENT,
     )
     assert sol.error_estimate is None
-
-
-def test_a_harmonic_run_with_adaptive_refinement_is_refused_before_any_solve():
-    from fieldline_engine.errors import InvalidInput
-    from fieldline_engine.vibration.analysis import HarmonicAnalysis
-
-    mesh = box_mesh((L, W, H), (8, 1, 1))
-    try:
-        run_adaptive(HarmonicAnalysis(), model_from_mesh_data(mesh), {"adaptiveRefinement": {}}, SILENT)
-    except InvalidInput as exc:
-        assert "Adaptive refinement is not available for 'harmonic' analyses" in exc.message
-    else:
-        raise AssertionError("a harmonic run was refined without an estimator")

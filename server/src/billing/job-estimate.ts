@@ -82,7 +82,7 @@ export function estimateSeconds(mesh: MeshData, config: AnalysisConfig, minSecon
 /**
  * Adaptive refinement (docs/adaptive.md) may grow the model up to `maxUnknowns`, and every pass solves again:
  * with the unknowns growing geometrically from pass to pass, all passes together cost about twice the largest
- * one. A full-wave run's passes solve one frequency; its sweep then runs once on the final mesh.
+ * one. A full-wave or harmonic run's passes solve one frequency; its sweep then runs once on the final mesh.
  */
 function adaptiveWork(mesh: MeshData, config: AnalysisConfig, family: Estimate): number {
   const tets = mesh.tetrahedra?.length ?? 0;
@@ -90,8 +90,15 @@ function adaptiveWork(mesh: MeshData, config: AnalysisConfig, family: Estimate):
   const estimate = estimateResources(mesh, config);
   const start = Math.max(1, estimate.startUnknowns ?? estimate.unknowns);
   const grownTets = tets * Math.max(1, estimate.unknowns / start);
-  const sweeps = config.calculateSParameters || config.extractSParameters;
-  const passConfig = sweeps ? { ...config, sParamNumPoints: 1, sParamSweepType: 'uniform' as const } : config;
+  // Full-wave and harmonic passes solve the adaptation frequency alone; the sweep runs once on the final mesh.
+  // A transient's passes each run the whole transient (the family's estimate counts its steps).
+  const harmonic = config.analysisType === 'harmonic';
+  const sweeps = config.calculateSParameters || config.extractSParameters || harmonic;
+  const passConfig = harmonic
+    ? { ...config, harmonicNumPoints: 1 }
+    : sweeps
+      ? { ...config, sParamNumPoints: 1, sParamSweepType: 'uniform' as const }
+      : config;
   const air = addedAirTetrahedra(mesh, config);
   const passes = 2 * family(grownTets, order, passConfig, air);
   return sweeps ? passes + family(grownTets, order, config, air) : passes;

@@ -15,6 +15,22 @@ import { FakeServer, makeDeps, tinyVolume } from './fakes.ts';
 
 afterEach(cleanup);
 
+function openGroup(): HTMLElement {
+  const group = screen.getByTestId('group-adaptive');
+  const head = group.querySelector('.section-head') as HTMLButtonElement;
+  if (head.getAttribute('aria-expanded') !== 'true') fireEvent.click(head);
+  return group;
+}
+
+/** The quantities the open group's "Stop when" offers (ticking the group on first). */
+function quantityOptions(): string[] {
+  const group = openGroup();
+  if (!(within(group).queryByTestId('adaptive-enabled') as HTMLInputElement | null)?.checked) {
+    fireEvent.click(within(group).getByTestId('adaptive-enabled'));
+  }
+  return [...within(group).getByTestId('adaptive-quantity').querySelectorAll('option')].map((o) => o.value);
+}
+
 /** Adaptive refinement (docs/adaptive.md) in the form every family shows, the run estimate, and the passes. */
 function mount(children: React.ReactNode, setup?: (deps: ReturnType<typeof makeDeps>) => void) {
   const made = makeDeps(new FakeServer());
@@ -54,21 +70,30 @@ describe('adaptive refinement', () => {
         physics === 'em' ? 'S' : physics === 'thermal' ? 'max_temperature_K' : 'max_von_mises_Pa',
       );
     }
-    // natural frequencies (modal) stop on the requested frequencies, or the first alone; harmonic has no estimator
+    // natural frequencies (modal) stop on the requested frequencies, or the first alone
     act(() => store.set((s) => ({ form: { ...s.form, physics: 'vibration', vibrationKind: 'modal' } })));
-    const vibrationGroup = screen.getByTestId('group-adaptive');
-    const vibrationHead = vibrationGroup.querySelector('.section-head') as HTMLButtonElement;
-    if (vibrationHead.getAttribute('aria-expanded') !== 'true') fireEvent.click(vibrationHead);
-    const modalOptions = [
-      ...within(vibrationGroup).getByTestId('adaptive-quantity').querySelectorAll('option'),
-    ].map((o) => o.value);
-    expect(modalOptions).toEqual(['', 'first_frequency_Hz']);
+    expect(quantityOptions()).toEqual(['', 'first_frequency_Hz']);
+    // a harmonic response adapts at one frequency on its amplitude (or a probe's)
     act(() => store.set((s) => ({ form: { ...s.form, vibrationKind: 'harmonic' } })));
-    expect(screen.getByTestId('adaptive-unavailable')).toBeTruthy();
-    // a transient thermal run has no estimator: the group says so instead of offering it
+    expect(quantityOptions()).toEqual(['', 'max_displacement_amplitude_m', 'peak_displacement_m']);
+    // eddy currents: the loss, each conductor's impedance, the inductance, the energy
+    act(() => store.set((s) => ({ form: { ...s.form, physics: 'em', analysisType: 'eddy-current' } })));
+    expect(quantityOptions()).toEqual([
+      '',
+      'total_loss_W',
+      'resistance_ohm',
+      'reactance_ohm',
+      'inductance_H',
+      'energy_J',
+    ]);
+    // a transient thermal run adapts on its history
     act(() => store.set((s) => ({ form: { ...s.form, physics: 'thermal', thermalTransient: true } })));
-    const head = screen.getByTestId('group-adaptive').querySelector('.section-head') as HTMLButtonElement;
-    if (head.getAttribute('aria-expanded') !== 'true') fireEvent.click(head);
+    expect(quantityOptions()).toEqual(['', 'max_temperature_K', 'peak_temperature_K', 'energy_stored_J']);
+    // a time-domain EM run has no estimator: the group says so instead of offering it
+    act(() =>
+      store.set((s) => ({ form: { ...s.form, physics: 'em', analysisType: 'em', transient: true } })),
+    );
+    openGroup();
     expect(screen.getByTestId('adaptive-unavailable')).toBeTruthy();
   });
 

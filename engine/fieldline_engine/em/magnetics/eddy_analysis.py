@@ -19,6 +19,10 @@ class EddyCurrentAnalysis:
         eddy_order(config)
         return []
 
+    def supports_adaptive(self, config: dict[str, Any]) -> bool:
+        """Flux recovery of the complex B weighted by 1/μ (em/adaptive_estimates.py eddy_estimate)."""
+        return True
+
     def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
         from fieldline_engine.em.magnetics.eddy_job import solve_eddy_job
 

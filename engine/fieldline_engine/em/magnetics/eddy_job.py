@@ -19,6 +19,7 @@ from typing import Any
 import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.core.adaptive.settings import adaptive_requested
 from fieldline_engine.core.fields import Field
 from fieldline_engine.core.h1_scalar import SolverOptions
 from fieldline_engine.core.materials import material_table
@@ -152,6 +153,12 @@ def solve_eddy_job(model: TetModel, config: dict[str, Any], progress: ProgressSp
         solution.quantities["probes"] = [
             _probe(model, mesh, sol, name, point) for name, point in probes.items()
         ]
+    if adaptive_requested(config):
+        from fieldline_engine.em.adaptive_estimates import eddy_estimate
+
+        solution.error_estimate = eddy_estimate(
+            model, solved, mesh, sol.b_field, nu, solution.quantities, order, sol.ndof
+        )
     return solution
 
 

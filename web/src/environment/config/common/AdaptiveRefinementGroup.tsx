@@ -29,9 +29,10 @@ export function AdaptiveRefinementGroup() {
     >
       {quantities === null ? (
         <p className="muted small" data-testid="adaptive-unavailable">
-          This analysis runs on the mesh as it is: adaptive refinement needs an error estimate, which steady
-          static, magnetostatic, thermal, structural, thermal-stress, natural-frequency, cavity-eigenmode and
-          full-wave frequency-domain analyses have.
+          This analysis runs on the mesh as it is: adaptive refinement needs an error estimate, which every
+          analysis has except the time-domain EM runs (static, magnetostatic, eddy-current, thermal steady and
+          transient, structural, thermal-stress, natural-frequency, harmonic, cavity-eigenmode and full-wave
+          frequency-domain analyses adapt).
         </p>
       ) : (
         <>

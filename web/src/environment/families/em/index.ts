@@ -64,7 +64,8 @@ const em: FamilyModule = {
   arrowMarks: (form, mesh) =>
     isMagneticType(form.analysisType) ? coilArrows(form, mesh, form.analysisType === 'eddy-current') : [],
   // Static and conduction runs stop on the estimated error or a figure; full-wave on max |ΔS|; eigenmodes on the
-  // change of the modes' frequencies; magnetostatics on B's estimated error or a figure (docs/adaptive.md).
+  // change of the modes' frequencies; magnetostatics and eddy currents on B's estimated error or a figure
+  // (docs/adaptive.md). Transient EM runs have no estimator.
   adaptiveQuantities: (form) =>
     form.transient
       ? null
@@ -75,15 +76,23 @@ const em: FamilyModule = {
               { value: 'energy_J', label: 'Stored magnetic energy' },
               { value: 'inductance_H', label: 'Inductance (one coil)' },
             ]
-          : form.analysisType !== 'em'
-            ? null
-            : [
-                { value: 'S', label: 'S-parameters: max |ΔS| at the adaptation frequency' },
-                { value: 'capacitance_F', label: 'Capacitance' },
-                { value: 'resistance_ohm', label: 'Resistance' },
-                { value: 'stored_energy_J', label: 'Stored energy' },
-                { value: 'dissipated_power_W', label: 'Dissipated power' },
-              ],
+          : form.analysisType === 'eddy-current'
+            ? [
+                { value: 'total_loss_W', label: 'Total eddy and copper loss' },
+                { value: 'resistance_ohm', label: 'Resistance of each coil and conductor (Re Z)' },
+                { value: 'reactance_ohm', label: 'Reactance of each coil and conductor (Im Z)' },
+                { value: 'inductance_H', label: 'Inductance (one coil)' },
+                { value: 'energy_J', label: 'Stored magnetic energy' },
+              ]
+            : form.analysisType !== 'em'
+              ? null
+              : [
+                  { value: 'S', label: 'S-parameters: max |ΔS| at the adaptation frequency' },
+                  { value: 'capacitance_F', label: 'Capacitance' },
+                  { value: 'resistance_ohm', label: 'Resistance' },
+                  { value: 'stored_energy_J', label: 'Stored energy' },
+                  { value: 'dissipated_power_W', label: 'Dissipated power' },
+                ],
   analysisType: (form): AnalysisType =>
     form.transient && !isMagneticType(form.analysisType) ? 'em-time' : form.analysisType,
   mode: emMode,

@@ -44,8 +44,15 @@ const thermal: FamilyModule = {
   ],
   // the coils' current direction before an induction-heated run
   arrowMarks: (form, mesh) => (form.inductionHeating ? coilArrows(form, mesh, true) : []),
+  // A transient adapts on its history: every pass runs the whole transient (docs/adaptive.md).
   adaptiveQuantities: (form) =>
-    form.thermalTransient ? null : [{ value: 'max_temperature_K', label: 'Max temperature' }],
+    form.thermalTransient
+      ? [
+          { value: 'max_temperature_K', label: 'Max temperature at the end' },
+          { value: 'peak_temperature_K', label: 'Peak temperature over the run' },
+          { value: 'energy_stored_J', label: 'Heat taken in over the run' },
+        ]
+      : [{ value: 'max_temperature_K', label: 'Max temperature' }],
   analysisType: (form) => (form.thermalTransient ? 'thermal-time' : 'thermal'),
   mode: (analysisType) => analysisType,
   // Joule heating: the conduction keys (voltages, terminals, σ) the engine's conduction solve reads; induction

@@ -29,12 +29,18 @@ const vibration: FamilyModule = {
     form.vibrationKind === 'harmonic' || form.vibrationPrestress === 'loads'
       ? [SUPPORT_FACES, LOAD_FACES]
       : [SUPPORT_FACES],
-  // Natural frequencies stop on the change of the requested frequencies (docs/adaptive.md); harmonic runs have no
-  // estimator yet.
+  // Natural frequencies stop on the change of the requested frequencies; a harmonic response adapts at one
+  // frequency (the band's highest unless chosen) and sweeps on the final mesh (docs/adaptive.md).
   adaptiveQuantities: (form) =>
     form.vibrationKind === 'modal'
       ? [{ value: 'first_frequency_Hz', label: 'First natural frequency only' }]
-      : null,
+      : [
+          {
+            value: 'max_displacement_amplitude_m',
+            label: 'Max displacement amplitude (at the adaptation frequency)',
+          },
+          { value: 'peak_displacement_m', label: 'Probe displacement amplitude (needs a probe point)' },
+        ],
   analysisType: (form) => form.vibrationKind,
   mode: (analysisType) => analysisType,
   toBackend: (form, { bodies }) => vibrationToBackend(form, bodies),
