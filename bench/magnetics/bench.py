@@ -144,7 +144,7 @@ def read_msh(path: Path) -> dict:
     }
 
 
-def run_fieldline(directory: Path, order: int) -> dict:
+def run_fieldline(directory: Path, order: int, solver: str = "auto") -> dict:
     sys.path.insert(0, str(ENGINE))
     from fieldline_engine import analyses  # noqa: F401
     from fieldline_engine.core.registry import analysis_for
@@ -158,6 +158,7 @@ def run_fieldline(directory: Path, order: int) -> dict:
         "analysisType": "magnetostatic",
         "meshOrder": order,
         "airPadding": 0,
+        "linearSolver": solver,
         "coils": [
             {
                 "name": "w",
@@ -177,6 +178,8 @@ def run_fieldline(directory: Path, order: int) -> dict:
         "inductance_H": inductance,
         "unknowns": sol.solver_info["matrix_size"],
         "linear_solver": sol.solver_info.get("linear_solver"),
+        "preconditioner": sol.solver_info.get("preconditioner"),
+        "iterations": sol.solver_info.get("iterations"),
         "seconds": round(time.perf_counter() - started, 2),
     }
 
@@ -226,6 +229,9 @@ def main() -> None:
         default=Path(os.environ.get("TMPDIR", "/tmp")) / "bench-magnetics",
     )
     parser.add_argument("--order", type=int, default=1)
+    parser.add_argument(
+        "--solver", default="auto", help="Fieldline's linearSolver: auto | direct | cg-amg (HX-AMG at order 1)"
+    )
     parser.add_argument("--freq", type=float, nargs="+", default=[50.0, 200.0])
     args = parser.parse_args()
     if (
@@ -245,7 +251,7 @@ def main() -> None:
     exact = toroid_exact()
     results = []
     if args.command in ("fieldline", "compare"):
-        results.append(run_fieldline(args.dir, args.order))
+        results.append(run_fieldline(args.dir, args.order, args.solver))
     if args.command in ("getdp", "compare"):
         results.append(run_getdp(args.dir))
     for r in results:

@@ -17,6 +17,7 @@ import ngsolve as ng
 from fieldline_engine import protocol
 from fieldline_engine.core import amg
 from fieldline_engine.core.h1_two_level import VertexTwoLevel
+from fieldline_engine.core.hcurl_aux import AuxiliarySpaceHCurl
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.limits import address_space_limit_mb, parallel
 
@@ -46,6 +47,8 @@ STALL_CHECK_FROM = 50
 STALL_WINDOW = 25
 STALL_PREDICTED_ITERATIONS = 400
 FALLBACK_DIRECT_MAX_DOFS = 500_000
+# solve_reusing judges after this many iterations whether CG with an earlier matrix's factor will converge in time.
+REUSE_PROBE = 3
 # The factor's peak memory as contracts/src/resources.ts MEMORY_MODEL estimates it for a displacement (real).
 _DIRECT_BASE_BYTES = 1.0e9
 _DIRECT_BYTES_PER_N43 = 210
@@ -176,10 +179,20 @@ class LinearSolver:
             and not fes.is_complex
             and amg.available()
         )
+        # Real first-order Nédélec: the auxiliary-space preconditioner (core/hcurl_aux.py) over NGSolve's hcurlamg.
+        self._use_aux_hcurl = (
+            self.method == "cg-amg"
+            and kind == "hcurl"
+            and fes.globalorder == 1
+            and not fes.is_complex
+            and amg.available()
+        )
         if self._use_pyamg:
             self.report.preconditioner = "smoothed aggregation AMG (pyamg)"
         elif self._use_h1_two_level:
             self.report.preconditioner = "Gauss-Seidel + vertex AMG (pyamg) two-level"
+        elif self._use_aux_hcurl:
+            self.report.preconditioner = "auxiliary-space AMG (Hiptmair–Xu, pyamg)"
         elif self._two_level is not None:
             pass  # named when built (prepare)
         elif self.method != "direct":
@@ -196,6 +209,8 @@ class LinearSolver:
         else:
             if self._use_pyamg:
                 self._pre_matrix = amg.SmoothedAggregation(self.a.mat, freedofs, self._near_null)
+            elif self._use_aux_hcurl:
+                self._pre_matrix = AuxiliarySpaceHCurl(self.a.mat, self.fes, freedofs)
             elif self._two_level is not None:
                 self._pre_matrix, self.report.preconditioner = self._two_level(freedofs)
             elif self._use_h1_two_level:
@@ -222,6 +237,46 @@ class LinearSolver:
         else:
             self._solve_cg(rhs, gf, label)
         self.report.solve_seconds += time.perf_counter() - started
+
+    def can_reuse(self) -> bool:
+        """Whether a factor or a preconditioner of its own (not one NGSolve rebuilds at every assembly) is built."""
+        return self._inverse is not None or self._pre_matrix is not None
+
+    def solve_reusing(
+        self, rhs: ng.BaseVector, gf: ng.GridFunction, tolerance: float, max_iterations: int
+    ) -> int | None:
+        """Adds the solution of today's `a.mat` x = rhs to gf by CG preconditioned with the factor or the
+        preconditioner built for an earlier matrix (a Newton tangent changes little from step to step), and
+        returns the iterations; None, with gf untouched, when CG would need more than max_iterations (judged
+        from its rate after REUSE_PROBE iterations, so a hopeless attempt costs little): prepare() anew then."""
+        started = time.perf_counter()
+        pre = self._inverse if self._inverse is not None else self._pre_matrix
+        solver: Any = None
+
+        def on_iteration(it: int, _residual: float) -> None:
+            res = solver.residuals
+            if it == REUSE_PROBE and len(res) > REUSE_PROBE and res[0] > 0:
+                rate = (res[-1] / res[0]) ** (1 / REUSE_PROBE)
+                if rate >= 1 or math.log(tolerance) / math.log(max(rate, 1e-300)) > max_iterations:
+                    raise _Stalled(it, rate, max_iterations + 1)
+
+        solver = ng.solvers.CGSolver(
+            self.a.mat, pre, tol=tolerance, maxiter=max_iterations, callback=on_iteration
+        )
+        correction = gf.vec.CreateVector()
+        correction[:] = 0.0
+        try:
+            with parallel(self.unknowns):
+                solver.Solve(rhs=rhs, sol=correction, initialize=True)
+        except _Stalled:
+            return None
+        finally:
+            self.report.solve_seconds += time.perf_counter() - started
+        residuals = solver.residuals
+        if not residuals or residuals[-1] > tolerance * residuals[0]:
+            return None
+        gf.vec.data += correction
+        return int(solver.iterations)
 
     def _solve_cg(self, rhs: ng.BaseVector, gf: ng.GridFunction, label: str) -> None:
         last = [time.perf_counter()]

@@ -25,7 +25,7 @@ from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.curving import curve_mesh
 from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
 from fieldline_engine.mesh.tet_model import TetModel
-from fieldline_engine.post.vertex_fields import vector_at_vertices
+from fieldline_engine.post.vertex_fields import VertexSampler
 from fieldline_engine.protocol import ProgressSpan
 
 AIR_PADDING_DEFAULT = 3.0  # contracts/src/analysis/magnetics.ts AIR_PADDING_DEFAULT
@@ -98,17 +98,19 @@ def solve_magnetostatic_job(model: TetModel, config: dict[str, Any], progress: P
         lambda f, m: progress(0.1 + 0.75 * f, m),
     )
     protocol.progress(88, "Sampling fields")
-    degree = max(1, order - 1)
+    # Each field evaluated at every element's vertices and averaged over the elements around a vertex (the
+    # average a per-element projection gives, without one; 57 k unknowns: ~4 s → ~0.3 s for the four fields).
+    sample = VertexSampler(mesh)
     fields = run.fields
     nv = model.nv
     sampled = {
-        "magnetic_flux_density": vector_at_vertices(mesh, fields.b, False, degree)[:nv],
-        "magnetic_field": vector_at_vertices(mesh, fields.h, False, degree)[:nv],
-        "current_density": vector_at_vertices(mesh, fields.source, False, 1)[:nv],
+        "magnetic_flux_density": sample(fields.b)[:nv],
+        "magnetic_field": sample(fields.h)[:nv],
+        "current_density": sample(fields.source)[:nv],
     }
     if run.paths:
         direction = sum((p.direction for p in run.paths[1:]), run.paths[0].direction)
-        sampled["coil_direction"] = vector_at_vertices(mesh, direction, False, 1)[:nv]
+        sampled["coil_direction"] = sample(direction)[:nv]
     solution = Solution()
     for name, values in sampled.items():
         label, unit = FIELDS[name]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import ngsolve as ng
 import numpy as np
 
-from fieldline_engine.em.magnetics.solver import MagnetostaticFields
+from fieldline_engine.em.magnetics.solver import MagnetostaticFields, solve_tangent
 from fieldline_engine.limits import parallel
 
 
@@ -36,10 +36,11 @@ def flux_linkages(fields: MagnetostaticFields, coils: list[CoilDrive]) -> list[f
 
 def inductance_matrix(fields: MagnetostaticFields, coils: list[CoilDrive]) -> np.ndarray:
     fes, mesh = fields.space, fields.mesh
-    if fields.nonlinear:  # the tangent about the solution (the Newton loop assembled it one step earlier)
+    # Iron on a curve: the tangent about the solution, which the last Newton step's factor preconditions.
+    stale = fields.nonlinear
+    if stale:
         with parallel(fes.ndof):
             fields.solver.a.AssembleLinearization(fields.potential.vec)
-        fields.solver.prepare(fes.FreeDofs())
     v = fes.TestFunction()
     n = len(coils)
     matrix = np.zeros((n, n))
@@ -50,7 +51,11 @@ def inductance_matrix(fields: MagnetostaticFields, coils: list[CoilDrive]) -> np
             f.Assemble()
         da = ng.GridFunction(fes)
         da.vec[:] = 0.0
-        fields.solver.solve(f.vec, da, f"Inductance: 1 A in coil '{coil.name}'")
+        label = f"Inductance: 1 A in coil '{coil.name}'"
+        if stale:
+            stale = not solve_tangent(fields.solver, fes.FreeDofs(), f.vec, da, label, reuse=True)
+        else:
+            fields.solver.solve(f.vec, da, label)
         responses.append(da)
     for i, coil in enumerate(coils):
         for j in range(n):

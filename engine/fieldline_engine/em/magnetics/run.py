@@ -66,6 +66,7 @@ def run_magnetostatic(
         "nonlinear": fields.nonlinear,
         "newton_iterations": fields.newton_steps,
         "newton_residual": fields.newton_residual,
+        "newton_factorizations": fields.preparations,
         **fields.report.as_info(),
     }
     warnings: list[str] = []
