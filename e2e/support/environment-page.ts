@@ -1,10 +1,29 @@
-import type { Frame, Page } from 'playwright-core';
+import type { BrowserContextOptions, Frame, Page } from 'playwright-core';
+import type { Stand } from './stand.ts';
 
 /** Helpers for driving /environment in the e2e tests. */
 
 export async function openEnvironment(page: Page, origin: string): Promise<void> {
   await page.goto(`${origin}/#/environment`);
   await page.waitForSelector('[data-testid=status-chip]');
+}
+
+/**
+ * A page in a new browser context (1366 × 900 unless `viewport` says otherwise) with /environment open,
+ * signed up as a new user unless `signUp` is false.
+ */
+export async function environmentPage(
+  stand: Stand,
+  options: { viewport?: BrowserContextOptions['viewport']; acceptDownloads?: boolean; signUp?: boolean } = {},
+): Promise<Page> {
+  const context = await stand.browser.newContext({
+    viewport: options.viewport ?? { width: 1366, height: 900 },
+    ...(options.acceptDownloads === undefined ? {} : { acceptDownloads: options.acceptDownloads }),
+  });
+  const page = await context.newPage();
+  await openEnvironment(page, stand.server.origin);
+  if (options.signUp !== false) await signUp(page);
+  return page;
 }
 
 export async function viewerFrame(page: Page): Promise<Frame> {

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { decodeResultsBinary } from '../../web/src/results-format/index.ts';
-import { openEnvironment, signUp, viewerFrame } from '../support/environment-page.ts';
+import { environmentPage, viewerFrame } from '../support/environment-page.ts';
 import { writeBracketStep, writeWaveguidePostStep } from '../support/geometry-files.ts';
+import { facesWhere, type SurfaceMesh, uploadAndMesh } from '../support/meshed-model.ts';
 import { serverAndBrowser } from '../support/stand.ts';
 import { settled } from '../support/viewer-harness.ts';
 
@@ -18,16 +18,8 @@ import { settled } from '../support/viewer-harness.ts';
 const OUT = resolve(import.meta.dirname, '..', 'out');
 const stand = serverAndBrowser();
 
-type Mesh = { vertices: number[][]; faces: number[][] };
+type Mesh = SurfaceMesh & { tetrahedra: unknown[] };
 type Shown = { field: string | null; legend: { title: string } | null };
-
-function facesWhere(mesh: Mesh, test: (v: number[]) => boolean): number[] {
-  const ids: number[] = [];
-  mesh.faces.forEach((f, i) => {
-    if (f.every((k) => test(mesh.vertices[k] ?? []))) ids.push(i + 1);
-  });
-  return ids;
-}
 
 /** Median edge length (first edge of each tetrahedron) of the tetrahedra whose centre passes `where`. */
 function medianEdge(
@@ -57,22 +49,10 @@ function medianEdge(
 
 describe('adaptive refinement from the environment', () => {
   it('bracket with a fillet: 1 % on the max von Mises, the passes converge, the mesh crowds the fillet, the error indicator shows', async () => {
-    const page: Page = await (
-      await stand.browser.newContext({ viewport: { width: 1366, height: 900 } })
-    ).newPage();
-    await openEnvironment(page, stand.server.origin);
-    await signUp(page);
+    const page = await environmentPage(stand);
     const frame = await viewerFrame(page);
-    let volume: Mesh | null = null;
     let binary: ArrayBuffer | null = null;
     page.on('response', async (res) => {
-      if (res.url().includes('/api/fea/status/')) {
-        const body = (await res.json().catch(() => null)) as {
-          status?: string;
-          results?: Mesh & { tetrahedra?: unknown };
-        } | null;
-        if (body?.status === 'completed' && body.results?.tetrahedra && !volume) volume = body.results;
-      }
       if (/\/api\/fea\/results\/[^/]+\/binary/.test(res.url()) && res.ok()) {
         const body = await res.body().catch(() => null);
         if (body)
@@ -80,16 +60,9 @@ describe('adaptive refinement from the environment', () => {
       }
     });
 
-    await page.setInputFiles('[data-testid=file-input]', writeBracketStep(stand.server.dataDir, 4));
-    await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
     // a coarse start: refinement puts the elements where they are needed
-    await page.click('.mesh-options summary');
-    await page.fill('[data-testid=mesh-max-size]', '8');
-    await page.click('[data-testid=generate-volume-mesh]');
-    await page.waitForSelector('[data-testid=config-form]', { timeout: 180_000 });
-    await expect.poll(() => volume !== null).toBe(true);
-    const mesh = volume as unknown as Mesh;
-    const start = (mesh as unknown as { tetrahedra: unknown[] }).tetrahedra.length;
+    const mesh = await uploadAndMesh<Mesh>(page, writeBracketStep(stand.server.dataDir, 4), { maxSize: '8' });
+    const start = mesh.tetrahedra.length;
 
     await page.click('[data-testid=physics-structural]');
     // rollers: the base's bottom held in z, its end in x, the side y = 0 in y
@@ -190,29 +163,11 @@ describe('adaptive refinement from the environment', () => {
   });
 
   it('WR-90 inductive post: adaptive passes to max |ΔS| < 0.02 at 10 GHz, then the 9–10 GHz sweep on the final mesh', async () => {
-    const page: Page = await (
-      await stand.browser.newContext({ viewport: { width: 1366, height: 900 } })
-    ).newPage();
-    await openEnvironment(page, stand.server.origin);
-    await signUp(page);
-    let volume: Mesh | null = null;
-    page.on('response', async (res) => {
-      if (!res.url().includes('/api/fea/status/')) return;
-      const body = (await res.json().catch(() => null)) as {
-        status?: string;
-        results?: Mesh & { tetrahedra?: unknown };
-      } | null;
-      if (body?.status === 'completed' && body.results?.tetrahedra && !volume) volume = body.results;
+    const page = await environmentPage(stand);
+    const mesh = await uploadAndMesh<Mesh>(page, writeWaveguidePostStep(stand.server.dataDir), {
+      maxSize: '14',
     });
-    await page.setInputFiles('[data-testid=file-input]', writeWaveguidePostStep(stand.server.dataDir));
-    await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
-    await page.click('.mesh-options summary');
-    await page.fill('[data-testid=mesh-max-size]', '14');
-    await page.click('[data-testid=generate-volume-mesh]');
-    await page.waitForSelector('[data-testid=config-form]', { timeout: 180_000 });
-    await expect.poll(() => volume !== null).toBe(true);
-    const mesh = volume as unknown as Mesh;
-    const start = (mesh as unknown as { tetrahedra: unknown[] }).tetrahedra.length;
+    const start = mesh.tetrahedra.length;
     const input = facesWhere(mesh, (v) => Math.abs(v[2] ?? 1) < 1e-6);
     const output = facesWhere(mesh, (v) => Math.abs((v[2] ?? 0) - 40) < 1e-6);
 

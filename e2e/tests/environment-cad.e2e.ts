@@ -1,14 +1,13 @@
-import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  openEnvironment,
+  environmentPage,
   pickFace,
   received,
   recordViewerMessages,
-  signUp,
   viewerFrame,
 } from '../support/environment-page.ts';
 import { writeCoaxStep, writeSelfIntersectingStl } from '../support/geometry-files.ts';
+import { uploadAndMesh, uploadModel } from '../support/meshed-model.ts';
 import { serverAndBrowser } from '../support/stand.ts';
 
 const EPS0 = 8.854187817e-12;
@@ -20,11 +19,6 @@ beforeAll(async () => {
   const probe = await fetch(`${stand.server.origin}/api/convert-step`, { method: 'POST' });
   hasConvert = probe.status !== 404;
 });
-
-async function newPage(): Promise<Page> {
-  const context = await stand.browser.newContext({ viewport: { width: 1366, height: 800 } });
-  return context.newPage();
-}
 
 type Mesh = { vertices: number[][]; faces: number[][]; tetrahedra: number[][] };
 
@@ -43,26 +37,18 @@ describe('/environment with CAD: convert, mesh, run', () => {
     if (!hasConvert) ctx.skip();
     const dims = { a: 0.5, b: 2.3, length: 5 };
     const step = writeCoaxStep(stand.server.dataDir, dims);
-    const page = await newPage();
-    await openEnvironment(page, stand.server.origin);
-    await signUp(page);
+    const page = await environmentPage(stand, { viewport: { width: 1366, height: 800 } });
     const frame = await viewerFrame(page);
     await recordViewerMessages(frame);
-    let volume: Mesh | null = null;
-    page.on('response', async (res) => {
-      if (!res.url().includes('/api/fea/status/')) return;
-      const body = (await res.json().catch(() => null)) as { status?: string; results?: Mesh } | null;
-      if (body?.status === 'completed' && body.results?.tetrahedra && !volume) volume = body.results;
-    });
 
-    await page.setInputFiles('[data-testid=file-input]', step);
-    await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
-    expect(await page.textContent('[data-testid=model-size]')).toMatch(/^4\.(6|59\d) × 4\.(6|59\d) × 5 mm$/);
-    await page.click('[data-testid=generate-volume-mesh]');
-    await page.waitForSelector('[data-testid=config-form]', { timeout: 120_000 });
+    const mesh = await uploadAndMesh<Mesh>(page, step, {
+      onSurfaceMesh: async () =>
+        expect(await page.textContent('[data-testid=model-size]')).toMatch(
+          /^4\.(6|59\d) × 4\.(6|59\d) × 5 mm$/,
+        ),
+      timeout: 120_000,
+    });
     expect(await page.textContent('[data-testid=status-chip]')).toBe('Meshing: completed');
-    await expect.poll(() => volume !== null).toBe(true);
-    const mesh = volume as unknown as Mesh;
     const inner = facesAtRadius(mesh, dims.a, 1e-3);
     const outer = facesAtRadius(mesh, dims.b, 1e-3);
     expect(inner.length).toBeGreaterThan(0);
@@ -105,12 +91,10 @@ describe('/environment with CAD: convert, mesh, run', () => {
   it('a self-intersecting STL fails meshing and the problem markers are shown', async (ctx) => {
     if (!hasConvert) ctx.skip();
     const stl = writeSelfIntersectingStl(stand.server.dataDir);
-    const page = await newPage();
-    await openEnvironment(page, stand.server.origin);
+    const page = await environmentPage(stand, { viewport: { width: 1366, height: 800 }, signUp: false });
     const frame = await viewerFrame(page);
     await recordViewerMessages(frame);
-    await page.setInputFiles('[data-testid=file-input]', stl);
-    await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
+    await uploadModel(page, stl);
     await page.click('[data-testid=generate-volume-mesh]');
     await page.waitForSelector('[data-testid=meshing-notice]', { timeout: 120_000 });
     expect(await page.textContent('[data-testid=status-chip]')).toBe('Meshing Failed');

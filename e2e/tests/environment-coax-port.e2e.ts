@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openEnvironment, pickFace, viewerFrame } from '../support/environment-page.ts';
 import { writeCoaxStep, writeFusedCoaxStep } from '../support/geometry-files.ts';
+import { uploadAndMesh } from '../support/meshed-model.ts';
 import { serverAndBrowser } from '../support/stand.ts';
 
 /**
@@ -11,24 +12,10 @@ import { serverAndBrowser } from '../support/stand.ts';
  */
 const stand = serverAndBrowser({ webgl: true });
 
-type Mesh = { vertices: number[][]; faces: number[][] };
-
 async function meshedPortFace(page: Page, step: string): Promise<number> {
-  let volume: Mesh | null = null;
-  page.on('response', async (res) => {
-    if (!res.url().includes('/api/fea/status/')) return;
-    const body = (await res.json().catch(() => null)) as { status?: string; results?: Mesh } | null;
-    if (body?.status === 'completed' && body.results && 'tetrahedra' in body.results && !volume)
-      volume = body.results;
-  });
   await openEnvironment(page, stand.server.origin);
   const frame = await viewerFrame(page);
-  await page.setInputFiles('[data-testid=file-input]', step);
-  await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
-  await page.click('[data-testid=generate-volume-mesh]');
-  await page.waitForSelector('[data-testid=config-form]', { timeout: 120_000 });
-  await expect.poll(() => volume !== null).toBe(true);
-  const mesh = volume as unknown as Mesh;
+  const mesh = await uploadAndMesh(page, step, { timeout: 120_000 });
   // a triangle of the annular end face z = 0 between r = 0.5 and 2.3 mm
   const annulus = mesh.faces.findIndex((f) =>
     f.every((k) => {

@@ -2,8 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { openEnvironment, signUp, viewerFrame } from '../support/environment-page.ts';
+import { environmentPage, viewerFrame } from '../support/environment-page.ts';
 import { writeBusBarStep } from '../support/geometry-files.ts';
+import { facesWhere, type SurfaceMesh, uploadAndMesh } from '../support/meshed-model.ts';
 import { serverAndBrowser } from '../support/stand.ts';
 import { settled } from '../support/viewer-harness.ts';
 
@@ -25,7 +26,6 @@ const AREA = 10e-3 * 3e-3;
 const T_REF = 293.15;
 const RHO = 8960;
 
-type Mesh = { vertices: number[][]; faces: number[][] };
 type Shown = {
   field: string | null;
   legend: { title: string; units: string; min: number; max: number } | null;
@@ -38,25 +38,13 @@ type Done = {
   fields?: Record<string, { data: number[] }>;
   animation?: { data: Record<string, number[]>[]; frame_values?: number[] };
   modes?: Mode[];
-} & Partial<Mesh> & {
+} & Partial<SurfaceMesh> & {
     tetrahedra?: unknown;
   };
 
-function facesWhere(mesh: Mesh, test: (v: number[]) => boolean): number[] {
-  const ids: number[] = [];
-  mesh.faces.forEach((f, i) => {
-    if (f.every((k) => test(mesh.vertices[k] ?? []))) ids.push(i + 1);
-  });
-  return ids;
-}
-
 /** A new user with the bus bar meshed; `done` collects every completed job's results as they arrive. */
-async function busBarReady(): Promise<{ page: Page; frame: Frame; mesh: Mesh; done: Done[] }> {
-  const page: Page = await (
-    await stand.browser.newContext({ viewport: { width: 1366, height: 900 } })
-  ).newPage();
-  await openEnvironment(page, stand.server.origin);
-  await signUp(page);
+async function busBarReady(): Promise<{ page: Page; frame: Frame; mesh: SurfaceMesh; done: Done[] }> {
+  const page = await environmentPage(stand);
   const frame = await viewerFrame(page);
   const done: Done[] = [];
   page.on('response', async (res) => {
@@ -64,12 +52,9 @@ async function busBarReady(): Promise<{ page: Page; frame: Frame; mesh: Mesh; do
     const body = (await res.json().catch(() => null)) as { status?: string; results?: Done } | null;
     if (body?.status === 'completed' && body.results) done.push(body.results);
   });
-  await page.setInputFiles('[data-testid=file-input]', writeBusBarStep(stand.server.dataDir));
-  await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
-  await page.click('[data-testid=generate-volume-mesh]');
-  await page.waitForSelector('[data-testid=config-form]', { timeout: 240_000 });
+  const mesh = await uploadAndMesh(page, writeBusBarStep(stand.server.dataDir), { timeout: 240_000 });
+  // the meshing job's results are in `done` before any run counts on its length
   await expect.poll(() => done.some((d) => d.tetrahedra)).toBe(true);
-  const mesh = done.find((d) => d.tetrahedra) as unknown as Mesh;
   return { page, frame, mesh, done };
 }
 
@@ -90,13 +75,13 @@ async function runToCompletion(page: Page, done: Done[]) {
   await expect.poll(() => done.length).toBeGreaterThan(before);
 }
 
-const ends = (mesh: Mesh) => {
+const ends = (mesh: SurfaceMesh) => {
   const end = (x: number) => facesWhere(mesh, (v) => Math.abs((v[0] ?? 0) - x) < 1e-6);
   return { a: end(0), b: end(100) };
 };
 
 /** Copper, 0 V and 10 mV on the two ends with Joule heating, h = 10 W/(m²·K) at 20 °C on the long faces. */
-async function heatedBusBar(page: Page, mesh: Mesh) {
+async function heatedBusBar(page: Page, mesh: SurfaceMesh) {
   const { a, b } = ends(mesh);
   await page.click('[data-testid=group-body-materials] .section-head');
   await page.selectOption('#body-material-0', 'copper');
@@ -118,7 +103,7 @@ async function heatedBusBar(page: Page, mesh: Mesh) {
 }
 
 /** Both ends clamped (every component fixed). */
-async function clampedEnds(page: Page, mesh: Mesh) {
+async function clampedEnds(page: Page, mesh: SurfaceMesh) {
   const { a, b } = ends(mesh);
   for (const [i, faces] of [
     [0, a],

@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEnvironment, signUp } from '../support/environment-page.ts';
 import { writeBracketStep, writeWaveguideStep } from '../support/geometry-files.ts';
+import { facesWhere, type SurfaceMesh, uploadAndMesh } from '../support/meshed-model.ts';
 import { installPythonClient, run } from '../support/python-client.ts';
 import { serverAndBrowser } from '../support/stand.ts';
 
@@ -22,7 +23,6 @@ beforeAll(() => {
 }, 600_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-type Mesh = { vertices: number[][]; faces: number[][] };
 type Complex = { re: number[]; im: number[] };
 type Summary = {
   job_id: string;
@@ -31,17 +31,8 @@ type Summary = {
   s_parameters?: Record<string, Complex>;
 };
 
-/** 1-based ids of the surface faces whose every vertex passes `test`. */
-function facesWhere(mesh: Mesh, test: (v: number[]) => boolean): number[] {
-  const ids: number[] = [];
-  mesh.faces.forEach((f, i) => {
-    if (f.slice(0, 3).every((k) => test(mesh.vertices[k] ?? []))) ids.push(i + 1);
-  });
-  return ids;
-}
-
 /** Signs up, uploads, meshes with a coarse max size; returns the page and the volume mesh it received. */
-async function meshed(file: string, maxSize: number): Promise<{ page: Page; mesh: Mesh }> {
+async function meshed(file: string, maxSize: number): Promise<{ page: Page; mesh: SurfaceMesh }> {
   const context = await stand.browser.newContext({
     viewport: { width: 1366, height: 900 },
     acceptDownloads: true,
@@ -50,21 +41,7 @@ async function meshed(file: string, maxSize: number): Promise<{ page: Page; mesh
   const page = await context.newPage();
   await openEnvironment(page, stand.server.origin);
   await signUp(page);
-  let volume: Mesh | null = null;
-  page.on('response', async (res) => {
-    if (!res.url().includes('/api/fea/status/')) return;
-    const body = (await res.json().catch(() => null)) as { status?: string; results?: Mesh } | null;
-    if (body?.status === 'completed' && body.results && 'tetrahedra' in body.results && !volume)
-      volume = body.results;
-  });
-  await page.setInputFiles('[data-testid=file-input]', file);
-  await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
-  await page.click('.mesh-options summary');
-  await page.fill('[data-testid=mesh-max-size]', String(maxSize));
-  await page.click('[data-testid=generate-volume-mesh]');
-  await page.waitForSelector('[data-testid=config-form]', { timeout: 180_000 });
-  await expect.poll(() => volume !== null).toBe(true);
-  return { page, mesh: volume as unknown as Mesh };
+  return { page, mesh: await uploadAndMesh(page, file, { maxSize }) };
 }
 
 /** Runs the analysis on screen and returns its job id (kept in the address). */

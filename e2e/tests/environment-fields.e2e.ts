@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { boxMesh } from '../../server/test/support/box-mesh.ts';
-import { openEnvironment, received, recordViewerMessages, viewerFrame } from '../support/environment-page.ts';
+import { environmentPage, received, recordViewerMessages, viewerFrame } from '../support/environment-page.ts';
 import { serverAndBrowser } from '../support/stand.ts';
 import { settled } from '../support/viewer-harness.ts';
 
@@ -71,10 +71,7 @@ const shown = (frame: Frame, i: number) =>
 
 describe('named fields from a results file', () => {
   it('lists, colours with the legend and warps by the displacement, without naming either field', async () => {
-    const page: Page = await (
-      await stand.browser.newContext({ viewport: { width: 1366, height: 800 } })
-    ).newPage();
-    await openEnvironment(page, stand.server.origin);
+    const page = await environmentPage(stand, { viewport: { width: 1366, height: 800 }, signUp: false });
     const frame = await viewerFrame(page);
     await recordViewerMessages(frame);
     const { path, mesh, displacement } = syntheticResults(stand.server.dataDir);
@@ -125,10 +122,7 @@ describe('named fields from a results file', () => {
   });
 
   it('the deformed shape is drawn inside the frame, and Zoom to fit frames it (qa29: the bar ran past it)', async () => {
-    const page: Page = await (
-      await stand.browser.newContext({ viewport: { width: 1366, height: 800 } })
-    ).newPage();
-    await openEnvironment(page, stand.server.origin);
+    const page = await environmentPage(stand, { viewport: { width: 1366, height: 800 }, signUp: false });
     const frame = await viewerFrame(page);
     // the 100 mm bar pulled along its axis: u_x = 0.1 mm·x/L, so the exaggeration stretches it past its frame
     const mesh = boxMesh([L, 0.02, 0.02], [5, 1, 1]);
@@ -177,10 +171,7 @@ describe('named fields from a results file', () => {
   it('a structural results file: every quantity, its unit and the location fit in the results panel', async () => {
     // Found by qa29: "Max von Mises location 4.247, 6.177, 4.502 mm" did not wrap, so the whole column
     // was pushed past the panel's edge and read "10.45" (no MPa), "2" (safety factor 23.93).
-    const page: Page = await (
-      await stand.browser.newContext({ viewport: { width: 1366, height: 900 } })
-    ).newPage();
-    await openEnvironment(page, stand.server.origin);
+    const page = await environmentPage(stand, { signUp: false });
     const mesh = boxMesh([L, 0.01, 0.01], [5, 1, 1]);
     const results = {
       solver_info: {

@@ -2,14 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  openEnvironment,
-  received,
-  recordViewerMessages,
-  signUp,
-  viewerFrame,
-} from '../support/environment-page.ts';
+import { environmentPage, received, recordViewerMessages, viewerFrame } from '../support/environment-page.ts';
 import { writeWaveguideStep } from '../support/geometry-files.ts';
+import { type SurfaceMesh, uploadAndMesh } from '../support/meshed-model.ts';
 import { serverAndBrowser } from '../support/stand.ts';
 
 const C0 = 299_792_458;
@@ -22,18 +17,8 @@ beforeAll(async () => {
   hasConvert = probe.status !== 404;
 });
 
-async function newPage(): Promise<Page> {
-  const context = await stand.browser.newContext({
-    viewport: { width: 1366, height: 900 },
-    acceptDownloads: true,
-  });
-  return context.newPage();
-}
-
-type Mesh = { vertices: number[][]; faces: number[][] };
-
 /** 1-based ids of surface faces whose vertices all lie on the plane coordinate[axis] = value (mm). */
-function facesOnPlane(mesh: Mesh, axis: number, value: number): number[] {
+function facesOnPlane(mesh: SurfaceMesh, axis: number, value: number): number[] {
   const ids: number[] = [];
   mesh.faces.forEach((f, i) => {
     if (f.every((k) => Math.abs((mesh.vertices[k]?.[axis] ?? Number.NaN) - value) < 1e-6)) ids.push(i + 1);
@@ -91,29 +76,17 @@ describe('/environment full-wave: WR-90 section with two wave ports, adaptive S-
     const wg = { a: 22.86, b: 10.16, length: 25 };
     const points = 21;
     const step = writeWaveguideStep(stand.server.dataDir, wg);
-    const page = await newPage();
-    await openEnvironment(page, stand.server.origin);
-    await signUp(page);
+    const page = await environmentPage(stand, { acceptDownloads: true });
     const frame = await viewerFrame(page);
     await recordViewerMessages(frame, true);
-    let volume: Mesh | null = null;
-    page.on('response', async (res) => {
-      if (!res.url().includes('/api/fea/status/')) return;
-      const body = (await res.json().catch(() => null)) as { status?: string; results?: Mesh } | null;
-      if (body?.status === 'completed' && body.results && 'tetrahedra' in body.results && !volume)
-        volume = body.results;
-    });
 
-    await page.setInputFiles('[data-testid=file-input]', step);
-    await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
-    expect(await page.textContent('[data-testid=model-size]')).toBe('22.86 × 10.16 × 25 mm');
     // λ0 at 12.4 GHz is 24 mm: 5 mm second-order elements are plenty for a straight guide
-    await page.click('.mesh-options summary');
-    await page.fill('[data-testid=mesh-max-size]', '5');
-    await page.click('[data-testid=generate-volume-mesh]');
-    await page.waitForSelector('[data-testid=config-form]', { timeout: 120_000 });
-    await expect.poll(() => volume !== null).toBe(true);
-    const mesh = volume as unknown as Mesh;
+    const mesh = await uploadAndMesh(page, step, {
+      onSurfaceMesh: async () =>
+        expect(await page.textContent('[data-testid=model-size]')).toBe('22.86 × 10.16 × 25 mm'),
+      maxSize: '5',
+      timeout: 120_000,
+    });
     const input = facesOnPlane(mesh, 2, 0);
     const output = facesOnPlane(mesh, 2, wg.length);
     expect(input.length).toBeGreaterThan(0);

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { openEnvironment, signUp, viewerFrame } from '../support/environment-page.ts';
+import { environmentPage, viewerFrame } from '../support/environment-page.ts';
 import { BILLET, writeInductionBilletStep } from '../support/geometry-files.ts';
+import { facesWhere, uploadAndMesh } from '../support/meshed-model.ts';
 import { serverAndBrowser } from '../support/stand.ts';
 import { settled } from '../support/viewer-harness.ts';
 
@@ -78,39 +78,16 @@ function bodiesByRadius(mesh: Mesh): number[] {
   return [...sum.entries()].sort((a, b) => a[1].r / a[1].n - b[1].r / b[1].n).map(([region]) => region);
 }
 
-function facesWhere(mesh: Mesh, test: (v: number[]) => boolean): number[] {
-  const ids: number[] = [];
-  mesh.faces.forEach((f, i) => {
-    if (f.every((k) => test(mesh.vertices[k] ?? []))) ids.push(i + 1);
-  });
-  return ids;
-}
-
 describe('induction heating from the environment', () => {
   it('billet in a coil: 10 turns × 5 A at 5 kHz heat the billet; loss against the Bessel closed form', async () => {
-    const page: Page = await (
-      await stand.browser.newContext({ viewport: { width: 1366, height: 900 } })
-    ).newPage();
-    await openEnvironment(page, stand.server.origin);
-    await signUp(page);
+    const page = await environmentPage(stand);
     const frame = await viewerFrame(page);
-    let volume: Mesh | null = null;
-    page.on('response', async (res) => {
-      if (!res.url().includes('/api/fea/status/')) return;
-      const body = (await res.json().catch(() => null)) as { status?: string; results?: Mesh } | null;
-      if (body?.status === 'completed' && body.results?.tetrahedra && !volume) volume = body.results;
-    });
-
-    await page.setInputFiles('[data-testid=file-input]', writeInductionBilletStep(stand.server.dataDir));
-    await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
-    expect(await page.textContent('[data-testid=model-size]')).toBe('36 × 36 × 2 mm');
     // 2 mm second-order elements: δ = 3.2 mm at 5 kHz is resolved to a few tenths of a percent in the loss
-    await page.click('.mesh-options summary');
-    await page.fill('[data-testid=mesh-max-size]', '2');
-    await page.click('[data-testid=generate-volume-mesh]');
-    await page.waitForSelector('[data-testid=config-form]', { timeout: 180_000 });
-    await expect.poll(() => volume !== null).toBe(true);
-    const mesh = volume as unknown as Mesh;
+    const mesh = await uploadAndMesh<Mesh>(page, writeInductionBilletStep(stand.server.dataDir), {
+      onSurfaceMesh: async () =>
+        expect(await page.textContent('[data-testid=model-size]')).toBe('36 × 36 × 2 mm'),
+      maxSize: '2',
+    });
     const order = bodiesByRadius(mesh);
     expect(order).toHaveLength(4);
     const [billet, gap, coil, air] = order as [number, number, number, number];

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { openEnvironment, recordViewerMessages, signUp, viewerFrame } from '../support/environment-page.ts';
+import { environmentPage, recordViewerMessages, viewerFrame } from '../support/environment-page.ts';
 import { E_CORE, writeECoreInductorStep } from '../support/geometry-files.ts';
+import { uploadAndMesh } from '../support/meshed-model.ts';
 import { serverAndBrowser } from '../support/stand.ts';
 import { settled } from '../support/viewer-harness.ts';
 
@@ -47,22 +47,16 @@ function henries(text: string): number {
 
 describe('magnetostatics from the environment', () => {
   it('E-core inductor: 50 turns × 2 A, |B| in tesla and the inductance of the magnetic circuit', async () => {
-    const page: Page = await (
-      await stand.browser.newContext({ viewport: { width: 1366, height: 900 } })
-    ).newPage();
-    await openEnvironment(page, stand.server.origin);
-    await signUp(page);
+    const page = await environmentPage(stand);
     const frame = await viewerFrame(page);
     await recordViewerMessages(frame);
 
-    await page.setInputFiles('[data-testid=file-input]', writeECoreInductorStep(stand.server.dataDir));
-    await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
-    expect(await page.textContent('[data-testid=model-size]')).toBe('60 × 38 × 50 mm');
     // coarse: 6 mm elements (second order) keep the run well under a minute
-    await page.click('.mesh-options summary');
-    await page.fill('[data-testid=mesh-max-size]', '6');
-    await page.click('[data-testid=generate-volume-mesh]');
-    await page.waitForSelector('[data-testid=config-form]', { timeout: 180_000 });
+    await uploadAndMesh(page, writeECoreInductorStep(stand.server.dataDir), {
+      onSurfaceMesh: async () =>
+        expect(await page.textContent('[data-testid=model-size]')).toBe('60 × 38 × 50 mm'),
+      maxSize: '6',
+    });
 
     await page.selectOption('[data-testid=analysis-type]', 'magnetostatic');
     await page.click('[data-testid=group-curved] .section-head');

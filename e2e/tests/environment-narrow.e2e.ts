@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { openEnvironment, signUp } from '../support/environment-page.ts';
+import { environmentPage } from '../support/environment-page.ts';
 import { writeBusBarStep } from '../support/geometry-files.ts';
+import { uploadModel } from '../support/meshed-model.ts';
 import { serverAndBrowser } from '../support/stand.ts';
 
 /**
@@ -12,11 +13,8 @@ const stand = serverAndBrowser();
 
 describe('the environment in a narrow window', () => {
   it('at 800 px the viewer is beside the configuration, not under it', async () => {
-    const page = await (await stand.browser.newContext({ viewport: { width: 800, height: 900 } })).newPage();
-    await openEnvironment(page, stand.server.origin);
-    await signUp(page);
-    await page.setInputFiles('[data-testid=file-input]', writeBusBarStep(stand.server.dataDir));
-    await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
+    const page = await environmentPage(stand, { viewport: { width: 800, height: 900 } });
+    await uploadModel(page, writeBusBarStep(stand.server.dataDir));
     const box = async (selector: string) => {
       const b = await page.locator(selector).boundingBox();
       if (!b) throw new Error(`${selector} is not shown`);

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { capacitorMeshFile, loadCapacitorTerminals } from '../support/capacitor-model.ts';
-import { openEnvironment, signUp } from '../support/environment-page.ts';
+import { environmentPage } from '../support/environment-page.ts';
 import { serverAndBrowser } from '../support/stand.ts';
 
 /**
@@ -31,9 +31,7 @@ const chip = (page: Page) => page.textContent('[data-testid=status-chip]');
 
 describe('the job on screen across reloads and history', () => {
   it('F5 keeps the file name, back/forward switch jobs, F5 after Cancel says there are no results', async () => {
-    const page = await (await stand.browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
-    await openEnvironment(page, stand.server.origin);
-    await signUp(page);
+    const page = await environmentPage(stand);
 
     const first = await runCapacitor(page, 'plates-1mm.json', 0.001);
     await expect.poll(() => chip(page), { timeout: 120_000 }).toBe('FEA: completed');

@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { openEnvironment, signUp } from '../support/environment-page.ts';
+import { environmentPage } from '../support/environment-page.ts';
 import { writeCoaxStep } from '../support/geometry-files.ts';
+import { uploadAndMesh } from '../support/meshed-model.ts';
 import { serverAndBrowser } from '../support/stand.ts';
 
 /**
@@ -32,30 +32,13 @@ function facesAtRadius(mesh: Mesh, r: number): number[] {
 
 describe('mesh-convergence study from the environment', () => {
   it('coax capacitance: meshes finer until it settles; converged value ± error holds the closed form', async () => {
-    const page: Page = await (
-      await stand.browser.newContext({ viewport: { width: 1366, height: 900 } })
-    ).newPage();
-    await openEnvironment(page, stand.server.origin);
-    await signUp(page);
-    let volume: Mesh | null = null;
-    page.on('response', async (res) => {
-      if (!res.url().includes('/api/fea/status/')) return;
-      const body = (await res.json().catch(() => null)) as {
-        status?: string;
-        results?: Mesh & { tetrahedra?: unknown };
-      } | null;
-      if (body?.status === 'completed' && body.results?.tetrahedra && !volume) volume = body.results;
-    });
-    await page.setInputFiles('[data-testid=file-input]', writeCoaxStep(stand.server.dataDir, DIMS));
-    await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
+    const page = await environmentPage(stand);
     // nominal sizes everywhere: no curvature refinement holding the size on the cylinders
-    await page.click('.mesh-options summary');
-    await page.getByLabel('Refine on curvature').uncheck();
-    await page.fill('[data-testid=mesh-max-size]', '0.6');
-    await page.click('[data-testid=generate-volume-mesh]');
-    await page.waitForSelector('[data-testid=config-form]', { timeout: 120_000 });
-    await expect.poll(() => volume !== null).toBe(true);
-    const mesh = volume as unknown as Mesh;
+    const mesh = await uploadAndMesh(page, writeCoaxStep(stand.server.dataDir, DIMS), {
+      refineOnCurvature: false,
+      maxSize: '0.6',
+      timeout: 120_000,
+    });
     // electrostatics (the default): terminal 1 at 0 V on the outer conductor, terminal 2 at 1 V on the inner,
     // whole CAD faces (each point meshes anew and finds them by their CAD face)
     await page.click('[data-testid=add-dirichlet-group]');

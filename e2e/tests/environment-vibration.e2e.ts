@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { openEnvironment, pickFace, signUp, viewerFrame } from '../support/environment-page.ts';
+import { environmentPage, pickFace, viewerFrame } from '../support/environment-page.ts';
 import { writeBracketStep } from '../support/geometry-files.ts';
+import { facesWhere, uploadAndMesh } from '../support/meshed-model.ts';
 import { serverAndBrowser } from '../support/stand.ts';
 import { settled } from '../support/viewer-harness.ts';
 
@@ -16,40 +16,13 @@ const OUT = resolve(import.meta.dirname, '..', 'out');
 
 const stand = serverAndBrowser();
 
-type Mesh = { vertices: number[][]; faces: number[][] };
 type Shown = { deformation: { field: string | null }; position: [number, number, number] | null };
-
-function facesWhere(mesh: Mesh, test: (v: number[]) => boolean): number[] {
-  const ids: number[] = [];
-  mesh.faces.forEach((f, i) => {
-    if (f.every((k) => test(mesh.vertices[k] ?? []))) ids.push(i + 1);
-  });
-  return ids;
-}
 
 describe('vibration from the environment', () => {
   it('bracket: 6 modes with mode 1 animated and its frequency shown, then a harmonic peak at mode 1', async () => {
-    const page: Page = await (
-      await stand.browser.newContext({ viewport: { width: 1366, height: 900 } })
-    ).newPage();
-    await openEnvironment(page, stand.server.origin);
-    await signUp(page);
+    const page = await environmentPage(stand);
     const frame = await viewerFrame(page);
-    let volume: Mesh | null = null;
-    page.on('response', async (res) => {
-      if (!res.url().includes('/api/fea/status/')) return;
-      const body = (await res.json().catch(() => null)) as {
-        status?: string;
-        results?: Mesh & { tetrahedra?: unknown };
-      } | null;
-      if (body?.status === 'completed' && body.results?.tetrahedra && !volume) volume = body.results;
-    });
-    await page.setInputFiles('[data-testid=file-input]', writeBracketStep(stand.server.dataDir));
-    await page.waitForSelector('[data-testid=surface-mesh-card]', { timeout: 60_000 });
-    await page.click('[data-testid=generate-volume-mesh]');
-    await page.waitForSelector('[data-testid=config-form]', { timeout: 180_000 });
-    await expect.poll(() => volume !== null).toBe(true);
-    const mesh = volume as unknown as Mesh;
+    const mesh = await uploadAndMesh(page, writeBracketStep(stand.server.dataDir));
 
     await page.click('[data-testid=physics-vibration]');
     expect(await page.inputValue('[data-testid=modal-num-modes]')).toBe('6');
