@@ -8,6 +8,7 @@ import math
 import time
 
 import numpy as np
+import pytest
 from validation.recorder import RECORDER
 
 from fieldline_engine.core.adaptive.loop import run_adaptive
@@ -103,3 +104,48 @@ def test_bar_axial_response_adaptive_passes_converge_to_the_closed_form_and_swee
     assert "adaptation_frequency_Hz" not in sol.solver_info  # the final solve is the sweep
     assert sol.field("error_indicator").location == "cell"
     assert sol.field("error_indicator").size == outcome.model.nt
+
+
+def test_a_harmonic_adaptive_job_writes_the_final_mesh_the_sweep_and_the_error_indicator(tmp_path):
+    """Through `solve` (the job path), the amplitude over the vertices followed at a chosen adaptation
+    frequency: the results carry the final mesh, the sweep solved on it and the error indicator."""
+    import json
+
+    from fieldline_engine.commands.solve import run_solve
+
+    mesh = box_mesh((L, W, W), (4, 1, 1))
+    config = {
+        "analysisType": "harmonic",
+        "meshOrder": 2,
+        "youngsModulus": E,
+        "poissonRatio": NU,
+        "density": RHO,
+        "fixedSupports": [{"faces": faces_on_plane(mesh, 0, 0.0)}],
+        "forceLoads": [{"faces": faces_on_plane(mesh, 0, L), "force": [FORCE, 0, 0]}],
+        "harmonicFreqMin": 0.2 * F_AXIAL,
+        "harmonicFreqMax": 0.8 * F_AXIAL,
+        "harmonicNumPoints": 5,
+        # full: an axial load's response needs every axial mode (superposition of a few truncates it)
+        "harmonicMethod": "full",
+        "modalNumModes": 1,
+        "adaptiveRefinement": {
+            "quantity": "max_displacement_amplitude_m",
+            "frequency": 0.5 * F_AXIAL,
+            "maxPasses": 2,
+            "maxUnknowns": 20000,
+        },
+    }
+    (tmp_path / "job.json").write_text(json.dumps({"mesh_data": {**mesh, "units": "m"}, "config": config}))
+    run_solve(tmp_path)
+    r = json.loads((tmp_path / "results.json").read_text())
+    info = r["solver_info"]["adaptive_refinement"]
+    passes = r["solver_info"]["adaptive_passes"]
+    print(f"harmonic job: {[(p['unknowns'], p['quantity']) for p in passes]}; {info['message']}")
+    assert len(passes) == 2 and info["quantity"] == "max_displacement_amplitude_m"
+    # the passes' figure is the amplitude at the adaptation frequency (0.5 f): the rod's closed form
+    assert passes[-1]["quantity"] == pytest.approx(end_amplitude(0.5 * F_AXIAL), rel=0.01)
+    nt = len(r["tetrahedra"])
+    assert nt == passes[-1]["elements"] > len(mesh["tetrahedra"])
+    assert len(r["fields"]["error_indicator"]["data"]) == nt
+    assert len(r["fields"]["displacement"]["data"]) == len(r["vertices"])
+    assert len(r["harmonic_response"]["frequencies"]) == 5

@@ -8,6 +8,7 @@ import math
 import time
 
 import numpy as np
+import pytest
 from validation.recorder import RECORDER
 
 from fieldline_engine.core.adaptive.loop import run_adaptive
@@ -111,3 +112,31 @@ def test_a_transient_em_run_with_adaptive_refinement_is_refused_before_any_solve
         assert "Adaptive refinement is not available for 'em-time' analyses" in exc.message
     else:
         raise AssertionError("a time-domain EM run was refined without an estimator")
+
+
+def test_a_transient_adaptive_job_writes_the_final_mesh_its_history_and_the_error_indicator(tmp_path):
+    """Through `solve` (the job path): the results describe the final mesh, the fixed end holds on every
+    refined face, the frames and the error indicator are sized for that mesh."""
+    import json
+
+    from fieldline_engine.commands.solve import run_solve
+
+    mesh = box_mesh((L, W, W), (4, 1, 1))
+    config = config_for(mesh, {"tolerance": 0.01, "maxPasses": 3, "maxUnknowns": 20000})
+    (tmp_path / "job.json").write_text(json.dumps({"mesh_data": {**mesh, "units": "m"}, "config": config}))
+    run_solve(tmp_path)
+    r = json.loads((tmp_path / "results.json").read_text())
+    info = r["solver_info"]["adaptive_refinement"]
+    passes = r["solver_info"]["adaptive_passes"]
+    print(f"transient job: {[(p['unknowns'], p['estimated_error']) for p in passes]}; {info['message']}")
+    assert len(passes) == 3 and info["stopped_by"] == "max_passes" and not info["converged"]
+    assert all(p["estimated_error"] is not None and p["quantity"] is not None for p in passes)
+    nv, nt = len(r["vertices"]), len(r["tetrahedra"])
+    assert nt == passes[-1]["elements"] > len(mesh["tetrahedra"])
+    assert len(r["fields"]["error_indicator"]["data"]) == nt
+    assert r["fields"]["error_indicator"]["location"] == "cell"
+    temperature = np.asarray(r["fields"]["temperature"]["data"])
+    assert len(temperature) == nv
+    heated = np.unique(np.asarray(r["faces"])[np.isin(r["face_ids"], faces_on_plane(mesh, 0, 0.0))])
+    assert np.allclose(temperature[heated], TS)
+    assert r["quantities"]["peak_temperature_K"] == pytest.approx(TS)
