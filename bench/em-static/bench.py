@@ -8,17 +8,17 @@ P1 at n = 46 (1.0e5 DOFs) and n = 99 (1.0e6 DOFs), P2 at n = 71 (3.0e6 DOFs; P1 
 
 Each code runs in its own process (peak memory is per code), single-threaded unless BENCH_THREADS says
 otherwise for NGSolve:
-- Fieldline/NGSolve: H1 of the rung's order, BilinearForm.Assemble (matrix + right-hand side) timed
-  alone; then the preconditioner the engine picks for large systems (`linearSolver: cg-amg`: pyamg
-  smoothed aggregation on NGSolve's matrix for P1, BDDC with an h1amg coarse level for P2) and NGSolve's
-  CG to a relative residual of 1e-8.
+- Fieldline/NGSolve: the engine's mesh import (build_ngsolve_mesh) timed alone, H1 of the rung's order,
+  BilinearForm.Assemble (matrix + right-hand side) timed alone; then the engine's LinearSolver for
+  `linearSolver: cg-amg` (core/linear_solve.py: pyamg smoothed aggregation for P1, Gauss–Seidel around
+  pyamg on the vertex block for P2) — its prepare() is the set-up, its CG to a relative residual of 1e-8.
 - scikit-fem 12.0.2: `asm(laplace, basis)` timed alone; then `condense` + pyamg 5.4.1 smoothed
   aggregation set-up + CG (the same 1e-8), the usual recipe for large scikit-fem problems.
 Assembly DOF/s = DOFs / assembly seconds; solve DOF/s = DOFs / (preconditioner set-up + CG seconds),
 in CPU seconds of the worker process (wall seconds are recorded too).
 Both solutions are checked against the exact potential at the vertices.
 
-Usage: .venv/bin/python bench/em-static/bench.py [--quick] (needs the bench extras:
+Usage: .venv/bin/python bench/em-static/bench.py [--quick] [--rung ORDER:N ...] (needs the bench extras:
 pip install -e 'engine[bench]'). Results go to bench/em-static/out/results.json.
 """
 
@@ -246,7 +246,12 @@ def run_rung(code: str, order: int, n: int) -> dict:
 
 
 def main() -> None:
-    rungs = QUICK_RUNGS if "--quick" in sys.argv else RUNGS
+    picked = [
+        tuple(int(part) for part in sys.argv[i + 1].split(":"))
+        for i, arg in enumerate(sys.argv[:-1])
+        if arg == "--rung"
+    ]
+    rungs = picked or (QUICK_RUNGS if "--quick" in sys.argv else RUNGS)
     rows = []
     for order, n in rungs:
         pair = {code: run_rung(code, order, n) for code in ("ngsolve", "skfem")}
