@@ -136,6 +136,7 @@ export const THERMAL_STUDY_OUTPUTS = {
       'energy_in_J',
       'energy_stored_J',
       'energy_balance_error',
+      'peak_temperature_K',
     ],
   },
 } as const;

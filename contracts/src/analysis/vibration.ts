@@ -75,6 +75,12 @@ export function vibrationConfigIssues(config: VibrationChecked): ConfigIssue[] {
 export const VIBRATION_STUDY_OUTPUTS = {
   modal: { quantities: ['first_frequency_Hz', 'modes_found', 'total_mass_kg'], frequencies: true },
   harmonic: {
-    quantities: ['first_frequency_Hz', 'field_frequency_Hz', 'peak_frequency_Hz', 'peak_displacement_m'],
+    quantities: [
+      'first_frequency_Hz',
+      'field_frequency_Hz',
+      'peak_frequency_Hz',
+      'peak_displacement_m',
+      'max_displacement_amplitude_m',
+    ],
   },
 } as const;
