@@ -103,6 +103,13 @@ export const StudyPoint = z.object({
   compute_seconds: z.number().nullable(),
   cost_tokens: z.number().nullable(),
   tetrahedra: z.number().int().nullable(),
+  /**
+   * SHA-256 content hash of the mesh the point's analysis ran on (contracts `meshHashBytes`, stored with its
+   * job as with any analysis job): equal hashes mean the same vertices and tetrahedra, so two points' fields
+   * can be subtracted, and a chained run (`fieldsFrom`, GET /api/fea/chain-sources) can take this point's
+   * fields on that mesh. Null until the point's analysis job exists.
+   */
+  mesh_hash: z.string().nullable(),
 });
 export type StudyPoint = z.infer<typeof StudyPoint>;
 
@@ -155,6 +162,11 @@ export const StudySummary = z.object({
   progress: StudyProgress,
   /** the estimate the study was admitted with (compute seconds over every point) */
   estimate_seconds: z.number(),
+  /**
+   * every point meshes the upload first (a mesh setting swept, a convergence study, or no volume mesh given):
+   * points may run on different meshes (compare their `mesh_hash`); otherwise all share the given mesh
+   */
+  remeshes: z.boolean(),
 });
 export type StudySummary = z.infer<typeof StudySummary>;
 

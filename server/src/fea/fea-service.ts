@@ -263,6 +263,8 @@ export class FeaService {
     counts: MeshData,
     modelBytes: number,
     inputJson: Buffer,
+    /** the mesh's content hash (mesh-hash.ts), computed where the input was built */
+    meshHash: string | null = null,
   ): PreparedJob {
     refuseUnavailableAnalysis(config);
     const resources = refuseOverMemory(counts, config, this.deps.limits.jobMemoryLimitMb);
@@ -277,6 +279,7 @@ export class FeaService {
       jobBytes: modelBytes,
       memoryBytes: resources.memoryBytes,
       sourceFile: null,
+      meshHash,
     };
   }
 

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { meshHashBytes } from '@fieldline/contracts';
 import type { ResultsSummary } from './study-outputs.ts';
 
 /**
@@ -10,7 +11,12 @@ import type { ResultsSummary } from './study-outputs.ts';
  */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
 const parse = (bytes) => JSON.parse(Buffer.from(bytes).toString('utf8'));
+// The mesh's content hash (server/src/fea/mesh-hash.ts), with the contracts' own byte layout: the function's
+// source is put here (it uses only typed arrays and TextEncoder), so the two cannot drift apart.
+const meshHashBytes = (${meshHashBytes.toString()});
+const meshHash = (mesh) => createHash('sha256').update(meshHashBytes(mesh)).digest('hex');
 
 function summary(r) {
   const modes = Array.isArray(r.modes) ? r.modes.filter((m) => m && !m.rigid_body).map((m) => m.frequency)
@@ -58,7 +64,7 @@ function pointInput(results, config, units, uploadId, testHooks) {
     face_patches: patches || undefined, units, source_upload_id: uploadId,
   };
   const input = Buffer.from(JSON.stringify({ mesh_data, config: mapFaces(config, patchTriangles), test_hooks: testHooks }));
-  return { input, vertices: mesh_data.vertices.length, faces: faces.length, tetrahedra: tets.length, hasPatches: !!patches };
+  return { input, vertices: mesh_data.vertices.length, faces: faces.length, tetrahedra: tets.length, hasPatches: !!patches, meshHash: meshHash(mesh_data) };
 }
 
 // A sweep point on the study's shared mesh: that mesh with the point's config.
@@ -66,7 +72,7 @@ function baseInput(base, config, testHooks) {
   const mesh = base.mesh_data;
   const input = Buffer.from(JSON.stringify({ mesh_data: mesh, config, test_hooks: testHooks }));
   const n = (a) => (Array.isArray(a) ? a.length : 0);
-  return { input, vertices: n(mesh.vertices), faces: n(mesh.faces), tetrahedra: n(mesh.tetrahedra), hasPatches: Array.isArray(mesh.face_patches) };
+  return { input, vertices: n(mesh.vertices), faces: n(mesh.faces), tetrahedra: n(mesh.tetrahedra), hasPatches: Array.isArray(mesh.face_patches), meshHash: meshHash(mesh) };
 }
 
 parentPort.on('message', (m) => {
@@ -90,6 +96,8 @@ export interface PointInput {
   faces: number;
   tetrahedra: number;
   hasPatches: boolean;
+  /** the content hash of the point's analysis mesh (jobs.mesh_hash, as a plain submit stores it) */
+  meshHash: string;
 }
 
 export class ResultsReader {

@@ -14,7 +14,6 @@ import { testHooks } from '../fea/fea-routes.ts';
 import { fieldError, notFound } from '../http/errors.ts';
 import type { Route } from '../http/route.ts';
 import type { StudyService } from './study-service.ts';
-import { studyTable, tableCsv } from './study-table.ts';
 
 /** A malformed study id is answered like an unknown one. */
 const studyNotFound = (part: string, error: z.ZodError) =>
@@ -101,15 +100,16 @@ export function registerStudyRoutes(
       'text/csv': z.string().meta({ description: 'The same table as CSV' }),
     },
     handler: async ({ params, query, auth: user }, _request, reply) => {
-      const study = await studies.get(user.id, params.studyId);
-      const table = studyTable(study);
+      // streamed a page of points at a time (the study is looked up first: a 404 before any byte)
+      const table = await studies.table(user.id, params.studyId, query.format);
       reply.header('cache-control', 'no-store');
-      if (query.format === 'json') return table;
-      const fileName = `study_${study.name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || study.study_id}.csv`;
+      if (query.format === 'json')
+        return reply.header('content-type', 'application/json; charset=utf-8').send(table.body);
+      const fileName = `study_${table.name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || params.studyId}.csv`;
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${fileName}"`)
-        .send(tableCsv(table));
+        .send(table.body);
     },
   });
 

@@ -319,7 +319,15 @@ export class StudyScheduler {
         built = await this.deps.reader.baseInput(base, config, spec.testHooks);
       }
       const counts = countsMesh(built.vertices, built.faces, built.tetrahedra);
-      const prepared = this.deps.fea.preparedFromInput(owner, config, counts, study.model_bytes, built.input);
+      // the point's job stores its mesh's hash like any analysis job: points can be compared and chained
+      const prepared = this.deps.fea.preparedFromInput(
+        owner,
+        config,
+        counts,
+        study.model_bytes,
+        built.input,
+        built.meshHash,
+      );
       await this.deps.store.movePoint(study.id, p.idx, ['queued'], { tetrahedra: built.tetrahedra });
       const job = await this.deps.fea.createPrepared(prepared, {
         planId: study.plan_id,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import {
   AnalysisConfig,
   type CancelStudyResponse,
@@ -34,6 +35,7 @@ import {
   type StudyRow,
   type StudyStore,
 } from './study-store.ts';
+import { tableStream } from './study-table.ts';
 
 /** What a study keeps besides its rows' columns (the `spec` column, JSON). */
 export interface StudySpec {
@@ -55,6 +57,8 @@ const iso = (ms = Date.now()) => new Date(ms).toISOString();
 /** The tetrahedra a point is estimated with when the study meshes and no volume mesh was given. */
 const GUESSED_TETRAHEDRA = 20_000;
 const STUDY_LIST_LIMIT = 50;
+/** Points read from the database at a time for a table download. */
+export const TABLE_PAGE_POINTS = 50;
 
 export interface StudyServiceDeps {
   store: StudyStore;
@@ -304,6 +308,33 @@ export class StudyService {
     };
   }
 
+  /**
+   * The study's table (GET …/table) as a stream of CSV or JSON text: the study is looked up first (a 404
+   * before any byte), then its points are read and written a page at a time, so a download of a large study
+   * holds one page in memory, never the whole table.
+   */
+  async table(
+    userId: string,
+    studyId: string,
+    format: 'csv' | 'json',
+  ): Promise<{ name: string; body: Readable }> {
+    const study = await this.deps.store.find(studyId, userId);
+    if (!study) throw notFound('Study not found');
+    const spec = specOf(study);
+    const store = this.deps.store;
+    const id = study.id;
+    async function* pages(): AsyncGenerator<StudyPoint[]> {
+      for (let after = -1; ; ) {
+        const page = await store.pointsPage(id, after, TABLE_PAGE_POINTS);
+        if (page.length === 0) return;
+        yield page.map((p) => pointOf(p, spec));
+        after = page[page.length - 1]?.idx ?? after;
+        if (page.length < TABLE_PAGE_POINTS) return;
+      }
+    }
+    return { name: study.name, body: tableStream(summaryOf(study, progressOf({})), pages(), format) };
+  }
+
   /** Queued and waiting points are cancelled at once, running ones are stopped, finished ones kept. */
   async cancel(userId: string, studyId: string): Promise<CancelStudyResponse> {
     const study = await this.deps.store.find(studyId, userId);
@@ -369,6 +400,7 @@ function summaryOf(study: StudyRow, progress: StudyProgress): StudySummary {
     parameters: spec.convergence ? [{ path: 'meshMaxSize', values: [] }] : spec.parameters,
     progress,
     estimate_seconds: study.estimate_seconds,
+    remeshes: spec.meshes,
   };
 }
 
@@ -406,6 +438,7 @@ function pointOf(p: PointWithJob, spec: StudySpec): StudyPoint {
     compute_seconds: p.compute_seconds,
     cost_tokens: p.cost_tokens,
     tetrahedra: p.tetrahedra,
+    mesh_hash: p.mesh_hash,
   };
 }
 

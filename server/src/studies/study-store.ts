@@ -12,6 +12,8 @@ export type PointWithJob = PointRow & {
   cost_tokens: number | null;
   mesh_status: string | null;
   mesh_error: string | null;
+  /** the content hash of the mesh the point's analysis ran on (its job's) */
+  mesh_hash: string | null;
 };
 
 const FINAL_POINT: PointRow['status'][] = ['completed', 'failed', 'cancelled'];
@@ -72,6 +74,17 @@ export class StudyStore {
   }
 
   async points(studyId: string): Promise<PointWithJob[]> {
+    return this.pointsQuery(studyId).execute() as Promise<PointWithJob[]>;
+  }
+
+  /** The points after index `afterIdx`, at most `limit` (a download reads a study a page at a time). */
+  async pointsPage(studyId: string, afterIdx: number, limit: number): Promise<PointWithJob[]> {
+    return this.pointsQuery(studyId).where('p.idx', '>', afterIdx).limit(limit).execute() as Promise<
+      PointWithJob[]
+    >;
+  }
+
+  private pointsQuery(studyId: string) {
     return this.db
       .selectFrom('study_points as p')
       .leftJoin('jobs as j', 'j.id', 'p.job_id')
@@ -83,12 +96,12 @@ export class StudyStore {
         'j.result_location as job_result',
         'j.compute_seconds as compute_seconds',
         'j.cost_tokens as cost_tokens',
+        'j.mesh_hash as mesh_hash',
         'm.status as mesh_status',
         'm.error_message as mesh_error',
       ])
       .where('p.study_id', '=', studyId)
-      .orderBy('p.idx')
-      .execute() as Promise<PointWithJob[]>;
+      .orderBy('p.idx');
   }
 
   /** Points of many studies at once (the study list's progress counts). */

@@ -11,6 +11,7 @@ export interface StudyPointBody {
   output_errors?: Record<string, string>;
   error: string | null;
   tetrahedra: number | null;
+  mesh_hash: string | null;
 }
 
 export interface StudyBody {
@@ -19,6 +20,7 @@ export interface StudyBody {
   points: StudyPointBody[];
   progress: { total: number; completed: number; failed: number; cancelled: number; [k: string]: number };
   convergence: Record<string, unknown> | null;
+  remeshes: boolean;
 }
 
 export function createStudy(app: FastifyInstance, cookie: string, payload: object, sleepSeconds?: number) {

@@ -515,6 +515,7 @@ class StudyListResponseStudiesItem(TypedDict):
     parameters: list[StudyListResponseStudiesItemParametersItem]
     progress: StudyListResponseStudiesItemProgress
     estimate_seconds: float
+    remeshes: bool
 
 
 class StudyListResponse(TypedDict):
@@ -549,6 +550,7 @@ class _StudyResponsePointsItemRequired(TypedDict):
     compute_seconds: Union[float, None]
     cost_tokens: Union[float, None]
     tetrahedra: Union[int, None]
+    mesh_hash: Union[str, None]
 
 
 class StudyResponsePointsItem(_StudyResponsePointsItemRequired, total=False):
@@ -582,6 +584,7 @@ class StudyResponse(TypedDict):
     parameters: list[StudyResponseParametersItem]
     progress: StudyResponseProgress
     estimate_seconds: float
+    remeshes: bool
     points: list[StudyResponsePointsItem]
     convergence: Union[StudyResponseConvergence0, None]
 

@@ -110,11 +110,12 @@ export function StudyResults(props: { study: StudyResponse; onOpen: (jobId: stri
             <tr>
               {header('#', 'point')}
               {paths.map((p) => header(p, p))}
-              {study.kind === 'convergence' && <th>tetrahedra</th>}
+              {study.remeshes && <th>tetrahedra</th>}
               {header('status', 'status')}
               {study.outputs.map((o) => header(o, o))}
               <th />
               <th>compare</th>
+              {study.remeshes && <th title="the content hash of the mesh each point ran on">mesh</th>}
             </tr>
           </thead>
           <tbody>
@@ -124,7 +125,7 @@ export function StudyResults(props: { study: StudyResponse; onOpen: (jobId: stri
                 {paths.map((path) => (
                   <td key={path}>{fmt(p.parameters[path])}</td>
                 ))}
-                {study.kind === 'convergence' && (
+                {study.remeshes && (
                   <td data-testid="study-tetrahedra">{p.tetrahedra?.toLocaleString('en-US') ?? '—'}</td>
                 )}
                 <td title={p.error ?? undefined}>{p.status}</td>
@@ -157,6 +158,11 @@ export function StudyResults(props: { study: StudyResponse; onOpen: (jobId: stri
                     />
                   )}
                 </td>
+                {study.remeshes && (
+                  <td data-testid="study-mesh-hash" title={p.mesh_hash ?? undefined}>
+                    <code>{p.mesh_hash?.slice(0, 8) ?? '—'}</code>
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>
