@@ -5,6 +5,7 @@ import { defaultAnalysisForm } from '../../src/environment/config/form-defaults.
 import { fromBackendConfig } from '../../src/environment/config/from-backend-config.ts';
 import { toBackendConfig } from '../../src/environment/config/to-backend-config.ts';
 import { newMagneticsRows } from '../../src/environment/families/em/magnetics/magnetics-form.ts';
+import { inductionMaterialDefaults } from '../../src/environment/families/thermal/induction-materials.ts';
 import { newThermalRows } from '../../src/environment/families/thermal/thermal-form.ts';
 import { faceMarks } from '../../src/environment/viewer-bridge/face-marks.ts';
 
@@ -156,5 +157,58 @@ describe('the thermal form with induction heating', () => {
     ]);
     const off = faceMarks({ ...billetForm(), inductionHeating: false }, null, false);
     expect(off.flatMap((m) => m.faces)).toEqual([4, 5]);
+  });
+});
+
+describe('induction heating: materials of bodies left without a choice', () => {
+  const unchosen = (): AnalysisForm => ({ ...billetForm(), bodyMaterials: {}, bodyOverrides: {} });
+  const materialOf = (config: ReturnType<typeof toBackendConfig>, region: number) =>
+    (config.bodyMaterials as { region: number; material: string; conductivity?: number }[]).find(
+      (m) => m.region === region,
+    );
+
+  it('takes a winding and a fed conductor as copper, a body named air as air and the workpiece as steel', () => {
+    const named = [
+      { region: 0, name: 'billet' },
+      { region: 1, name: 'lead' },
+      { region: 2, name: 'coil' },
+      { region: 3, name: 'Air region' },
+      { region: 4, name: 'aluminium plate' },
+    ];
+    // the fed conductor is body 4 here; body 0 is only heated
+    const form = { ...unchosen(), solidConductors: [{ ...unchosen().solidConductors[0]!, body: '4' }] };
+    const assumed = inductionMaterialDefaults(form, named);
+    console.log(`[induction] assumed: ${JSON.stringify(assumed)}`);
+    expect(assumed).toEqual({
+      0: { id: 'steel', reason: 'the workpiece: no material chosen' },
+      1: { id: 'copper', reason: "a coil's winding" },
+      2: { id: 'copper', reason: "a coil's winding" },
+      3: { id: 'vacuum', reason: 'named air' },
+      4: { id: 'copper', reason: 'a solid conductor' },
+    });
+    const config = toBackendConfig(form, { bodies: named });
+    expect(materialOf(config, 2)).toMatchObject({ material: 'copper', conductivity: 5.8e7 });
+    expect(materialOf(config, 3)).toMatchObject({ material: 'vacuum', conductivity: 0 });
+    expect(materialOf(config, 0)?.material).toBe('steel');
+    // without a coil or conductor in it, a body named after a library material is that material
+    const plain = inductionMaterialDefaults({ ...form, solidConductors: [] }, named);
+    expect(plain[4]).toEqual({ id: 'aluminium', reason: 'named aluminium' });
+  });
+
+  it('keeps an explicit choice, and assumes nothing without induction heating (the thermal default stays steel)', () => {
+    const chosen = { ...unchosen(), bodyMaterials: { 2: 'aluminium' } };
+    expect(inductionMaterialDefaults(chosen, bodies)[2]).toBeUndefined();
+    expect(materialOf(toBackendConfig(chosen, { bodies }), 2)?.material).toBe('aluminium');
+    const off = { ...unchosen(), inductionHeating: false };
+    expect(inductionMaterialDefaults(off, bodies)).toEqual({});
+    expect(materialOf(toBackendConfig(off, { bodies }), 3)?.material).toBe('steel');
+  });
+
+  it('thermal stress with induction heating assumes the same materials for the elasticity and the expansion', () => {
+    const form = { ...unchosen(), physics: 'thermal-stress' as AnalysisForm['physics'] };
+    const config = toBackendConfig(form, { bodies });
+    expect(config.analysisType).toBe('thermal-structural');
+    expect(materialOf(config, 2)).toMatchObject({ material: 'copper', conductivity: 5.8e7 });
+    expect(materialOf(config, 3)?.material).toBe('vacuum');
   });
 });

@@ -9,15 +9,23 @@ import {
   PROPERTY_LABELS,
 } from './body-materials.ts';
 
-/** Material per body from the library, with the family's properties shown and open to override. */
-export function BodyMaterialsGroup({ properties }: { properties: readonly MaterialProperty[] }) {
+/** Material per body from the library, with the family's properties shown and open to override. `assumed`:
+ * what the run takes for a body without a choice, when that is not the family's default, and why (shown). */
+export function BodyMaterialsGroup({
+  properties,
+  assumed = {},
+}: {
+  properties: readonly MaterialProperty[];
+  assumed?: Record<number, { id: string; reason: string }>;
+}) {
   const { form, set } = useForm();
   const bodies = useEnv((s) => s.bodies);
   const list = bodies.length > 0 ? bodies : [{ region: 0, name: 'Body 1', visible: true }];
   return (
     <Section title="Materials" badge={String(list.length)} testId="group-body-materials">
       {list.map((body) => {
-        const m = bodyMaterial(form.bodyMaterials, FAMILY_DEFAULT_MATERIAL, body.region);
+        const guess = form.bodyMaterials[body.region] === undefined ? assumed[body.region] : undefined;
+        const m = bodyMaterial(form.bodyMaterials, guess?.id ?? FAMILY_DEFAULT_MATERIAL, body.region);
         const typed = form.bodyOverrides[body.region] ?? {};
         return (
           <div className="row-card" key={body.region} data-testid={`body-material-${body.region}`}>
@@ -39,6 +47,11 @@ export function BodyMaterialsGroup({ properties }: { properties: readonly Materi
                   </option>
                 ))}
               </select>
+              {guess && (
+                <span className="small muted" data-testid={`body-material-assumed-${body.region}`}>
+                  Assumed {m.label}: {guess.reason}. Choose another above to change it.
+                </span>
+              )}
             </div>
             <div className="row2">
               {properties.map((p) => {

@@ -22,13 +22,15 @@ export const PROPERTY_LABELS: Record<MaterialProperty, { label: string; unit: st
 /** Structural and thermal bodies without a choice are steel, the usual first guess for a metal part. */
 export const FAMILY_DEFAULT_MATERIAL = 'steel';
 
-/** A body's library material (its form choice, else the family's default) and the user's overrides. */
+/** A body's library material: its form choice, else what the run assumes for that body (`assumed`, e.g.
+ * induction heating's copper winding), else the family's default. */
 export function bodyMaterial(
   bodyMaterials: Record<number, string>,
   fallbackId: string,
   region: number,
+  assumed: Record<number, string> = {},
 ): Material {
-  return materialById(bodyMaterials[region] ?? fallbackId);
+  return materialById(bodyMaterials[region] ?? assumed[region] ?? fallbackId);
 }
 
 /**
@@ -41,9 +43,10 @@ export function bodyMaterialEntries(
   overrides: Record<number, Partial<Record<MaterialProperty, string>>>,
   properties: readonly MaterialProperty[],
   fallbackId: string,
+  assumed: Record<number, string> = {},
 ): Record<string, unknown>[] {
   return bodies.map((body) => {
-    const m = bodyMaterial(bodyMaterials, fallbackId, body.region);
+    const m = bodyMaterial(bodyMaterials, fallbackId, body.region, assumed);
     const entry: Record<string, unknown> = { region: body.region, name: body.name, material: m.id };
     for (const p of properties) {
       const typed = parseNumber(overrides[body.region]?.[p] ?? '');

@@ -79,6 +79,8 @@ export const STRUCTURAL_PROPERTIES = ['youngsModulus', 'poissonRatio', 'density'
 export function structuralToBackend(
   form: StructuralFormFields & Pick<AnalysisForm, 'bodyMaterials' | 'bodyOverrides'>,
   bodies: readonly BodyRef[],
+  /** per body, the material a coupled run assumes where none was chosen (thermal stress with induction) */
+  assumed: Record<number, string> = {},
 ): Partial<AnalysisConfigInput> {
   const fixedSupports: NonNullable<AnalysisConfigInput['fixedSupports']> = [];
   const displacementConditions: NonNullable<AnalysisConfigInput['displacementConditions']> = [];
@@ -107,6 +109,7 @@ export function structuralToBackend(
       form.bodyOverrides,
       STRUCTURAL_PROPERTIES,
       FAMILY_DEFAULT_MATERIAL,
+      assumed,
     ) as AnalysisConfigInput['bodyMaterials'],
     fixedSupports,
     displacementConditions,

@@ -4,7 +4,7 @@ import { useForm } from '../../config/use-form.ts';
 import { TextField } from '../../ui/fields.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { LoadsGroup, StructuralOrderGroup, SupportsGroup } from '../structural/StructuralGroups.tsx';
-import { InductionSourceGroups } from '../thermal/InductionHeating.tsx';
+import { InductionSourceGroups, useInductionAssumed } from '../thermal/InductionHeating.tsx';
 import { ConditionsGroup, SourcesGroup } from '../thermal/ThermalGroups.tsx';
 import { heatingProperties } from '../thermal/thermal-form.ts';
 
@@ -12,6 +12,7 @@ import { heatingProperties } from '../thermal/thermal-form.ts';
  * the supports and loads, the stress-free temperature, one material table with both families' properties. */
 export function ThermalStressGroups() {
   const { form, set } = useForm();
+  const assumed = useInductionAssumed();
   return (
     <>
       <ConditionsGroup />
@@ -33,6 +34,7 @@ export function ThermalStressGroups() {
         />
       </Section>
       <BodyMaterialsGroup
+        assumed={assumed}
         properties={[
           ...heatingProperties(form).filter((p) => p !== 'density' && p !== 'heatCapacity'),
           'youngsModulus',

@@ -6,6 +6,7 @@ import type { BodyRef } from '../../config/to-backend-config.ts';
 import type { ToBackendContext } from '../family-module.ts';
 import { structuralToBackend } from '../structural/structural-form.ts';
 import thermal from '../thermal/index.ts';
+import { assumedIds, inductionMaterialDefaults } from '../thermal/induction-materials.ts';
 
 /** Thermal stress's own field: the stress-free temperature (K); the rest is the thermal and structural forms'. */
 export interface ThermalStressFormFields {
@@ -37,6 +38,7 @@ function mergedMaterials(
     form.bodyOverrides,
     ['thermalExpansion'],
     FAMILY_DEFAULT_MATERIAL,
+    assumedIds(inductionMaterialDefaults(form, list)),
   );
   return list.map((_, i) =>
     Object.assign({}, ...parts.map((part) => part.bodyMaterials?.[i] ?? {}), expansion[i]),
@@ -51,7 +53,8 @@ export function thermalStressToBackend(
   // a steady temperature: the thermal form's transient settings do not apply
   const heat = thermal.toBackend({ ...form, thermalTransient: false }, context);
   // the supports and loads only: the temperature is this run's own (no temperatureLoad, no fieldsFrom)
-  const stress = structuralToBackend(form, context.bodies);
+  const list = context.bodies.length > 0 ? context.bodies : [{ region: 0, name: 'Body 1' }];
+  const stress = structuralToBackend(form, context.bodies, assumedIds(inductionMaterialDefaults(form, list)));
   return {
     ...heat,
     ...stress,

@@ -1,4 +1,5 @@
 import { bodyMaterialEntries, FAMILY_DEFAULT_MATERIAL } from '../../config/common/body-materials.ts';
+import { materialById } from '../../config/materials-library.ts';
 import { parseNumber } from '../../config/numbers.ts';
 import { useForm } from '../../config/use-form.ts';
 import { formatSI } from '../../results/quantities.ts';
@@ -6,6 +7,7 @@ import { useEnv } from '../../state/EnvironmentContext.tsx';
 import { TextField } from '../../ui/fields.tsx';
 import { CoilsGroup, SolidConductorsGroup } from '../em/magnetics/CoilsGroup.tsx';
 import { AirAndBoundariesGroup } from '../em/magnetics/FieldRegionGroup.tsx';
+import { assumedIds, inductionMaterialDefaults } from './induction-materials.ts';
 
 const MU0 = 4e-7 * Math.PI;
 
@@ -15,12 +17,14 @@ export function InductionSettings() {
   const stored = useEnv((s) => s.bodies);
   const bodies = stored.length > 0 ? stored : [{ region: 0, name: 'Body 1' }];
   const f = parseNumber(form.eddyFrequencyHz);
+  const assumed = inductionMaterialDefaults(form, bodies);
   const entries = bodyMaterialEntries(
     bodies,
     form.bodyMaterials,
     form.bodyOverrides,
     ['conductivity', 'relativePermeability'],
     FAMILY_DEFAULT_MATERIAL,
+    assumedIds(assumed),
   );
   const conductors = entries.flatMap((e) => {
     const sigma = typeof e.conductivity === 'number' ? e.conductivity : 0;
@@ -28,6 +32,10 @@ export function InductionSettings() {
     if (!(sigma > 0)) return [];
     const delta = f && f > 0 ? 1 / Math.sqrt(Math.PI * f * MU0 * mu * sigma) : undefined;
     return [{ name: String(e.name), sigma, mu, delta }];
+  });
+  const guesses = bodies.flatMap((b) => {
+    const a = assumed[b.region];
+    return a ? [{ name: b.name, label: materialById(a.id).label, reason: a.reason }] : [];
   });
   return (
     <div className="rows" data-testid="induction-settings">
@@ -53,8 +61,23 @@ export function InductionSettings() {
           </li>
         ))}
       </ul>
+      {guesses.length > 0 && (
+        <p className="small muted" data-testid="induction-assumed">
+          No material chosen, so assumed:{' '}
+          {guesses.map((g) => `${g.name} ${g.label} (${g.reason})`).join('; ')}. Choose in Materials to
+          change.
+        </p>
+      )}
     </div>
   );
+}
+
+/** Per body, the material the induction-heated run assumes where none was chosen (the Materials group shows it). */
+export function useInductionAssumed() {
+  const { form } = useForm();
+  const stored = useEnv((s) => s.bodies);
+  const bodies = stored.length > 0 ? stored : [{ region: 0, name: 'Body 1' }];
+  return inductionMaterialDefaults(form, bodies);
 }
 
 /** The eddy-current sources and field region of an induction-heated run: the EM form's own groups. */

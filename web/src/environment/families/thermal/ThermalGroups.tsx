@@ -11,7 +11,7 @@ import { useEnv } from '../../state/EnvironmentContext.tsx';
 import { Checkbox, Select, TextField } from '../../ui/fields.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { newEmRows } from '../em/em-form.ts';
-import { InductionSettings, InductionSourceGroups } from './InductionHeating.tsx';
+import { InductionSettings, InductionSourceGroups, useInductionAssumed } from './InductionHeating.tsx';
 import {
   CONDITION_UNITS,
   heatingProperties,
@@ -30,12 +30,13 @@ function celsius(text: string): string | undefined {
  * solver. */
 export function ThermalGroups() {
   const { form } = useForm();
+  const assumed = useInductionAssumed();
   return (
     <>
       <ConditionsGroup />
       <SourcesGroup />
       {form.inductionHeating && <InductionSourceGroups />}
-      <BodyMaterialsGroup properties={heatingProperties(form)} />
+      <BodyMaterialsGroup properties={heatingProperties(form)} assumed={assumed} />
       <ThermalTransientGroup />
       <ThermalOrderGroup />
       <SolverGroup solvers={SPD_SOLVERS} />

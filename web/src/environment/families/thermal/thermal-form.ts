@@ -9,6 +9,7 @@ import {
 import { parseFaceList } from '../../config/face-list.ts';
 import { parseInteger, parseNumber } from '../../config/numbers.ts';
 import type { BodyRef } from '../../config/to-backend-config.ts';
+import { assumedIds, inductionMaterialDefaults } from './induction-materials.ts';
 
 export type ThermalConditionKind = 'temperature' | 'flux' | 'convection' | 'radiation';
 
@@ -59,7 +60,8 @@ declare module '../../config/analysis-form.ts' {
 
 export const THERMAL_PROPERTIES = ['thermalConductivity', 'density', 'heatCapacity'] as const;
 /** Joule heating also needs each body's electrical conductivity; induction heating its permeability too (the
- * skin depth). A body's library material gives both, so a body left on the default steel conducts. */
+ * skin depth). A body's library material gives both; with induction heating a body without a choice is what
+ * induction-materials.ts assumes (a winding copper, air air, the workpiece steel), not steel throughout. */
 const JOULE_PROPERTIES = [...THERMAL_PROPERTIES, 'conductivity'] as const;
 const INDUCTION_PROPERTIES = [...THERMAL_PROPERTIES, 'conductivity', 'relativePermeability'] as const;
 
@@ -152,6 +154,7 @@ export function thermalToBackend(
       form.bodyOverrides,
       heatingProperties(form),
       FAMILY_DEFAULT_MATERIAL,
+      assumedIds(inductionMaterialDefaults(form, list)),
     ) as AnalysisConfigInput['bodyMaterials'],
     initialTemperature: parseNumber(form.initialTemperature) ?? 293.15,
   };
