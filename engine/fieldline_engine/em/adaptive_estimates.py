@@ -133,10 +133,16 @@ def eigen_estimate(
 
 def magnetostatic_estimate(
     model: TetModel, solved: TetModel, mesh: ng.Mesh, fields: Any, bodies: list[Any], order: int
-) -> ErrorEstimate:
+) -> tuple[ErrorEstimate, float]:
     """Flux recovery of B weighted by the reluctivity ν (a BH body's secant H·B/|B|²): the energy-norm error
     ∫ ν |B* − B_h|². `solved` is the model the solve ran on: the device with the air the run added (appended
-    after the device's tetrahedra), whose error is left out — the air is meshed again around each pass's device."""
+    after the device's tetrahedra). Only the device's elements are marked: the air is meshed again around each
+    pass's device, graded from its outside triangles, so it is refined only through them. Its error still
+    counts in the relative error, and its share is returned for the run to report (0 without added air).
+
+    Folding the air's error onto the nearest outside vertices was tried and measured worse than this on a bare
+    magnet (estimated error 0.153 against 0.129 after three passes, at 41 k against 44 k unknowns): refining
+    the outside does not refine the air where its error is (tests/adaptive/test_adaptive_magnetostatic.py)."""
     nu = mesh.MaterialCF(
         {
             f"body{i}": ng.CF(b.nu)
@@ -149,34 +155,5 @@ def magnetostatic_estimate(
     eta2, norm2 = recovery_indicators(solved, mesh, fields.b, nu, order, per_body=True)
     estimate = ErrorEstimate(eta2[: model.nt], fields.ndof, relative_error(float(eta2.sum()), norm2))
     estimate.default_quantity = "energy_J"
-    return estimate
-
-
-def eddy_estimate(
-    model: TetModel,
-    solved: TetModel,
-    mesh: ng.Mesh,
-    b_field: Any,
-    nu: Any,
-    quantities: dict,
-    order: int,
-    ndof: int,
-) -> ErrorEstimate:
-    """Eddy currents: flux recovery of the complex B, real and imaginary parts each, weighted by ν and
-    recovered body by body (B's tangential part jumps by μr at a core); in a conductor B falls off over the
-    skin depth, and its recovery error is what draws refinement to the skin. The air a run adds around the
-    device is left out (meshed again around each pass's device). The stopping rule may follow the loss, the
-    energy, the inductance or each conductor's resistance and reactance (arrays over the conductors)."""
-    eta2 = np.zeros(solved.nt)
-    norm2 = 0.0
-    for part in (b_field.real, b_field.imag):
-        e, n = recovery_indicators(solved, mesh, part, nu, order, per_body=True)
-        eta2 += e
-        norm2 += n
-    estimate = ErrorEstimate(eta2[: model.nt], ndof, relative_error(float(eta2.sum()), norm2))
-    for name in ("resistance_ohm", "reactance_ohm"):
-        table = quantities.get(name)
-        if isinstance(table, dict) and table:
-            estimate.tracked[name] = Tracked([float(v) for v in table.values()], "relative", name)
-    estimate.default_quantity = "total_loss_W"
-    return estimate
+    total = float(eta2.sum())
+    return estimate, float(eta2[model.nt :].sum()) / total if total > 0 else 0.0

@@ -29,6 +29,8 @@ from fieldline_engine.post.vertex_fields import VertexSampler
 from fieldline_engine.protocol import ProgressSpan
 
 AIR_PADDING_DEFAULT = 3.0  # contracts/src/analysis/magnetics.ts AIR_PADDING_DEFAULT
+# Above this share of the estimated error in the added air, an adaptive run says the passes cannot refine it.
+AIR_ERROR_WARNING_SHARE = 0.5
 
 FIELDS = {
     "magnetic_flux_density": ("Magnetic flux density", "T"),
@@ -124,5 +126,15 @@ def solve_magnetostatic_job(model: TetModel, config: dict[str, Any], progress: P
     if adaptive_requested(config):
         from fieldline_engine.em.adaptive_estimates import magnetostatic_estimate
 
-        solution.error_estimate = magnetostatic_estimate(model, solved_model, mesh, fields, bodies, order)
+        estimate, air_share = magnetostatic_estimate(model, solved_model, mesh, fields, bodies, order)
+        solution.error_estimate = estimate
+        if air_info is not None:
+            solution.solver_info["air_region"]["estimated_error_share"] = air_share
+            if air_share > AIR_ERROR_WARNING_SHARE:
+                solution.warnings.append(
+                    f"Adaptive refinement: {air_share:.0%} of the estimated error is in the air added around "
+                    "the device, which is meshed again around each pass's device and refined only through "
+                    "the device's surface, so the passes reduce it slowly. To refine the air where the field "
+                    "bends, model the air as a body of your own and set airPadding to 0."
+                )
     return solution
