@@ -40,7 +40,9 @@ export function InductionHeatingGuide() {
         <li>
           Under <strong>Materials</strong> keep the billet on steel but type σ = 5e6 S/m and μr = 1 (steel
           above its Curie point); make Bodies 2–4 “Vacuum / air” (a water-cooled coil’s own copper loss leaves
-          in its water). The form then lists only the billet, with δ = 3.18 mm.
+          in its water). The form then lists only the billet, with δ = 3.18 mm. A body left without a choice
+          is not all steel: the form says what it assumed — a coil’s body copper, a body named air air, the
+          workpiece steel.
         </li>
         <li>
           Add a <strong>Convection</strong> condition on the billet’s two end faces, h = 20 W/(m²·K), ambient
