@@ -3,12 +3,18 @@ import { useEffect, useState } from 'react';
 import { useServices } from '../state/EnvironmentContext.tsx';
 import { Slider } from '../ui/fields.tsx';
 import { NextFrameIcon, PauseIcon, PlayIcon, PreviousFrameIcon } from '../ui/icons.tsx';
+import type { ViewerBridge } from '../viewer-bridge/viewer-bridge.ts';
 
 const speed = ANALYSIS_BOUNDS.animationSpeedFps;
 
-/** Play/pause, previous/next frame, frame slider and speed; synced from viewer-animation-sync. */
-export function AnimationControls({ frameCount }: { frameCount: number }) {
-  const { bridge } = useServices();
+/**
+ * Play/pause, previous/next frame, frame slider and speed; synced from viewer-animation-sync. `bridge`: the
+ * viewer they drive (default the environment's; a comparison's difference pane passes its own).
+ */
+export function AnimationControls(props: { frameCount: number; bridge?: ViewerBridge }) {
+  const { frameCount } = props;
+  const services = useServices();
+  const bridge = props.bridge ?? services.bridge;
   const [frame, setFrame] = useState(0);
   const [total, setTotal] = useState(frameCount);
   const [playing, setPlaying] = useState(false);

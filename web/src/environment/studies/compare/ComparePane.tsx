@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ViewerPayload } from '../../../results-format/index.ts';
 import { VIEWER_URL } from '../../viewer-bridge/ViewerFrame.tsx';
 import { ViewerBridge } from '../../viewer-bridge/viewer-bridge.ts';
+import { AnimationControls } from '../../visualization/AnimationControls.tsx';
 import type { CameraLink } from './camera-link.ts';
 import type { Range } from './compare-fields.ts';
 
@@ -19,6 +20,8 @@ export function ComparePane(props: {
   range: Range | null;
   link: CameraLink;
   onDataRange?: (field: string, range: Range) => void;
+  /** show the animation controls for the payload's frames (the difference pane) */
+  animated?: boolean;
 }) {
   const { testId, payload, field, range, link } = props;
   const frame = useRef<HTMLIFrameElement>(null);
@@ -68,6 +71,9 @@ export function ComparePane(props: {
     <figure className="compare-pane" data-testid={testId}>
       <figcaption>{props.title}</figcaption>
       <iframe ref={frame} src={VIEWER_URL} title={props.title} className="compare-frame" />
+      {props.animated && bridge && (payload.animation?.frames.length ?? 0) > 0 && (
+        <AnimationControls frameCount={payload.animation?.frames.length ?? 0} bridge={bridge} />
+      )}
     </figure>
   );
 }

@@ -7,6 +7,7 @@ import { ComparePane } from './ComparePane.tsx';
 import { CameraLink } from './camera-link.ts';
 import {
   comparableFields,
+  differenceFrames,
   differencePayload,
   type Range,
   sharedRange,
@@ -80,6 +81,14 @@ export function ComparePoints(props: { points: [StudyPoint, StudyPoint]; onClose
   const difference = useMemo(
     () => (payloads && notSameMesh === null ? differencePayload(...payloads) : null),
     [payloads, notSameMesh],
+  );
+  // whether the difference animates frame by frame, and why not
+  const framesNote = useMemo(
+    () =>
+      payloads && difference
+        ? differenceFrames(payloads[0], payloads[1], difference.fields ?? {}).note
+        : null,
+    [payloads, difference],
   );
   useEffect(() => {
     if (notSameMesh !== null && mode === 'difference') setMode('side');
@@ -185,15 +194,21 @@ export function ComparePoints(props: { points: [StudyPoint, StudyPoint]; onClose
           />
         </div>
       )}
+      {difference && mode === 'difference' && framesNote && (
+        <p className="muted small" data-testid="compare-frames-note">
+          {framesNote}
+        </p>
+      )}
       {difference && mode === 'difference' && (
         <div className="compare-panes">
           <ComparePane
             testId="compare-pane-difference"
-            title={`A − B: point ${a.index} minus point ${b.index}`}
+            title={`A − B: point ${a.index} minus point ${b.index}${difference.animation ? `, frame by frame (${difference.animation.frames.length} frames)` : ''}`}
             payload={difference}
             field={field}
             range={null}
             link={link}
+            animated
           />
         </div>
       )}

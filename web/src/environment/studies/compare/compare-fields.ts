@@ -1,4 +1,4 @@
-import type { ViewerField, ViewerFields } from '@fieldline/contracts';
+import type { ViewerAnimation, ViewerField, ViewerFields } from '@fieldline/contracts';
 import type { ViewerPayload } from '../../../results-format/index.ts';
 
 /**
@@ -58,7 +58,8 @@ function subtract(x: Float32Array, y: Float32Array): Float32Array {
 /**
  * A − B for every comparable field, on A's mesh (call only when whyNotSameMesh is null). Phasors subtract
  * their real and imaginary parts; a displacement's difference is not a shape to warp by, so no field keeps a
- * role. Animation frames are not compared.
+ * role. Animation frames (time steps, phases, modes, frequencies) subtract frame by frame when both results
+ * have the same frames (`differenceFrames`).
  */
 export function differencePayload(a: ViewerPayload, b: ViewerPayload): ViewerPayload {
   const fields: ViewerFields = {};
@@ -78,7 +79,96 @@ export function differencePayload(a: ViewerPayload, b: ViewerPayload): ViewerPay
       ...(imag ? { imag } : {}),
     };
   }
-  return { mesh: a.mesh, fields };
+  const { animation } = differenceFrames(a, b, fields);
+  return { mesh: a.mesh, fields, ...(animation ? { animation } : {}) };
+}
+
+const frameCount = (p: ViewerPayload) => p.animation?.frames.length ?? 0;
+const AXIS_WORDS: Record<ViewerAnimation['axis'], string> = {
+  time: 'time steps',
+  phase: 'phases',
+  mode: 'modes',
+  frequency: 'frequencies',
+};
+const describe = (p: ViewerPayload) =>
+  frameCount(p) > 0 ? `${frameCount(p)} ${AXIS_WORDS[p.animation?.axis ?? 'time']}` : 'no frames';
+const close = (x: number, y: number) => Math.abs(x - y) <= 1e-9 * Math.max(Math.abs(x), Math.abs(y), 1e-300);
+const num = (v: number) => Number(v.toPrecision(5)).toString();
+
+/**
+ * The difference's animation: frame k of A − frame k of B for every field both frames hold at the difference
+ * field's size, when both results have the same frames — the same axis and count and, on a time, phase or
+ * frequency axis, the same frame values (a mode axis pairs mode k with mode k, whatever their
+ * frequencies; the labels give both). Otherwise no animation and `note` says why; null when neither result
+ * has frames. A frame entry kept as magnitudes only (a vector field too large to keep per frame) cannot be
+ * subtracted: |A| − |B| is not |A − B|, so that field stays still and the note names it.
+ */
+export function differenceFrames(
+  a: ViewerPayload,
+  b: ViewerPayload,
+  fields: ViewerFields,
+): { animation?: ViewerAnimation; note: string | null } {
+  const [fa, fb] = [a.animation, b.animation];
+  if (!fa?.frames.length && !fb?.frames.length) return { note: null };
+  const why = (reason: string) => ({
+    note: `The difference is not animated: ${reason}. It shows the fields A − B of the results themselves.`,
+  });
+  if (
+    !fa?.frames.length ||
+    !fb?.frames.length ||
+    fa.axis !== fb.axis ||
+    fa.frames.length !== fb.frames.length
+  )
+    return why(`point A has ${describe(a)}, point B ${describe(b)}`);
+  if (fa.axis !== 'mode') {
+    const [va, vb] = [fa.frameValues ?? [], fb.frameValues ?? []];
+    const k = va.findIndex((v, i) => vb[i] === undefined || !close(v, vb[i] as number));
+    const unit = fa.unit ? ` ${fa.unit}` : '';
+    if (k >= 0)
+      return why(
+        `frame ${k + 1} is at ${num(va[k] as number)}${unit} in A and ${num(vb[k] as number)}${unit} in B`,
+      );
+    if (va.length !== vb.length) return why(`the two results' ${AXIS_WORDS[fa.axis]} differ`);
+  }
+  const still = new Set<string>();
+  const frames = fa.frames.map((frameA, k) => {
+    const frameB = fb.frames[k] ?? {};
+    const out: Record<string, Float32Array> = {};
+    for (const [name, x] of Object.entries(frameA)) {
+      const y = frameB[name];
+      const size = fields[name]?.values.length;
+      if (!y || size === undefined) continue;
+      if (x.length !== size || y.length !== size) {
+        still.add(name);
+        continue;
+      }
+      out[name] = subtract(x, y);
+    }
+    return out;
+  });
+  const labels =
+    fa.axis === 'mode'
+      ? fa.frames.map((_, k) => {
+          const [x, y] = [fa.frameValues?.[k], fb.frameValues?.[k]];
+          return x !== undefined && y !== undefined
+            ? `mode ${k + 1}: A ${num(x)} ${fa.unit ?? 'Hz'}, B ${num(y)} ${fb.unit ?? 'Hz'}`
+            : `mode ${k + 1}`;
+        })
+      : fa.frameLabels;
+  const animation: ViewerAnimation = {
+    frames,
+    axis: fa.axis,
+    ...(fa.frameValues ? { frameValues: fa.frameValues } : {}),
+    ...(labels ? { frameLabels: labels } : {}),
+    ...(fa.unit ? { unit: fa.unit } : {}),
+  };
+  const names = [...still].map((n) => fields[n]?.label.replace(/ \(A − B\)$/, '') ?? n);
+  return {
+    animation,
+    note: names.length
+      ? `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} kept per frame as magnitudes only (|A| − |B| is not |A − B|): ${names.length === 1 ? 'it stays' : 'they stay'} still while the rest animates.`
+      : null,
+  };
 }
 
 export interface Range {

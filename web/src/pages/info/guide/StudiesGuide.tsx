@@ -14,7 +14,10 @@ export function StudiesGuide() {
         side by side (zip), up to 200 points. Each point is an ordinary job: it runs on any free worker, is
         charged for its own run, and appears in Recent Activity. The whole study is checked against your
         balance before it starts; its points then wait for your plan's free simulation slots. Sweeping the
-        mesh size (meshMaxSize) meshes the uploaded model again for each point.
+        mesh size (meshMaxSize) meshes the uploaded model again for each point, with the mesh settings you
+        chose (they stay under the volume mesh, each with its own <strong>sweep</strong>). A vector such as a
+        coil's axis or an anisotropic permittivity has a <strong>sweep x</strong>, <strong>y</strong> and{' '}
+        <strong>z</strong>, one per component.
       </p>
       <h3 id="example-study">Worked example: capacitance against permittivity</h3>
       <ol>
@@ -47,7 +50,11 @@ export function StudiesGuide() {
           shows the field of the first minus the second on one pane, vertex by vertex — here the potential and
           the electric field are the same at both points (1 V across one gap filled by one material), so the
           difference is near zero: only the capacitance changes with ε<sub>r</sub>. Points meshed differently
-          (a swept mesh size) offer no difference, and the card says why.
+          (a swept mesh size) offer no difference, and the card says why; a study that re-meshes shows each
+          point's mesh (the first digits of its content hash) in the table's <strong>mesh</strong> column.
+          Results with frames (modes, time steps, phases) animate the difference frame by frame when both
+          points have the same frames, with the usual play and frame controls; otherwise the layer says why
+          the difference stands still.
         </li>
       </ol>
       <p>
