@@ -104,9 +104,9 @@ describe('induction heating from the environment', () => {
     await page.selectOption('[data-testid=coil-0-body]', String(coil));
     await page.fill('[data-testid=coil-0-turns]', String(TURNS));
     await page.fill('[data-testid=coil-0-current]', String(CURRENT));
-    await page.getByLabel('Axis z').fill('1');
-    await page.getByLabel('Axis x').fill('0');
-    await page.getByLabel('Axis y').fill('0');
+    await page.getByRole('textbox', { name: 'Axis z', exact: true }).fill('1');
+    await page.getByRole('textbox', { name: 'Axis x', exact: true }).fill('0');
+    await page.getByRole('textbox', { name: 'Axis y', exact: true }).fill('0');
     // before the run the viewer draws the winding's direction: 8 arrows round the coil, right-handed about +z
     const view = () =>
       frame.evaluate(() =>
