@@ -38,7 +38,20 @@ export function addedAirEstimate(mesh: MeshLike, config: Config): AddedAir | nul
   if (padding === null) return null;
   const outside = outsideTriangles(mesh);
   if (!outside || outside.count === 0) return null;
-  const xyz = coordinates(mesh);
+  const surfaceSize = Math.sqrt((4 * (outside.area / outside.count)) / Math.sqrt(3));
+  const farSize = (outside.radius * (1 + padding)) / 6;
+  const grading = Math.max(0, Math.log(farSize / Math.max(surfaceSize, 1e-300)));
+  const n = outside.count;
+  const tetrahedra = Math.round(1700 + 2600 * Math.log(1 + padding) + 7.2 * n + 0.21 * n * grading);
+  return {
+    tetrahedra,
+    vertices: Math.round(tetrahedra / TETS_PER_VERTEX),
+    boundaryFaces: SPHERE_TRIANGLES,
+  };
+}
+
+/** The largest distance of a vertex from the centre of the bounding box (air_region.py's R). */
+function boundingRadius(xyz: Float64Array): number {
   const nv = xyz.length / 3;
   const lo = [Infinity, Infinity, Infinity];
   const hi = [-Infinity, -Infinity, -Infinity];
@@ -56,16 +69,7 @@ export function addedAirEstimate(mesh: MeshLike, config: Config): AddedAir | nul
     for (let d = 0; d < 3; d++) d2 += (at(xyz, 3 * v + d) - at(centre, d)) ** 2;
     r2 = Math.max(r2, d2);
   }
-  const surfaceSize = Math.sqrt((4 * (outside.area / outside.count)) / Math.sqrt(3));
-  const farSize = (Math.sqrt(r2) * (1 + padding)) / 6;
-  const grading = Math.max(0, Math.log(farSize / Math.max(surfaceSize, 1e-300)));
-  const n = outside.count;
-  const tetrahedra = Math.round(1700 + 2600 * Math.log(1 + padding) + 7.2 * n + 0.21 * n * grading);
-  return {
-    tetrahedra,
-    vertices: Math.round(tetrahedra / TETS_PER_VERTEX),
-    boundaryFaces: SPHERE_TRIANGLES,
-  };
+  return Math.sqrt(r2);
 }
 
 /** An entry of an index-checked array (the indices here are in range by construction). */
@@ -130,6 +134,8 @@ interface Outside {
   count: number;
   area: number;
   regions: Set<number>;
+  /** the largest distance of a vertex from the bounding box's centre (the engine's model radius R) */
+  radius: number;
 }
 
 // Per tetrahedra array, with the regions array it was computed for (one mesh, bodies reassigned: recomputed).
@@ -178,7 +184,7 @@ function outsideTriangles(mesh: MeshLike): Outside | null {
     fill[a] = at(fill, a) + 1;
   }
   const regions = mesh.tetrahedron_regions;
-  const out: Outside = { count: 0, area: 0, regions: new Set() };
+  const out: Outside = { count: 0, area: 0, regions: new Set(), radius: boundingRadius(xyz) };
   const key = (f: number) => at(faceB, f) * nv + at(faceC, f);
   for (let v = 0; v < nv; v++) {
     const bucket = Array.from(order.subarray(at(start, v), at(start, v + 1))).sort((x, y) => key(x) - key(y));
