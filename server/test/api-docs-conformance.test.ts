@@ -123,6 +123,8 @@ describe('methods', () => {
       ['DELETE', '/api/fea/status/00000000-0000-4000-8000-000000000000?x=1', 'GET, HEAD'],
       // A concrete path wins over a templated one (schemathesis: `{studyId}`'s GET was advertised here).
       ['OPTIONS', '/api/fea/studies/estimate', 'POST'],
+      // … also when Fastify routes it by the templated path (GET `{studyId}` answered 404 "Study not found").
+      ['GET', '/api/fea/studies/estimate', 'POST'],
       ['PUT', '/api/fea/studies/00000000-0000-4000-8000-000000000000', 'GET, HEAD'],
     ];
     for (const [method, url, allow] of cases) {

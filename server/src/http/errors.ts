@@ -79,10 +79,19 @@ export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerO
   });
   // A wrong method is refused before its body is parsed: Fastify would otherwise answer a body-less
   // `QUERY` with 400 "must provide a Content-Type" (RFC 10008) although no route takes QUERY there.
+  // A request Fastify routed by a templated path is refused too when a concrete documented path names
+  // it and takes other methods: `GET /api/fea/studies/estimate` (POST only) reached
+  // `GET /api/fea/studies/{studyId}` and answered 404 "Study not found" (schemathesis).
   const { allowedMethods } = options;
   if (allowedMethods) {
     app.addHook('onRequest', (request, reply, done) => {
-      if (!request.is404 || !refuseMethod(request, reply, allowedMethods)) done();
+      if (request.is404) {
+        if (!refuseMethod(request, reply, allowedMethods)) done();
+        return;
+      }
+      const allowed = allowedMethods(request.url);
+      const wrong = allowed.length > 0 && !allowed.includes(request.method);
+      if (!wrong || !refuseMethod(request, reply, allowedMethods)) done();
     });
   }
   app.setNotFoundHandler((request, reply) => {
