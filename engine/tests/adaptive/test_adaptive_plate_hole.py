@@ -110,6 +110,15 @@ def test_plate_with_a_hole_adaptive_reaches_howland_with_fewer_unknowns_than_uni
 
     adaptive_n, uniform_n = _first_within(adaptive), _first_within(uniform)
     kt_final = passes[-1]["quantity"] / SIGMA
+    # Time to 1 %: the passes up to the first within it (each pass's solve, estimate and refinement) against
+    # the uniform levels up to theirs (the loop above stops there). Printed, not asserted: a shared machine's
+    # load moves it (bench/adaptive/README.md).
+    reached = next(i for i, (_, e) in enumerate(adaptive) if abs(e) <= WITHIN)
+    adaptive_to_1pc = sum(p["time_s"] for p in passes[: reached + 1])
+    print(
+        f"time to K_t within 1 %: adaptive {adaptive_to_1pc:.2f} s (passes 1–{reached + 1}), uniform "
+        f"{uniform_seconds:.2f} s ({len(uniform)} levels): ratio {adaptive_to_1pc / uniform_seconds:.2f}"
+    )
     print(
         f"[validation] plate with a hole, K_t within 1 % of Howland's {HOWLAND}: adaptive at {adaptive_n} unknowns, "
         f"uniform refinement at {uniform_n} unknowns (ratio {adaptive_n / uniform_n:.2f}); final adaptive K_t "
