@@ -157,3 +157,33 @@ def magnetostatic_estimate(
     estimate.default_quantity = "energy_J"
     total = float(eta2.sum())
     return estimate, float(eta2[model.nt :].sum()) / total if total > 0 else 0.0
+
+
+def eddy_estimate(
+    model: TetModel,
+    solved: TetModel,
+    mesh: ng.Mesh,
+    b_field: Any,
+    nu: Any,
+    quantities: dict,
+    order: int,
+    ndof: int,
+) -> ErrorEstimate:
+    """Eddy currents: flux recovery of the complex B, real and imaginary parts each, weighted by ν and
+    recovered body by body (B's tangential part jumps by μr at a core); in a conductor B falls off over the
+    skin depth, and its recovery error is what draws refinement to the skin. The air a run adds around the
+    device is left out (meshed again around each pass's device). The stopping rule may follow the loss, the
+    energy, the inductance or each conductor's resistance and reactance (arrays over the conductors)."""
+    eta2 = np.zeros(solved.nt)
+    norm2 = 0.0
+    for part in (b_field.real, b_field.imag):
+        e, n = recovery_indicators(solved, mesh, part, nu, order, per_body=True)
+        eta2 += e
+        norm2 += n
+    estimate = ErrorEstimate(eta2[: model.nt], ndof, relative_error(float(eta2.sum()), norm2))
+    for name in ("resistance_ohm", "reactance_ohm"):
+        table = quantities.get(name)
+        if isinstance(table, dict) and table:
+            estimate.tracked[name] = Tracked([float(v) for v in table.values()], "relative", name)
+    estimate.default_quantity = "total_loss_W"
+    return estimate
