@@ -30,7 +30,7 @@ describe('probe points in the form', () => {
       const page = await thermalProbes(width);
       const values = ['-0.001875', '0.0125', '-0.00025'];
       for (const [i, axis] of (['x', 'y', 'z'] as const).entries())
-        await page.getByLabel(`at ${axis}`).fill(values[i]!);
+        await page.getByLabel(`at ${axis}`, { exact: true }).fill(values[i]!);
       const inputs = await page.$$eval('input[aria-label^="at "]', (els) =>
         els.map((e) => {
           const r = e.getBoundingClientRect();
