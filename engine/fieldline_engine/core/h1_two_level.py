@@ -17,39 +17,16 @@ bench/em-static, P2, 2.3e5 DOFs, one thread: BDDC 1.5 s set-up + 0.5 s CG (19 it
 import ngsolve as ng
 
 from fieldline_engine.core.amg import SmoothedAggregation
+from fieldline_engine.core.two_level_gauss_seidel import TwoLevelGaussSeidel
 
 
-class VertexTwoLevel(ng.BaseMatrix):
+class VertexTwoLevel(TwoLevelGaussSeidel):
     """x = B b: a forward Gauss–Seidel sweep from x = 0, x += C (b − A x) with C the AMG V-cycle on the free
     vertex DOFs, then a backward sweep — symmetric and positive definite, so it preconditions CG."""
 
     def __init__(self, a: ng.BaseMatrix, free: ng.BitArray, vertices: int):
-        super().__init__()
-        self.a = a
-        self.smoother = a.CreateSmoother(free)
         coarse = ng.BitArray(free)
         coarse[vertices:] = False
         # With every vertex fixed (a mesh one element thick between two electrodes) Gauss–Seidel is the whole of it.
-        self.coarse = SmoothedAggregation(a, coarse, rows=vertices) if coarse.NumSet() else None
-        self.residual, self.correction = a.CreateColVector(), a.CreateColVector()
-
-    def Height(self) -> int:  # noqa: N802 (NGSolve's BaseMatrix interface)
-        return self.a.height
-
-    def Width(self) -> int:  # noqa: N802
-        return self.a.width
-
-    def CreateColVector(self):  # noqa: N802
-        return self.a.CreateColVector()
-
-    def CreateRowVector(self):  # noqa: N802
-        return self.a.CreateColVector()
-
-    def Mult(self, b: ng.BaseVector, x: ng.BaseVector) -> None:  # noqa: N802
-        x[:] = 0.0
-        self.smoother.Smooth(x, b)
-        if self.coarse is not None:
-            self.residual.data = b - self.a * x
-            self.correction.data = self.coarse * self.residual
-            x.data += self.correction
-        self.smoother.SmoothBack(x, b)
+        solver = SmoothedAggregation(a, coarse, rows=vertices) if coarse.NumSet() else None
+        super().__init__(a, free, solver, sweeps=1)

@@ -23,6 +23,7 @@ import numpy as np
 from fieldline_engine.core import amg
 from fieldline_engine.core.elasticity.operator import Elasticity
 from fieldline_engine.core.elasticity.rigid_modes import rigid_modes_at_vertex_dofs
+from fieldline_engine.core.two_level_gauss_seidel import TwoLevelGaussSeidel
 
 
 def _vertex_ranges(ndof: int, nv: int, components: int) -> list[tuple[int, int]]:
@@ -84,7 +85,7 @@ def two_level_preconditioner(
     return mat.CreateSmoother(freedofs) + coarse
 
 
-class GaussSeidelTwoLevel(ng.BaseMatrix):
+class GaussSeidelTwoLevel(TwoLevelGaussSeidel):
     """The modal path's form: x = B b by `sweeps` forward Gauss–Seidel sweeps from x = 0, the coarse correction
     x += C (b − A x) with C the exact (sparse-Cholesky) inverse on the `coarse` DOFs (`vertex_dofs`), then as
     many backward sweeps — symmetric, so it can precondition LOBPCG or CG. The vertex problem's factor is
@@ -93,30 +94,4 @@ class GaussSeidelTwoLevel(ng.BaseMatrix):
     the 42 k-DOF cantilever against BDDC's 50; bench/vibration/README.md)."""
 
     def __init__(self, a: ng.BaseMatrix, free: ng.BitArray, coarse: ng.BitArray, sweeps: int = 2):
-        super().__init__()
-        self.a, self.sweeps = a, sweeps
-        self.smoother = a.CreateSmoother(free)
-        self.coarse = a.Inverse(coarse, inverse="sparsecholesky")
-        self.residual, self.correction = a.CreateColVector(), a.CreateColVector()
-
-    def Height(self) -> int:  # noqa: N802 (NGSolve's BaseMatrix interface)
-        return self.a.height
-
-    def Width(self) -> int:  # noqa: N802
-        return self.a.width
-
-    def CreateColVector(self):  # noqa: N802
-        return self.a.CreateColVector()
-
-    def CreateRowVector(self):  # noqa: N802
-        return self.a.CreateColVector()
-
-    def Mult(self, b, x) -> None:  # noqa: N802
-        x[:] = 0.0
-        for _ in range(self.sweeps):
-            self.smoother.Smooth(x, b)
-        self.residual.data = b - self.a * x
-        self.correction.data = self.coarse * self.residual
-        x.data += self.correction
-        for _ in range(self.sweeps):
-            self.smoother.SmoothBack(x, b)
+        super().__init__(a, free, a.Inverse(coarse, inverse="sparsecholesky"), sweeps)
