@@ -1,8 +1,16 @@
-import { execFileSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { environmentPage } from '../support/environment-page.ts';
 import { BILLET, writeInductionBilletStep } from '../support/geometry-files.ts';
+import {
+  AMBIENT,
+  type BilletMesh,
+  bodiesByRadius,
+  closedFormLoss,
+  H_CONV,
+  setBilletMaterials,
+  setFluxNormalOuterFaces,
+  setUpInductionCoil,
+} from '../support/induction-billet.ts';
 import { facesWhere, uploadAndMesh } from '../support/meshed-model.ts';
 import { serverAndBrowser } from '../support/stand.ts';
 
@@ -13,55 +21,16 @@ import { serverAndBrowser } from '../support/stand.ts';
  * lumped balance m c dT/dt = P − h A T with P the Bessel closed form's eddy power: ΔT = (P/hA)(1 − e^(−t/τ)).
  */
 
-const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 const stand = serverAndBrowser();
 
-const TURNS = 10;
-const CURRENT = 5; // A, peak
-const FREQUENCY = 5000; // Hz
-const SIGMA = 5e6; // S/m
-const H_CONV = 20; // W/(m²·K)
-const AMBIENT = 293.15; // K
 const END_TIME = 20; // s
 const STEP = 2; // s
 const STEEL = { density: 7850, heatCapacity: 470 }; // the library's steel, the billet's material
 
-type Mesh = {
-  vertices: number[][];
-  faces: number[][];
-  tetrahedra: number[][];
-  tetrahedron_regions: number[];
-};
 type Done = { animation?: { data: Record<string, number[]>[]; frame_values?: number[] } };
 
-/** The billet's eddy power over the slice (W), the engine's own closed form (testing/induction_billet.py). */
-function closedFormLoss(): number {
-  const script = `
-import sys
-from fieldline_engine.testing.induction_billet import power_per_length
-n, i, h, a, sigma, f = map(float, sys.argv[1:])
-print(power_per_length(n * i / h, a, sigma, f) * h)
-`;
-  const args = [TURNS, CURRENT, BILLET.height * 1e-3, BILLET.radius * 1e-3, SIGMA, FREQUENCY].map(String);
-  const out = execFileSync(join(REPO_ROOT, '.venv/bin/python'), ['-c', script, ...args], {
-    cwd: join(REPO_ROOT, 'engine'),
-  });
-  return Number(out.toString().trim());
-}
-
-function bodiesByRadius(mesh: Mesh): number[] {
-  const sum = new Map<number, { r: number; n: number }>();
-  mesh.tetrahedra.forEach((tet, i) => {
-    const region = mesh.tetrahedron_regions[i] ?? 0;
-    const [x, y] = [0, 1].map((c) => tet.reduce((s, k) => s + (mesh.vertices[k]?.[c] ?? 0), 0) / 4);
-    const e = sum.get(region) ?? { r: 0, n: 0 };
-    sum.set(region, { r: e.r + Math.hypot(x ?? 0, y ?? 0), n: e.n + 1 });
-  });
-  return [...sum.entries()].sort((a, b) => a[1].r / a[1].n - b[1].r / b[1].n).map(([region]) => region);
-}
-
 /** Volume-weighted mean of a vertex field over one body's tetrahedra (exact for the linear interpolant). */
-function bodyMean(mesh: Mesh, values: number[], body: number): number {
+function bodyMean(mesh: BilletMesh, values: number[], body: number): number {
   let sum = 0;
   let volume = 0;
   mesh.tetrahedra.forEach((tet, i) => {
@@ -90,24 +59,13 @@ describe('induction heating over time from the environment', () => {
       const body = (await res.json().catch(() => null)) as { status?: string; results?: Done } | null;
       if (body?.status === 'completed' && body.results) done.push(body.results);
     });
-    const mesh = await uploadAndMesh<Mesh>(page, writeInductionBilletStep(stand.server.dataDir), {
+    const mesh = await uploadAndMesh<BilletMesh>(page, writeInductionBilletStep(stand.server.dataDir), {
       maxSize: '2',
     });
-    const [billet, gap, coil, air] = bodiesByRadius(mesh) as [number, number, number, number];
+    const bodies = bodiesByRadius(mesh);
+    const [billet, , coil] = bodies;
 
-    await page.click('[data-testid=physics-thermal]');
-    await page.click('[data-testid=group-order] .section-head');
-    await page.selectOption('[data-testid=mesh-order]', '2');
-    await page.click('[data-testid=group-heat-sources] .section-head');
-    await page.click('[data-testid=induction-heating]');
-    await page.fill('[data-testid=induction-frequency]', String(FREQUENCY));
-    await page.click('[data-testid=add-coil]');
-    await page.selectOption('[data-testid=coil-0-body]', String(coil));
-    await page.fill('[data-testid=coil-0-turns]', String(TURNS));
-    await page.fill('[data-testid=coil-0-current]', String(CURRENT));
-    await page.getByRole('textbox', { name: 'Axis z', exact: true }).fill('1');
-    await page.getByRole('textbox', { name: 'Axis x', exact: true }).fill('0');
-    await page.getByRole('textbox', { name: 'Axis y', exact: true }).fill('0');
+    await setUpInductionCoil(page, coil);
 
     // no material chosen yet: the form says the winding is taken as copper and the rest as steel
     const assumed = (await page.textContent('[data-testid=induction-assumed]')) ?? '';
@@ -115,27 +73,10 @@ describe('induction heating over time from the environment', () => {
     expect(assumed).toContain(`Body ${coil + 1} Copper (a coil's winding)`);
     expect(assumed).toContain(`Body ${billet + 1} Structural steel (the workpiece: no material chosen)`);
 
-    const outer = facesWhere(mesh, (v) => {
-      const [x = 0, y = 0, z = 0] = v;
-      return (
-        Math.abs(z) < 1e-6 ||
-        Math.abs(z - BILLET.height) < 1e-6 ||
-        Math.abs(Math.hypot(x, y) - BILLET.airOuter) < 0.02
-      );
-    });
-    await page.click('[data-testid=group-magnetic-boundaries] .section-head');
-    await page.fill('[data-testid=air-padding]', '0');
-    await page.getByRole('button', { name: '+ Add flux boundary' }).click();
-    await page
-      .locator('[data-testid=group-magnetic-boundaries] .row-card input')
-      .first()
-      .fill(outer.join(', '));
+    await setFluxNormalOuterFaces(page, mesh);
 
     // as in the steady test: the billet steel above its Curie point, the others conduct no eddy current
-    await page.click('[data-testid=group-body-materials] .section-head');
-    for (const b of [gap, coil, air]) await page.selectOption(`#body-material-${b}`, 'vacuum');
-    await page.fill(`#body-${billet}-conductivity`, String(SIGMA));
-    await page.fill(`#body-${billet}-relativePermeability`, '1');
+    await setBilletMaterials(page, bodies);
     // only the billet (its properties typed over the default steel) is still an assumption
     const still = (await page.textContent('[data-testid=induction-assumed]')) ?? '';
     expect(still).toContain(`Body ${billet + 1} Structural steel`);

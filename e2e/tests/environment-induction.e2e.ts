@@ -1,9 +1,18 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { environmentPage, viewerFrame } from '../support/environment-page.ts';
 import { BILLET, writeInductionBilletStep } from '../support/geometry-files.ts';
+import {
+  AMBIENT,
+  type BilletMesh,
+  bodiesByRadius,
+  closedFormLoss,
+  H_CONV,
+  setBilletMaterials,
+  setFluxNormalOuterFaces,
+  setUpInductionCoil,
+} from '../support/induction-billet.ts';
 import { facesWhere, uploadAndMesh } from '../support/meshed-model.ts';
 import { serverAndBrowser } from '../support/stand.ts';
 import { settled } from '../support/viewer-harness.ts';
@@ -17,47 +26,13 @@ import { settled } from '../support/viewer-harness.ts';
  */
 
 const OUT = resolve(import.meta.dirname, '..', 'out');
-const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 const stand = serverAndBrowser();
 
-const TURNS = 10;
-const CURRENT = 5; // A, peak
-const FREQUENCY = 5000; // Hz
-const SIGMA = 5e6; // S/m
-const H_CONV = 20; // W/(m²·K)
-const AMBIENT = 293.15; // K
-
-type Mesh = {
-  vertices: number[][];
-  faces: number[][];
-  tetrahedra: number[][];
-  tetrahedron_regions: number[];
-};
 type Shown = {
   field: string | null;
   legend: { title: string; units: string; min: number; max: number } | null;
   arrowMarks: number;
 };
-
-/**
- * The billet's time-averaged eddy power over the slice (W): P′ h with P′ = (π/σ) ∫₀ᵃ |H₀ k J₁(kr)/J₀(ka)|² r dr,
- * H₀ = N I / h, k = (1 − j)/δ — the engine's own closed form (engine/fieldline_engine/testing/induction_billet.py,
- * the one its validation test checks to 0.11 %), evaluated by scipy.
- */
-function closedFormLoss(): number {
-  const h = BILLET.height * 1e-3;
-  const script = `
-import sys
-from fieldline_engine.testing.induction_billet import power_per_length
-n, i, h, a, sigma, f = map(float, sys.argv[1:])
-print(power_per_length(n * i / h, a, sigma, f) * h)
-`;
-  const args = [TURNS, CURRENT, h, BILLET.radius * 1e-3, SIGMA, FREQUENCY].map(String);
-  const out = execFileSync(join(REPO_ROOT, '.venv/bin/python'), ['-c', script, ...args], {
-    cwd: join(REPO_ROOT, 'engine'),
-  });
-  return Number(out.toString().trim());
-}
 
 /** "2.065 W" / "826.2 mW" → watts. */
 function watts(text: string): number {
@@ -66,47 +41,22 @@ function watts(text: string): number {
   return Number(m[1]) * ({ k: 1e3, m: 1e-3, µ: 1e-6 }[m[2] as 'k' | 'm' | 'µ'] ?? 1);
 }
 
-/** Each body's index by its mean radius: billet, gap, coil, air from the axis out. */
-function bodiesByRadius(mesh: Mesh): number[] {
-  const sum = new Map<number, { r: number; n: number }>();
-  mesh.tetrahedra.forEach((tet, i) => {
-    const region = mesh.tetrahedron_regions[i] ?? 0;
-    const [x, y] = [0, 1].map((c) => tet.reduce((s, k) => s + (mesh.vertices[k]?.[c] ?? 0), 0) / 4);
-    const e = sum.get(region) ?? { r: 0, n: 0 };
-    sum.set(region, { r: e.r + Math.hypot(x ?? 0, y ?? 0), n: e.n + 1 });
-  });
-  return [...sum.entries()].sort((a, b) => a[1].r / a[1].n - b[1].r / b[1].n).map(([region]) => region);
-}
-
 describe('induction heating from the environment', () => {
   it('billet in a coil: 10 turns × 5 A at 5 kHz heat the billet; loss against the Bessel closed form', async () => {
     const page = await environmentPage(stand);
     const frame = await viewerFrame(page);
     // 2 mm second-order elements: δ = 3.2 mm at 5 kHz is resolved to a few tenths of a percent in the loss
-    const mesh = await uploadAndMesh<Mesh>(page, writeInductionBilletStep(stand.server.dataDir), {
+    const mesh = await uploadAndMesh<BilletMesh>(page, writeInductionBilletStep(stand.server.dataDir), {
       onSurfaceMesh: async () =>
         expect(await page.textContent('[data-testid=model-size]')).toBe('36 × 36 × 2 mm'),
       maxSize: '2',
     });
     const order = bodiesByRadius(mesh);
-    expect(order).toHaveLength(4);
-    const [billet, gap, coil, air] = order as [number, number, number, number];
+    expect(new Set(order).size).toBe(4);
+    const [billet, , coil] = order;
 
-    await page.click('[data-testid=physics-thermal]');
-    await page.click('[data-testid=group-order] .section-head');
-    await page.selectOption('[data-testid=mesh-order]', '2');
-
-    // Induction heating: the frequency, then the coil (a ring about z) and the field region
-    await page.click('[data-testid=group-heat-sources] .section-head');
-    await page.click('[data-testid=induction-heating]');
-    await page.fill('[data-testid=induction-frequency]', String(FREQUENCY));
-    await page.click('[data-testid=add-coil]');
-    await page.selectOption('[data-testid=coil-0-body]', String(coil));
-    await page.fill('[data-testid=coil-0-turns]', String(TURNS));
-    await page.fill('[data-testid=coil-0-current]', String(CURRENT));
-    await page.getByRole('textbox', { name: 'Axis z', exact: true }).fill('1');
-    await page.getByRole('textbox', { name: 'Axis x', exact: true }).fill('0');
-    await page.getByRole('textbox', { name: 'Axis y', exact: true }).fill('0');
+    // Thermal with induction heating: the frequency, then the coil (a ring about z)
+    await setUpInductionCoil(page, coil);
     // before the run the viewer draws the winding's direction: 8 arrows round the coil, right-handed about +z
     const view = () =>
       frame.evaluate(() =>
@@ -116,29 +66,9 @@ describe('induction heating from the environment', () => {
     mkdirSync(OUT, { recursive: true });
     await page.screenshot({ path: join(OUT, 'induction-billet-winding.png') });
     // the slice's outer faces are symmetry planes of a long solenoid: flux-normal; the model holds its air
-    const height = BILLET.height;
-    const outer = facesWhere(mesh, (v) => {
-      const [x = 0, y = 0, z = 0] = v;
-      return (
-        Math.abs(z) < 1e-6 ||
-        Math.abs(z - height) < 1e-6 ||
-        Math.abs(Math.hypot(x, y) - BILLET.airOuter) < 0.02
-      );
-    });
-    await page.click('[data-testid=group-magnetic-boundaries] .section-head');
-    await page.fill('[data-testid=air-padding]', '0');
-    await page.getByRole('button', { name: '+ Add flux boundary' }).click();
-    await page
-      .locator('[data-testid=group-magnetic-boundaries] .row-card input')
-      .first()
-      .fill(outer.join(', '));
+    await setFluxNormalOuterFaces(page, mesh);
 
-    // Materials: the billet is steel above its Curie point (σ 5 MS/m, μr 1); gap, winding and air conduct no
-    // eddy current (a water-cooled coil's own copper loss leaves in its water, not through the billet)
-    await page.click('[data-testid=group-body-materials] .section-head');
-    for (const b of [gap, coil, air]) await page.selectOption(`#body-material-${b}`, 'vacuum');
-    await page.fill(`#body-${billet}-conductivity`, String(SIGMA));
-    await page.fill(`#body-${billet}-relativePermeability`, '1');
+    await setBilletMaterials(page, order);
     const conductors = await page.textContent('[data-testid=induction-conductors]');
     console.log(`induction: the form lists ${conductors}`);
     expect(conductors).toMatch(/σ 5 MS\/m, μr 1, skin depth 3\.18 mm/);
@@ -146,7 +76,9 @@ describe('induction heating from the environment', () => {
     // Convection (h = 20 W/m²K, 20 °C) on the billet's two faces
     const billetFaces = facesWhere(mesh, (v) => {
       const [x = 0, y = 0, z = 0] = v;
-      return (Math.abs(z) < 1e-6 || Math.abs(z - height) < 1e-6) && Math.hypot(x, y) <= BILLET.radius + 1e-6;
+      return (
+        (Math.abs(z) < 1e-6 || Math.abs(z - BILLET.height) < 1e-6) && Math.hypot(x, y) <= BILLET.radius + 1e-6
+      );
     });
     await page.click('[data-testid=add-thermal-condition]');
     await page.fill('[data-testid=thermal-condition-0-faces]', billetFaces.join(', '));
