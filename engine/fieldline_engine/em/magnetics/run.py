@@ -73,7 +73,8 @@ def run_magnetostatic(
     if coils:
         progress(0.85, "Flux linkages and inductances")
         psi = flux_linkages(fields, drives)
-        matrix = inductance_matrix(fields, drives)
+        magnets = any(b.remanence is not None for b in bodies)
+        matrix = inductance_matrix(fields, drives, magnets)
         names = [c.name for c in coils]
         quantities["flux_linkage_Wb"] = dict(zip(names, psi, strict=True))
         quantities["inductance_matrix_H"] = {
@@ -82,7 +83,6 @@ def run_magnetostatic(
         if len(coils) == 1:
             quantities["inductance_H"] = float(matrix[0, 0])
         quantities["coil_section_m2"] = {c.name: p.section_m2 for c, p in zip(coils, paths, strict=True)}
-        magnets = any(b.remanence is not None for b in bodies)
         check = None if (fields.nonlinear or magnets) else energy_check(matrix, drives, fields.energy)
         if check is not None:
             info["inductance_energy_check"] = check
