@@ -1,4 +1,5 @@
-"""Command line: python -m fieldline_engine <command> [--job DIR], or `standby` (standby.py)."""
+"""Command line: python -m fieldline_engine <command> [--job DIR], or `standby` (standby.py), or
+`forkserver --socket PATH` (forkserver.py)."""
 
 import argparse
 import errno
@@ -69,14 +70,23 @@ def _require_job(job: Path | None) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="fieldline_engine")
-    parser.add_argument("command", choices=sorted([*COMMANDS, "standby"]))
+    parser.add_argument("command", choices=sorted([*COMMANDS, "standby", "forkserver"]))
     parser.add_argument("--job", type=Path, default=None, help="job directory holding job.json")
+    parser.add_argument("--socket", default=None, help="forkserver: the Unix socket to listen on")
     args = parser.parse_args(argv)
     protocol.redirect_library_output()
+    run_taken_job = lambda command, job: _run(argparse.Namespace(command=command, job=job), watch=False)  # noqa: E731
     if args.command == "standby":
         # Started before its job, warmed up; the job arrives on stdin (standby.py).
         watch_parent_from_env()
-        code = serve_one(lambda command, job: _run(argparse.Namespace(command=command, job=job), watch=False))
+        code = serve_one(run_taken_job)
+    elif args.command == "forkserver":
+        # Warmed up once; forks a standby spare per launcher that connects (forkserver.py).
+        from fieldline_engine.forkserver import serve
+
+        if not args.socket:
+            parser.error("forkserver needs --socket PATH")
+        code = serve(args.socket, run_taken_job)
     else:
         code = _run(args)
     if code != 0:

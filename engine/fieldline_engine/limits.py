@@ -85,6 +85,12 @@ def watch_parent_from_env() -> None:
     if ranks.launched_size() > 1:
         _watch_server_process(expected)
         return
+    watch_parent(expected)
+
+
+def watch_parent(expected: int) -> None:
+    """Exits (137) as soon as this process's parent is no longer `expected`: the server for a job's engine,
+    the fork server for a spare forked from it (forkserver.py), which itself watches the server."""
     if os.getppid() != expected:
         os._exit(137)
 

@@ -88,6 +88,15 @@ def redirect_library_output() -> None:
     sys.stdout = sys.stderr
 
 
+def rebind_after_fork() -> None:
+    """A spare forked from the fork server (forkserver.py) has its job's pipes on fds 0–2 now: drop the fork
+    server's own protocol stream and speak on the new fd 1, library output again going to stderr."""
+    global _out
+    if _out is not sys.__stdout__:
+        _out.close()
+    redirect_library_output()
+
+
 class ProgressSpan:
     """Maps a phase's own 0…1 progress onto a slice [start, end] of the job's percent."""
 

@@ -26,13 +26,26 @@ from fieldline_engine.errors import EngineError
 
 def serve_one(run_command) -> int:
     """Warm up, announce readiness, run the one job that arrives. `run_command(command, job)` runs it."""
+    if not warm():
+        return 3
+    return run_one(run_command)
+
+
+def warm() -> bool:
+    """The generic warm-up (core/warm_up.py); False (and the trace on stderr) when it failed."""
     try:
         from fieldline_engine.core.warm_up import warm_up
 
         warm_up()
     except Exception:  # noqa: BLE001 - a spare that cannot warm up is not used: the server starts jobs cold
         traceback.print_exc(file=sys.stderr)
-        return 3
+        return False
+    return True
+
+
+def run_one(run_command) -> int:
+    """A warmed-up process (this one, or a spare forked from the fork server, forkserver.py): announce
+    readiness, read the one job line, run it."""
     protocol.ready()
     line = sys.stdin.readline()
     if not line.strip():

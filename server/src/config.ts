@@ -38,6 +38,11 @@ export interface AppConfig {
   engineNetworkIsolation: 'auto' | 'off';
   /** Engine processes kept started and warmed up, waiting for a job (engine-standby.ts). */
   engineStandby: number;
+  /**
+   * ENGINE_FORK_SERVER: one warmed-up engine process forks those spares (engine-fork-server.ts), so a
+   * spare costs milliseconds of CPU, not ≈ 1 s; off: each spare imports and warms up by itself.
+   */
+  engineForkServer: boolean;
   secureCookies: boolean;
   logLevel: string;
   trustProxy: boolean;
@@ -160,6 +165,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const port = int(env, 'PORT', 8080);
   const dataDir = path(env.DATA_DIR ?? 'data');
   const publicOrigin = (env.PUBLIC_ORIGIN ?? `http://localhost:${port}`).replace(/\/$/, '');
+  const jobSlots = int(env, 'JOB_SLOTS', Math.max(1, availableParallelism()));
+  const engineForkServer = bool(env, 'ENGINE_FORK_SERVER', true);
   return {
     host: env.HOST ?? '127.0.0.1',
     port,
@@ -179,7 +186,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webDistDir: path(env.WEB_DIST_DIR ?? 'web/dist'),
     enginePython: path(env.ENGINE_PYTHON ?? '.venv/bin/python'),
     engineDir: path(env.ENGINE_DIR ?? 'engine'),
-    jobSlots: int(env, 'JOB_SLOTS', Math.max(1, availableParallelism())),
+    jobSlots,
     jobTimeoutSeconds: int(env, 'JOB_TIMEOUT_SECONDS', 3600),
     jobMemoryLimitMb: int(env, 'JOB_MEMORY_LIMIT_MB', 8192),
     mpiSlots: Math.max(1, int(env, 'MPI_SLOTS', 1)),
@@ -189,7 +196,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     convertMemoryLimitMb: int(env, 'CONVERT_MEMORY_LIMIT_MB', 4096),
     zipMaxExpandedMb: int(env, 'ZIP_MAX_EXPANDED_MB', 1024),
     engineNetworkIsolation: env.ENGINE_NETWORK_ISOLATION === 'off' ? 'off' : 'auto',
-    engineStandby: Math.max(0, int(env, 'ENGINE_STANDBY', 1)),
+    engineForkServer,
+    // A forked spare is cheap (no import, a few MB of its own): one per job slot, so jobs that start
+    // together each find one. Without the fork server each costs ≈ 1 CPU-second and 170 MB: one.
+    engineStandby: Math.max(0, int(env, 'ENGINE_STANDBY', engineForkServer ? jobSlots : 1)),
     secureCookies: bool(env, 'SECURE_COOKIES', publicOrigin.startsWith('https://')),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: bool(env, 'TRUST_PROXY', false),

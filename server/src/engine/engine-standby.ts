@@ -1,5 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
+import type { EngineForkServer } from './engine-fork-server.ts';
 import { type EngineInstallation, killEngineGroup, spawnEngineProcess } from './engine-process.ts';
 
 /** What a standby process is told when a job takes it (engine/fieldline_engine/standby.py). */
@@ -20,6 +22,8 @@ interface Spare {
   child: ChildProcess;
   lines: Interface;
   ready: boolean;
+  /** A launcher whose process the fork server forks (ready within milliseconds). */
+  forked: boolean;
   stderrTail: string;
   detach: () => void;
 }
@@ -47,25 +51,35 @@ export class EngineStandby {
   private retryTimer: NodeJS.Timeout | null = null;
   /** Jobs that started on a standby process (tests, logs). */
   taken = 0;
+  /** Of those, jobs that started on a spare forked by the fork server. */
+  takenForked = 0;
 
   constructor(
     private readonly engine: EngineInstallation,
     private readonly size: number,
     private readonly log?: StandbyLog,
-  ) {}
+    /** ENGINE_FORK_SERVER: spares are forked from one warmed-up process (engine-fork-server.ts). */
+    readonly forkServer?: EngineForkServer,
+  ) {
+    forkServer?.onChange(() => this.refill());
+  }
 
   /** Starts the spares: call when this process begins running jobs. */
   start(): void {
     if (this.closed || this.size <= 0) return;
     this.started = true;
+    this.forkServer?.start();
     this.refill();
   }
 
-  /** Hands a ready spare its job, or returns null (the caller starts the engine cold). */
+  /**
+   * Hands a ready spare its job, or returns null (the caller starts the engine cold). A forked spare
+   * still starting is as good: it reads the job line once its fork (milliseconds) is done.
+   */
   take(request: StandbyRequest): TakenEngine | null {
-    const spare = [...this.spares].find(
-      (s) => s.ready && s.child.exitCode === null && s.child.signalCode === null,
-    );
+    const alive = (s: Spare) => s.child.exitCode === null && s.child.signalCode === null;
+    const spares = [...this.spares];
+    const spare = spares.find((s) => s.ready && alive(s)) ?? spares.find((s) => s.forked && alive(s));
     if (!spare) return null;
     this.spares.delete(spare);
     spare.detach();
@@ -77,6 +91,7 @@ export class EngineStandby {
     });
     spare.child.stdin?.end(`${line}\n`);
     this.taken += 1;
+    if (spare.forked) this.takenForked += 1;
     setImmediate(() => this.refill());
     return { child: spare.child, lines: spare.lines };
   }
@@ -105,10 +120,13 @@ export class EngineStandby {
     );
     this.spares.clear();
     await Promise.all(exits);
+    await this.forkServer?.close();
   }
 
   private refill(): void {
     if (!this.started || this.closed || this.retryTimer) return;
+    // Its first warm-up is under way: full standby processes now would only compete with it for the CPU.
+    if (this.forkServer?.state === 'starting' && this.forkServer.starts === 1) return;
     while (this.spares.size < this.size) this.spares.add(this.spawnSpare());
   }
 
@@ -122,14 +140,26 @@ export class EngineStandby {
   }
 
   private spawnSpare(): Spare {
+    const forked = this.forkServer?.state === 'ready';
     const child = spawnEngineProcess(this.engine, {
-      args: ['-m', 'fieldline_engine', 'standby'],
+      // The launcher imports only the standard library; it becomes a full standby process by itself
+      // if the fork server has gone meanwhile (engine/fieldline_engine/spare_launcher.py).
+      args:
+        forked && this.forkServer
+          ? [
+              '-S',
+              '-I',
+              join(this.engine.engineDir, 'fieldline_engine', 'spare_launcher.py'),
+              this.forkServer.socketPath,
+            ]
+          : ['-m', 'fieldline_engine', 'standby'],
       stdin: 'pipe',
     });
     const spare: Spare = {
       child,
       lines: createInterface({ input: child.stdout as NodeJS.ReadableStream }),
       ready: false,
+      forked,
       stderrTail: '',
       detach: () => {},
     };
@@ -148,7 +178,7 @@ export class EngineStandby {
         { how, ready: spare.ready, stderr: spare.stderrTail.trim().split('\n').slice(-3).join(' | ') },
         'standby engine process ended before a job took it; jobs start cold meanwhile',
       );
-      this.retryLater(spare.ready ? RETRY_AFTER_LOSS_MS : RETRY_AFTER_FAILURE_MS);
+      this.retryLater(spare.ready || spare.forked ? RETRY_AFTER_LOSS_MS : RETRY_AFTER_FAILURE_MS);
     };
     const onError = (err: Error) => onGone(err.message);
     const onClose = (code: number | null, signal: string | null) =>

@@ -131,7 +131,7 @@ export function engineProcesses(workDir: string): { pid: number; jobDir: string 
     }
     // A cold engine's arguments are NUL-separated; a standby process that took a job retitles itself
     // to the same command line as one string (engine/fieldline_engine/standby.py).
-    const argv = cmdline.replace(/\0$/, '').split(cmdline.includes(' --job ') ? ' ' : '\0');
+    const argv = cmdline.replace(/\0+$/, '').split(cmdline.includes(' --job ') ? ' ' : '\0');
     const at = argv.indexOf('--job');
     const jobDir = argv[at + 1];
     if (argv.includes('fieldline_engine') && at > 0 && jobDir?.startsWith(workDir))

@@ -1,0 +1,80 @@
+"""A standby spare's launcher: `python -S -I <engine>/fieldline_engine/spare_launcher.py SOCKET`.
+
+The server spawns this instead of `python -m fieldline_engine standby` when the fork server runs
+(forkserver.py, docs/compute.md): it imports only the standard library (≈ 10–20 ms of CPU, not ≈ 1 s),
+passes its stdin, stdout and stderr to the fork server, which forks a warmed-up child onto them, and
+then ends exactly as that child ends (its exit code, or killed by the same signal), so the server
+supervises it as it would the engine itself. When the fork server is not there (not started yet, died,
+restarting) it becomes a full standby process instead (`exec python -m fieldline_engine standby`, the same
+protocol on the same pipes), so a job never fails because of the fork server.
+
+Run as a script with `-S -I` (no site, no PYTHONPATH): it must not import fieldline_engine.
+"""
+
+import os
+import signal
+import socket
+import sys
+
+
+def main(socket_path: str) -> None:
+    conn = _connect(socket_path)
+    if conn is None:
+        _become_standby()
+    try:
+        socket.send_fds(conn, [b"spawn"], [0, 1, 2])
+        first = _read_line(conn)
+    except OSError:
+        first = None
+    if first is None or not first.startswith("pid "):
+        conn.close()
+        _become_standby()  # the fork server went away before forking: this process still has its pipes
+    # Only the child holds the job's pipes now: the server sees their end when the job's process ends.
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    os.close(devnull)
+    try:
+        report = _read_line(conn)
+    except OSError:
+        report = None
+    _end_like(report)
+
+
+def _connect(path: str) -> socket.socket | None:
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        conn.connect(path)
+    except OSError:
+        conn.close()
+        return None
+    return conn
+
+
+def _read_line(conn: socket.socket) -> str | None:
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = conn.recv(64)
+        if not chunk:
+            return None
+        data += chunk
+    return data.decode("ascii").strip()
+
+
+def _end_like(report: str | None) -> None:
+    """Exit as the child did. No report: the fork server died under it (the child exits with it)."""
+    if report and report.startswith("exit "):
+        os._exit(int(report[5:]))
+    sig = int(report[7:]) if report and report.startswith("signal ") else signal.SIGKILL
+    if sig != signal.SIGKILL:
+        signal.signal(sig, signal.SIG_DFL)
+    os.kill(os.getpid(), sig)
+    os._exit(128 + sig)
+
+
+def _become_standby() -> None:
+    os.execv(sys.executable, [sys.executable, "-m", "fieldline_engine", "standby"])
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

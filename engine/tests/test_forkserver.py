@@ -1,0 +1,226 @@
+"""The fork server (forkserver.py) and its spare launcher (spare_launcher.py): a spare forked from one
+warmed-up process runs its job exactly as a standby process and a cold start do, with the job's memory
+limit, environment and title; it costs milliseconds of CPU; it dies with its launcher; a launcher whose fork
+server is gone becomes a full standby process; the fork server forks with a single thread."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_standby import resistor_job, start_standby, wait_ready
+
+ENGINE_DIR = Path(__file__).resolve().parents[1]
+TESTS_DIR = Path(__file__).resolve().parent
+LAUNCHER = ENGINE_DIR / "fieldline_engine" / "spare_launcher.py"
+ENV = {
+    **os.environ,
+    "PYTHONPATH": f"{ENGINE_DIR}:{TESTS_DIR}",
+    "OMP_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+}
+
+
+@pytest.fixture(scope="module")
+def fork_server(tmp_path_factory):
+    socket_path = tmp_path_factory.mktemp("fork") / "s"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fieldline_engine", "forkserver", "--socket", str(socket_path)],
+        cwd=ENGINE_DIR,
+        env=ENV,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert json.loads(proc.stdout.readline()) == {"event": "ready"}
+    yield proc, str(socket_path)
+    proc.kill()
+    proc.wait()
+
+
+def launch(socket_path: str) -> subprocess.Popen:
+    """As the server starts a spare: its own process group, pipes on 0–2, the engine dir as cwd."""
+    return subprocess.Popen(
+        [sys.executable, "-S", "-I", str(LAUNCHER), socket_path],
+        cwd=ENGINE_DIR,
+        env=ENV,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+
+
+def send(proc: subprocess.Popen, request: dict) -> tuple[list[dict], int]:
+    out, err = proc.communicate(json.dumps(request) + "\n", timeout=300)
+    events = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    assert events, err[-2000:]
+    return events, proc.returncode
+
+
+def children_of(pid: int) -> list[int]:
+    return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+def test_a_forked_spare_gives_the_same_results_as_a_cold_start_and_a_standby_process(
+    engine, fork_server, tmp_path
+):
+    _server, socket_path = fork_server
+    cold_dir = resistor_job(tmp_path / "cold")
+    standby_dir, forked_dir = resistor_job(tmp_path / "standby"), resistor_job(tmp_path / "forked")
+    assert engine("solve", cold_dir)[-1]["event"] == "done"
+    standby = start_standby()
+    wait_ready(standby)
+    request = {"command": "solve", "memoryLimitMb": 4096}
+    events, code = send(standby, {**request, "job": str(standby_dir)})
+    assert code == 0 and events[-1]["event"] == "done", events[-1]
+    spare = launch(socket_path)
+    events, code = send(spare, {**request, "job": str(forked_dir)})
+    assert code == 0 and events[0] == {"event": "ready"} and events[-1]["event"] == "done", events
+    quantities = {
+        name: json.loads((tmp_path / name / "results.json").read_text())["quantities"]
+        for name in ("cold", "standby", "forked")
+    }
+    print({name: q["resistance_ohm"] for name, q in quantities.items()})
+    for name in ("standby", "forked"):
+        assert quantities[name]["resistance_ohm"] == pytest.approx(
+            quantities["cold"]["resistance_ohm"], rel=1e-12
+        )
+        assert quantities[name]["terminal_currents_A"] == pytest.approx(
+            quantities["cold"]["terminal_currents_A"], rel=1e-12
+        )
+
+
+def test_a_forked_spare_gets_its_memory_limit_environment_and_title(fork_server, tmp_path):
+    _server, socket_path = fork_server
+    request = {
+        "command": "health",
+        "job": str(tmp_path),
+        "memoryLimitMb": 3000,
+        "env": {"FIELDLINE_ENGINE_PLUGIN": "standby_probe", "STANDBY_MARKER": "job-43"},
+    }
+    events, code = send(launch(socket_path), request)
+    assert code == 0 and events[-1]["event"] == "done", events[-1]
+    logs = [e["message"] for e in events if e["event"] == "log"]
+    assert logs[0] == "probe command=health rlimit_as_mb=3000 marker=job-43", logs
+    assert logs[1].endswith(f"python -m fieldline_engine health --job {tmp_path}"), logs
+    assert logs[2] == "families not imported: none", logs
+
+
+def test_a_memory_limit_job_on_a_forked_spare_fails_as_memory_limit(fork_server, tmp_path):
+    _server, socket_path = fork_server
+    job = tmp_path / "memory"
+    job.mkdir()
+    (job / "job.json").write_text(json.dumps({"test_hooks": {"allocate_mb": 3000}}))
+    request = {
+        "command": "solve",
+        "job": str(job),
+        "memoryLimitMb": 1536,
+        "env": {"FIELDLINE_ENGINE_PLUGIN": "fieldline_engine.testing.hooks"},
+    }
+    events, code = send(launch(socket_path), request)
+    assert code == 1
+    assert events[-1]["event"] == "error" and events[-1]["code"] == "memory_limit", events[-1]
+
+
+def test_the_launcher_ends_with_the_childs_exit_code_and_signal(fork_server):
+    _server, socket_path = fork_server
+    events, code = send(launch(socket_path), {"command": "rm", "job": "/"})
+    assert code == 2 and events[-1]["code"] == "usage", events
+    spare = launch(socket_path)
+    assert json.loads(spare.stdout.readline()) == {"event": "ready"}
+    (child,) = [pid for pid in children_of(_server.pid) if alive(pid)]
+    os.kill(child, signal.SIGSEGV)
+    assert spare.wait(timeout=10) == -signal.SIGSEGV
+
+
+def test_killing_the_launchers_group_kills_its_forked_child_within_a_second(fork_server, tmp_path):
+    server, socket_path = fork_server
+    job = tmp_path / "sleepy"
+    job.mkdir()
+    (job / "job.json").write_text(json.dumps({"test_hooks": {"sleep_seconds": 60}}))
+    spare = launch(socket_path)
+    spare.stdin.write(
+        json.dumps(
+            {
+                "command": "solve",
+                "job": str(job),
+                "env": {"FIELDLINE_ENGINE_PLUGIN": "fieldline_engine.testing.hooks"},
+            }
+        )
+        + "\n"
+    )
+    spare.stdin.flush()
+    assert json.loads(spare.stdout.readline()) == {"event": "ready"}
+    assert json.loads(spare.stdout.readline())["event"] == "progress"
+    (child,) = [pid for pid in children_of(server.pid) if alive(pid)]
+    title = Path(f"/proc/{child}/cmdline").read_text().rstrip("\0 ")
+    assert title.endswith(f"fieldline_engine solve --job {job}"), title  # retitled as a cold start of it
+    os.killpg(spare.pid, signal.SIGKILL)  # what the server does on timeout or cancel
+    spare.wait(timeout=5)
+    started = time.monotonic()
+    while alive(child) and time.monotonic() - started < 5:
+        time.sleep(0.02)
+    print(f"forked child gone {time.monotonic() - started:.3f} s after its launcher was killed")
+    assert not alive(child)
+    assert time.monotonic() - started < 1.0
+
+
+def test_the_fork_server_forks_with_one_thread_and_a_spare_costs_milliseconds(fork_server):
+    server, socket_path = fork_server
+    assert os.listdir(f"/proc/{server.pid}/task") == [str(server.pid)]
+    before = os.times()
+    spare = launch(socket_path)
+    assert json.loads(spare.stdout.readline()) == {"event": "ready"}
+    (child,) = [pid for pid in children_of(server.pid) if alive(pid)]
+    child_cpu = cpu_seconds(child)
+    spare.communicate("", timeout=30)
+    assert spare.returncode == 0
+    after = os.times()
+    launcher_cpu = (after.children_user - before.children_user) + (
+        after.children_system - before.children_system
+    )
+    print(
+        f"spare to ready: launcher {launcher_cpu * 1000:.0f} ms CPU, forked child {child_cpu * 1000:.0f} ms CPU"
+    )
+    assert launcher_cpu + child_cpu < 0.2  # a standby process: ≈ 1 CPU-second to ready
+
+
+def test_a_launcher_without_a_fork_server_becomes_a_standby_process(tmp_path):
+    spare = launch(str(tmp_path / "no-such-socket"))
+    events, code = send(spare, {"command": "rm", "job": "/"})
+    assert code == 2
+    assert events == [
+        {"event": "ready"},
+        {"event": "error", "code": "usage", "message": "standby: bad job request: unknown command 'rm'"},
+    ]
+
+
+def test_a_fork_server_whose_server_is_gone_exits_before_warming_up(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "fieldline_engine", "forkserver", "--socket", str(tmp_path / "s")],
+        cwd=ENGINE_DIR,
+        env={**ENV, "FIELDLINE_PARENT_PID": "1"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 137 and proc.stdout == ""
