@@ -77,6 +77,14 @@ describe('run estimate with adaptive refinement', () => {
         bodyMaterials: [{ region: 0, conductivity: 5.8e7 }],
       },
       'thermal-time': { ...thermal, analysisType: 'thermal-time', timeStep: 1, endTime: 60 },
+      'em-time': {
+        analysisType: 'em-time',
+        timeStep: 1e-11,
+        endTime: 4e-9,
+        pulseShape: 'modulated_gaussian',
+        pulseFrequency: 5e9,
+        volumeCurrents: [{ density: [0, 1, 0] }],
+      },
     };
     const meshData = MeshData.parse(mesh);
     for (const [name, base] of Object.entries(configs)) {
@@ -94,6 +102,21 @@ describe('run estimate with adaptive refinement', () => {
         `${name}: estimate fixed ${fixedSeconds} s, adaptive up to 40 k unknowns ${adaptiveSeconds} s`,
       );
       expect(adaptiveSeconds, name).toBeGreaterThan(fixedSeconds);
+      if (name === 'em-time') {
+        // every pass runs the whole transient (no reduced pass, no final sweep): twice the run, twice the passes
+        const longer = AnalysisConfig.parse({ ...adaptive, endTime: 2 * adaptive.endTime });
+        expect((estimateSeconds(meshData, longer, 0) - 30) / (adaptiveSeconds - 30)).toBeCloseTo(2, 1);
+        // its spectrum (S) comes from each pass's own signals: the passes cost what the run costs with it, none
+        // is reduced to one frequency and no sweep follows (a long order-2 run: whole seconds to compare)
+        const seconds = (c: object) => estimateSeconds(meshData, AnalysisConfig.parse(c), 0) - 30;
+        const long = { ...base, meshOrder: 2, endTime: 1e-7 };
+        const spectral = { ...long, calculateSParameters: true };
+        const refine = { adaptiveRefinement: adaptive.adaptiveRefinement };
+        const runRatio = seconds(spectral) / seconds(long);
+        const passRatio = seconds({ ...spectral, ...refine }) / seconds({ ...long, ...refine });
+        console.log(`em-time with S: run ×${runRatio.toFixed(2)}, adaptive passes ×${passRatio.toFixed(2)}`);
+        expect(passRatio / runRatio).toBeCloseTo(1, 1);
+      }
       // the route takes the config (a size limit over the job memory would be refused before this); a user
       // each, under the plan's two runs at once
       const user = await registerTestUser(t.app);

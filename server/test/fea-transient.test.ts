@@ -108,6 +108,40 @@ describe('time-domain job through the API', () => {
     expect(stranger.statusCode).toBe(404);
   });
 
+  it('refines adaptively: every pass runs the whole transient, the passes and the final mesh come back', async () => {
+    const job = transientJob();
+    const cookie = (await registerTestUser(t.app)).cookie;
+    const adaptiveRefinement = {
+      tolerance: 0.001,
+      quantity: 'peak_port_voltage_V',
+      maxPasses: 2,
+      maxUnknowns: 20000,
+    };
+    const submit = await t.app.inject({
+      method: 'POST',
+      url: '/api/fea/submit',
+      payload: { ...job, config: { ...job.config, animate: false, adaptiveRefinement } },
+      headers: { cookie },
+    });
+    expect(submit.statusCode, submit.body).toBe(200);
+    const { body } = await waitForJob(t.app, submit.json().job_id, cookie);
+    expect(body.status, body.error).toBe('completed');
+    const results = body.results;
+    const passes = results.solver_info.adaptive_passes;
+    console.log(
+      `em-time adaptive job: ${passes.map((p: { unknowns: number; quantity: number }) => `${p.unknowns} unknowns V ${p.quantity.toFixed(4)}`).join(', ')}; ${results.solver_info.adaptive_refinement.message}`,
+    );
+    expect(passes).toHaveLength(2);
+    expect(results.solver_info.adaptive_refinement.quantity).toBe('peak_port_voltage_V');
+    // a source matched to the line sees half its EMF (1 V) while the pulse leaves it
+    expect(results.quantities.peak_port_voltage_V).toBeCloseTo(0.5, 1);
+    expect(results.quantities.peak_port_voltage_V).toBe(passes[1].quantity);
+    expect(results.tetrahedra.length).toBe(passes[1].elements);
+    expect(passes[1].elements).toBeGreaterThan(job.mesh_data.tetrahedra.length);
+    expect(results.fields.error_indicator.data).toHaveLength(results.tetrahedra.length);
+    expect(results.time_domain_info.times).toHaveLength(176);
+  });
+
   it('refuses an explicit step above the stability limit with the limit in the message', async () => {
     const job = transientJob();
     const cookie = (await registerTestUser(t.app)).cookie;

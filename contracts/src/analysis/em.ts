@@ -128,6 +128,18 @@ export const EM_SPEC_KEYS = {
   current_density: { vectors: 'jfields', imag: 'jfields_imag', magnitude: 'j_magnitudes' },
 } as const;
 
+/**
+ * The scalar figures a time-domain run reports (docs/transient.md, docs/adaptive.md): the strongest ringing
+ * frequency at the first probe (warping undone; pulsed runs), the largest |V| at a port or voltage source, the
+ * largest electromagnetic energy and the largest |E| at a probe over the run. Adaptive refinement may follow any.
+ */
+export const EM_TIME_QUANTITIES = [
+  'resonance_frequency_Hz',
+  'peak_port_voltage_V',
+  'peak_energy_J',
+  'peak_electric_field_V_per_m',
+] as const;
+
 /** Design-study outputs of the EM analyses (docs/em-static.md, docs/fullwave.md; see StudyOutputCatalogue). */
 export const EM_STUDY_OUTPUTS = {
   em: {
@@ -143,6 +155,6 @@ export const EM_STUDY_OUTPUTS = {
     ],
     sParameters: true,
   },
-  'em-time': { quantities: [], sParameters: true },
+  'em-time': { quantities: EM_TIME_QUANTITIES, sParameters: true },
   'em-eigen': { quantities: [], frequencies: true },
 } as const;

@@ -52,6 +52,11 @@ class EmTimeAnalysis:
     def check(self, config: dict[str, Any]) -> list[str]:
         return check_options(config, "em-time")
 
+    def supports_adaptive(self, config: dict[str, Any]) -> bool:
+        """Every pass runs the whole transient; flux recovery of E and H at sampled instants, each element's
+        largest over the history (em/transient/history_estimate.py)."""
+        return True
+
     def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
         from fieldline_engine.em.transient.job import solve_transient_job
 

@@ -13,7 +13,6 @@ from validation.recorder import RECORDER
 
 from fieldline_engine.core.adaptive.loop import run_adaptive
 from fieldline_engine.core.adaptive.surface import ReconstructedSurface
-from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.tet_model import model_from_mesh_data
 from fieldline_engine.protocol import SILENT
 from fieldline_engine.testing.meshes import box_mesh, faces_on_plane
@@ -96,22 +95,6 @@ def test_the_peak_temperature_of_a_transient_is_a_figure_the_passes_may_follow()
     sol = ThermalTimeAnalysis().solve(model_from_mesh_data(mesh), config_for(mesh, None), SILENT)
     assert sol.error_estimate is None
     assert abs(sol.quantities["peak_temperature_K"] - TS) < 1e-9
-
-
-def test_a_transient_em_run_with_adaptive_refinement_is_refused_before_any_solve():
-    from fieldline_engine.em.em_analyses import EmTimeAnalysis
-
-    try:
-        run_adaptive(
-            EmTimeAnalysis(),
-            model_from_mesh_data(box_mesh((1, 1, 1), (1, 1, 1))),
-            {"adaptiveRefinement": {}},
-            SILENT,
-        )
-    except InvalidInput as exc:
-        assert "Adaptive refinement is not available for 'em-time' analyses" in exc.message
-    else:
-        raise AssertionError("a time-domain EM run was refined without an estimator")
 
 
 def test_a_transient_adaptive_job_writes_the_final_mesh_its_history_and_the_error_indicator(tmp_path):

@@ -18,13 +18,20 @@ type Estimate = (tets: number, order: number, config: AnalysisConfig, airTets?: 
 // `airTets`: the air a magnetic run meshes around a bare device (docs/magnetics.md §4), solved with it.
 const em: Estimate = (deviceTets, order, config, airTets = 0) => {
   const tets = deviceTets + airTets;
-  const points = config.calculateSParameters || config.extractSParameters ? config.sParamNumPoints : 1;
-  // the adaptive sweep stops at ADAPTIVE_SWEEP_MAX_SOLVES full solves (its reduced solves cost next to nothing)
-  const sweep = config.sParamSweepType === 'adaptive' ? Math.min(points, ADAPTIVE_SWEEP_MAX_SOLVES) : points;
-  const steps =
-    config.analysisType === 'em-time' || config.transient
-      ? Math.min(1e5, Math.ceil(config.endTime / config.timeStep)) / 100
-      : 1;
+  const wantsS = config.calculateSParameters || config.extractSParameters;
+  const points = wantsS ? config.sParamNumPoints : 1;
+  const timeDomain = config.analysisType === 'em-time' || config.transient;
+  // the adaptive sweep stops at ADAPTIVE_SWEEP_MAX_SOLVES full solves (its reduced solves cost next to nothing);
+  // a time-domain run reads its spectrum off its signals, and a full S-matrix steps one more pulse a port
+  // (docs/transient.md): the frequency points cost nothing there
+  const sweep = timeDomain
+    ? wantsS
+      ? Math.max(1, config.wavePorts.length)
+      : 1
+    : config.sParamSweepType === 'adaptive'
+      ? Math.min(points, ADAPTIVE_SWEEP_MAX_SOLVES)
+      : points;
+  const steps = timeDomain ? Math.min(1e5, Math.ceil(config.endTime / config.timeStep)) / 100 : 1;
   return 2e-3 * tets * order ** 3 * Math.max(1, sweep) * Math.max(1, steps);
 };
 
@@ -91,9 +98,11 @@ function adaptiveWork(mesh: MeshData, config: AnalysisConfig, family: Estimate):
   const start = Math.max(1, estimate.startUnknowns ?? estimate.unknowns);
   const grownTets = tets * Math.max(1, estimate.unknowns / start);
   // Full-wave and harmonic passes solve the adaptation frequency alone; the sweep runs once on the final mesh.
-  // A transient's passes each run the whole transient (the family's estimate counts its steps).
+  // A transient's passes each run the whole transient (the family's estimate counts its steps); a time-domain
+  // EM run's S-parameters come out of each pass's own run, so there is no reduced pass and no final sweep.
   const harmonic = config.analysisType === 'harmonic';
-  const sweeps = config.calculateSParameters || config.extractSParameters || harmonic;
+  const timeDomain = config.analysisType === 'em-time' || (config.analysisType === 'em' && config.transient);
+  const sweeps = !timeDomain && (config.calculateSParameters || config.extractSParameters || harmonic);
   const passConfig = harmonic
     ? { ...config, harmonicNumPoints: 1 }
     : sweeps

@@ -89,12 +89,39 @@ describe('adaptive refinement', () => {
     // a transient thermal run adapts on its history
     act(() => store.set((s) => ({ form: { ...s.form, physics: 'thermal', thermalTransient: true } })));
     expect(quantityOptions()).toEqual(['', 'max_temperature_K', 'peak_temperature_K', 'energy_stored_J']);
-    // a time-domain EM run has no estimator: the group says so instead of offering it
+    // a time-domain EM run adapts on its history too: the figures its results give
     act(() =>
       store.set((s) => ({ form: { ...s.form, physics: 'em', analysisType: 'em', transient: true } })),
     );
-    openGroup();
-    expect(screen.getByTestId('adaptive-unavailable')).toBeTruthy();
+    expect(screen.queryByTestId('adaptive-unavailable')).toBeNull();
+    expect(quantityOptions()).toEqual([
+      '',
+      'resonance_frequency_Hz',
+      'peak_port_voltage_V',
+      'peak_energy_J',
+      'peak_electric_field_V_per_m',
+    ]);
+  });
+
+  it('sends a time-domain run with adaptiveRefinement, and its estimate counts the passes at full length', () => {
+    const form = {
+      ...defaultAnalysisForm(),
+      physics: 'em' as const,
+      transient: true,
+      adaptiveEnabled: true,
+      adaptiveQuantity: 'resonance_frequency_Hz',
+      adaptiveMaxUnknowns: '40000',
+    };
+    const sent = toBackendConfig(form, { bodies: [] });
+    expect(sent.analysisType).toBe('em-time');
+    expect(sent.adaptiveRefinement).toMatchObject({ quantity: 'resonance_frequency_Hz', maxUnknowns: 40000 });
+    expect(fromBackendConfig(JSON.parse(JSON.stringify(sent))).form).toMatchObject({
+      transient: true,
+      adaptiveEnabled: true,
+      adaptiveQuantity: 'resonance_frequency_Hz',
+    });
+    mount(<RunEstimate />, ({ store }) => store.set((s) => ({ form: { ...s.form, ...form } })));
+    expect(screen.getByTestId('run-estimate').textContent).toMatch(/adaptive refinement may grow it to 40 k/);
   });
 
   it('maps the group to adaptiveRefinement and back; off sends nothing', () => {

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from fieldline_engine import protocol
+from fieldline_engine.core.adaptive.settings import adaptive_requested
 from fieldline_engine.core.solution import Solution
 from fieldline_engine.em.boundary_conditions import ResolvedBoundaries, resolve_boundaries
 from fieldline_engine.em.field_catalogue import em_solution
@@ -18,6 +19,7 @@ from fieldline_engine.em.materials import body_materials
 from fieldline_engine.em.ports.wave_port import build_wave_port
 from fieldline_engine.em.transient.config import probe_points, time_grid, volume_currents
 from fieldline_engine.em.transient.gap_source import build_gap_source, find_gaps
+from fieldline_engine.em.transient.history_estimate import WaveHistory
 from fieldline_engine.em.transient.output import transient_results
 from fieldline_engine.em.transient.smatrix import (
     configured_single_drive,
@@ -149,6 +151,8 @@ def solve_transient_job(model: TetModel, config: dict[str, Any]) -> Solution:
             f"{label}{'time' if label else 'Time'} step {n}/{total} ({pct:.0f}%)",
         )
 
+    # An adaptive pass estimates the error of the history at sampled steps (history_estimate.py).
+    history = WaveHistory(model, mesh, bodies, order, grid.steps) if adaptive_requested(config) else None
     protocol.progress(
         STEP_START, f"Time stepping: {grid.steps} steps of {grid.time_step:.4g} s, {solver.ndof} unknowns"
     )
@@ -163,6 +167,7 @@ def solve_transient_job(model: TetModel, config: dict[str, Any]) -> Solution:
         progress=stepping_progress,
         stability=stability,
         also_drive=extra,
+        on_sample=history,
     )
     matrix_runs = port_by_port_runs(solver, run) if extra else {}
     protocol.progress(STEP_END, "Frequency response and results")
@@ -178,7 +183,10 @@ def solve_transient_job(model: TetModel, config: dict[str, Any]) -> Solution:
             }
             results["s_parameters"] = matrix
     results["solver_info"]["curved_geometry"] = curving
-    return em_solution(fields, results, phases=False)
+    solution = em_solution(fields, results, phases=False)
+    if history is not None:
+        solution.error_estimate = history.estimate(solver.ndof, solution.quantities)
+    return solution
 
 
 def port_by_port_runs(solver: TransientSolver, main: TransientRun) -> dict[str, TransientRun]:

@@ -34,6 +34,27 @@ def time_frames(run: TransientRun) -> Frames:
     return field_frames("time", list(run.frame_times), run.frames_e, run.frames_h)
 
 
+def transient_quantities(run: TransientRun, resonances: dict[str, Any] | None) -> dict[str, float]:
+    """The run's scalar figures (what adaptive refinement may follow between passes, docs/adaptive.md):
+    the largest electromagnetic energy, the strongest ringing frequency at the first probe (corrected for the
+    scheme's warping), the largest |V| at a port or voltage source, the largest |E| at a probe."""
+    out: dict[str, float] = {}
+    total = run.energy_electric + run.energy_magnetic
+    if total.size:
+        out["peak_energy_J"] = float(np.max(total))
+    peaks = (resonances or {}).get("probes") or []
+    if peaks and peaks[0].get("peaks"):
+        out["resonance_frequency_Hz"] = float(peaks[0]["peaks"][0]["frequency_hz"])
+    voltages = [*run.port_voltage.values(), *run.gap_voltage.values()]
+    if voltages:
+        out["peak_port_voltage_V"] = float(max(np.max(np.abs(v)) for v in voltages))
+    if run.probe_e:
+        out["peak_electric_field_V_per_m"] = float(
+            max(np.max(np.linalg.norm(e, axis=1)) for e in run.probe_e.values())
+        )
+    return out
+
+
 def transient_results(
     model: TetModel,
     config: dict[str, Any],
@@ -139,6 +160,7 @@ def transient_results(
             "threads": run.threads,
         },
         "time_domain_info": info,
+        "quantities": transient_quantities(run, resonances),
         "units": {"length": "model", "E": "V/m", "H": "A/m", "time": "s"},
     }
     if run.stability is not None:

@@ -12,7 +12,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 import ngsolve as ng
 import numpy as np
@@ -68,6 +68,14 @@ def transient_media(mesh: ng.Mesh, bodies: list[BodyMaterial], carrier_hz: float
                 )
             converted.append(replace(b, loss_tangent=0.0))
     return media_from_bodies(mesh, converted), sorted(set(notes))
+
+
+class FrameHook(Protocol):
+    """What the time loop calls at chosen steps with the state's E and Φ = ∫E dt (GridFunctions, read only)."""
+
+    steps: list[int]
+
+    def __call__(self, step: int, e: ng.GridFunction, phi: ng.GridFunction) -> None: ...
 
 
 @dataclass
@@ -206,13 +214,16 @@ class TransientSolver:
         drive_port: str | None = None,
         record_currents: bool = True,
         also_drive: list[str] | None = None,
+        on_sample: FrameHook | None = None,
     ) -> TransientRun:
         """`drive_port`: drive only that wave port (unit amplitude, zero phase; the other ports are matched
         loads, gap sources and volume currents are off) instead of the configured excitation: one column
         of the S-matrix. The factorization is shared with earlier runs of the same scheme and Δt.
         `record_currents`: integrate the coax port currents every step (not needed for S-parameters).
         `also_drive`: wave ports to drive alone in the same time loop, each as one more column of the
-        state (they share every substitution); their port records come back in `run.port_drive_runs`."""
+        state (they share every substitution); their port records come back in `run.port_drive_runs`.
+        `on_sample`: called with (step, E, Φ) at the steps it names (adaptive refinement estimates the error
+        of the history there, docs/adaptive.md); E and Φ = ∫E dt are the configured excitation's."""
         if steps < 1 or steps > MAX_STEPS:
             raise InvalidInput(
                 f"The run needs {steps} time steps; between 1 and {MAX_STEPS} are allowed. "
@@ -314,6 +325,7 @@ class TransientSolver:
         phi_np = np.zeros_like(u_np)  # Φ on the free DOFs
         u_old = np.zeros_like(u_np)
         sampler = VertexSampler(self.mesh) if (vertex_count is not None or frame_steps) else None
+        hook_steps = set(on_sample.steps) if on_sample is not None else set()
         started = time.perf_counter()
 
         def record(n: int) -> None:
@@ -337,6 +349,10 @@ class TransientSolver:
                 run.frame_times.append(n * dt)
                 run.frames_e.append(sampler(gf_e)[:vertex_count])
                 run.frames_h.append(sampler(h_cf)[:vertex_count])
+            if on_sample is not None and n in hook_steps:
+                e_np[free] = u_np
+                phi_full[free] = phi_np
+                on_sample(n, gf_e, gf_phi)
 
         record(0)
         last_pct = -1
@@ -410,4 +426,4 @@ def _add(total, term):
     return term if total is None else total + term
 
 
-__all__ = ["TransientRun", "TransientSolver", "transient_media"]
+__all__ = ["FrameHook", "TransientRun", "TransientSolver", "transient_media"]

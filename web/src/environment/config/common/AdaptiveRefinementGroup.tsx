@@ -29,10 +29,10 @@ export function AdaptiveRefinementGroup() {
     >
       {quantities === null ? (
         <p className="muted small" data-testid="adaptive-unavailable">
-          This analysis runs on the mesh as it is: adaptive refinement needs an error estimate, which every
-          analysis has except the time-domain EM runs (static, magnetostatic, eddy-current, thermal steady and
-          transient, structural, thermal-stress, natural-frequency, harmonic, cavity-eigenmode and full-wave
-          frequency-domain analyses adapt).
+          This analysis runs on the mesh as it is: adaptive refinement needs an error estimate (static,
+          magnetostatic, eddy-current, thermal steady and transient, structural, thermal-stress,
+          natural-frequency, harmonic, cavity-eigenmode, full-wave frequency-domain and time-domain analyses
+          adapt).
         </p>
       ) : (
         <>

@@ -1,4 +1,4 @@
-import type { AnalysisType } from '@fieldline/contracts';
+import { type AnalysisType, EM_TIME_QUANTITIES } from '@fieldline/contracts';
 import { lazyChart } from '../../results/lazy-charts.tsx';
 import { formatHz } from '../../results/quantities.ts';
 import type { FaceListRole, FaceRow, FamilyModule } from '../family-module.ts';
@@ -17,6 +17,14 @@ import { SParametersPanel } from './results/SParametersPanel.tsx';
 
 // The time-domain panel draws with the line charts: their own chunk, fetched when a result is first shown.
 const TimeDomain = lazyChart(() => import('./results/TimeDomain.tsx').then((m) => m.TimeDomain));
+
+// What the form's "Stop when" calls each figure of a time-domain run.
+const EM_TIME_LABELS: Record<(typeof EM_TIME_QUANTITIES)[number], string> = {
+  resonance_frequency_Hz: 'Ringing frequency at the first probe',
+  peak_port_voltage_V: 'Peak voltage at a port or voltage source',
+  peak_energy_J: 'Peak stored energy over the run',
+  peak_electric_field_V_per_m: 'Peak |E| at the probes',
+};
 
 const named = (fallback: string) => (row: FaceRow, i: number) => row.name?.trim() || `${fallback} ${i + 1}`;
 
@@ -65,10 +73,10 @@ const em: FamilyModule = {
     isMagneticType(form.analysisType) ? coilArrows(form, mesh, form.analysisType === 'eddy-current') : [],
   // Static and conduction runs stop on the estimated error or a figure; full-wave on max |ΔS|; eigenmodes on the
   // change of the modes' frequencies; magnetostatics and eddy currents on B's estimated error or a figure
-  // (docs/adaptive.md). Transient EM runs have no estimator.
+  // (docs/adaptive.md). A time-domain run adapts on its history: every pass runs the whole transient.
   adaptiveQuantities: (form) =>
-    form.transient
-      ? null
+    form.transient && !isMagneticType(form.analysisType)
+      ? EM_TIME_QUANTITIES.map((value) => ({ value, label: EM_TIME_LABELS[value] }))
       : form.analysisType === 'em-eigen'
         ? []
         : form.analysisType === 'magnetostatic'
