@@ -32,6 +32,7 @@ class TetModel:
     interface_regions: np.ndarray | None = None  # (ni, 2) body ids on either side
     # After adaptive refinement (core/adaptive/): the 1-based face id of the uploaded face each row was cut
     # from, so conditions given by face id still land on every piece; None while rows are the face ids.
+    # 0 marks a face the engine added (the outside of the air a magnetic run meshes around a bare device).
     face_ids: np.ndarray | None = None
     # After adaptive refinement: each vertex's two parent vertices (the edge it bisected), -1 for vertices
     # of the uploaded mesh, which keep their indices.

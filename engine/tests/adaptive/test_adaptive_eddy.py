@@ -69,3 +69,59 @@ def test_round_wire_ac_resistance_adaptive_passes_reach_the_bessel_closed_form()
     # The estimated error falls pass by pass, and the last estimate is the cell field on the final mesh.
     assert passes[-1]["estimated_error"] < passes[0]["estimated_error"]
     assert sol.field("error_indicator").size == outcome.model.nt
+
+
+def test_a_bare_coil_over_a_plate_refines_its_added_air_and_shows_the_device():
+    """Eddy currents with the air added around a bare device (a coil over an aluminium plate): the air is
+    meshed once and refined with the device; the results show the coil and the plate, with the air's share
+    of the estimate reported."""
+    import ngsolve as ng
+    import numpy as np
+    from netgen import occ
+    from netgen.occ import OCCGeometry
+
+    from fieldline_engine.testing.uploaded import mesh_data_from_ngsolve
+
+    coil = occ.Cylinder(occ.Pnt(0, 0, 2), occ.Z, r=10, h=4) - occ.Cylinder(occ.Pnt(0, 0, 2), occ.Z, r=6, h=4)
+    coil.mat("coil")
+    plate = occ.Box(occ.Pnt(-12, -12, -2), occ.Pnt(12, 12, 0))
+    plate.mat("plate")
+    mesh = ng.Mesh(OCCGeometry(occ.Glue([coil, plate])).GenerateMesh(maxh=6.0))
+    data, _ = mesh_data_from_ngsolve(mesh, "mm")
+    names = list(mesh.GetMaterials())
+    data["tetrahedron_regions"] = [names.index(el.mat) for el in mesh.Elements(ng.VOL)]
+    data["region_names"] = names
+    model = model_from_mesh_data(data)
+    config = {
+        "analysisType": "eddy-current",
+        "frequency": 1000.0,
+        "meshOrder": 1,
+        "airPadding": 2.0,
+        "coils": [{"name": "c", "region": "coil", "turns": 50, "current": 1.0, "axis": [0, 0, 1]}],
+        "bodyMaterials": [{"region": "plate", "conductivity": 3.5e7}],
+        "adaptiveRefinement": {"tolerance": 1e-4, "maxPasses": 2},
+    }
+    outcome = run_adaptive(EddyCurrentAnalysis(), model, config, SILENT, ReconstructedSurface())
+    sol = outcome.solution
+    passes = sol.solver_info["adaptive_passes"]
+    air = sol.solver_info["air_region"]
+    for p in passes:
+        print(
+            f"[adaptive] bare coil over a plate: pass {p['pass']}: {p['elements']} tets, {p['unknowns']} unknowns, "
+            f"estimated error {p['estimated_error']:.4f}, loss {p['quantity']:.4g} W"
+        )
+    print(
+        f"[adaptive] bare coil over a plate: air share {air['estimated_error_share']:.0%}, "
+        f"{air['added_tetrahedra']} air tets"
+    )
+    assert len(passes) == 2 and passes[1]["estimated_error"] < passes[0]["estimated_error"]
+    assert air["refined"] and 0 < air["estimated_error_share"] < 1
+    shown = outcome.model
+    assert shown.region_names == names and set(np.unique(shown.regions).tolist()) == {0, 1}
+    assert shown.nt + air["added_tetrahedra"] == passes[-1]["elements"] and shown.nt > model.nt
+    for name in ("magnetic_flux_density", "loss_density", "error_indicator"):
+        f = sol.field(name)
+        assert len(f.values) == (shown.nv if f.location == "vertex" else shown.nt)
+    # every face the results show lies on the device: an outside face or an interface between coil and plate
+    assert np.all(shown.faces < shown.nv) and np.all(shown.face_ids >= 1)
+    assert sol.quantities["loss_W"]["plate"] > 0

@@ -30,14 +30,15 @@ class CadSurface:
         from fieldline_engine.geometry.gmsh_mesher import _fragment, gmsh_session, load_step
 
         out = self.fallback.project(model, triangles, rows, points)
-        listed = rows >= 0
+        listed = self._on_cad(model, rows)
         if not listed.any():
             return out
         tags = self._tags(model, rows[listed])
         others = np.full(len(tags), -1, dtype=np.int64)
         if other_rows is not None:
             second = other_rows[listed]
-            others[second >= 0] = self._tags(model, second[second >= 0])
+            on_cad = self._on_cad(model, second)
+            others[on_cad] = self._tags(model, second[on_cad])
         flat = points[listed] / model.unit_scale  # the CAD is in the model's unit
         projected = np.empty_like(flat)
         with gmsh_session() as gmsh:
@@ -53,6 +54,15 @@ class CadSurface:
                 projected[sel] = _onto_common_edge(gmsh, a, b, flat[sel])
         out[listed] = projected * model.unit_scale
         return out
+
+    @staticmethod
+    def _on_cad(model: TetModel, rows: np.ndarray) -> np.ndarray:
+        """Rows of uploaded faces: not −1 (an unlisted interface) nor face id 0 (a face the engine added,
+        such as the air a magnetic run meshes around a bare device: em/magnetics/adaptive_air.py)."""
+        listed = rows >= 0
+        if model.face_ids is not None:
+            listed[listed] = model.face_ids[rows[listed]] > 0
+        return listed
 
     def _tags(self, model: TetModel, rows: np.ndarray) -> np.ndarray:
         ids = model.face_ids[rows] if model.face_ids is not None else rows + 1

@@ -6,7 +6,13 @@ analysis let a family take part more closely:
 - `supports_adaptive(config) -> bool` (required to run adaptively: a family without an estimator is
   refused before any solve);
 - `adaptive_pass_config(config) -> dict | None`: the config each pass solves (full-wave: the adaptation
-  frequency alone); the full config is then solved once more on the final mesh (the requested sweep).
+  frequency alone); the full config is then solved once more on the final mesh (the requested sweep);
+- `adaptive_model(model, config, progress) -> (model, config) | None`: the model the passes refine when it
+  is more than the upload, built once before the first pass (magnetics: the device with the air the run
+  adds around it, so that the air is marked and refined like any other element), and the config the
+  passes solve it with;
+- `adaptive_results(model, solution, config) -> (model, solution)`: what the results show of the final
+  model and solution (magnetics: the device, as a run without refinement shows it).
 
 Results: `solver_info.adaptive_passes` ([{pass, unknowns, elements, estimated_error, quantity, time_s,
 change}]), `solver_info.adaptive_refinement` (the rule, what stopped the passes and what was reached),
@@ -55,6 +61,10 @@ def run_adaptive(
             f"Adaptive refinement is not available for '{analysis.analysis_type}' analyses: "
             "this analysis has no error estimator. Remove adaptiveRefinement or choose another analysis."
         )
+    prepare = getattr(analysis, "adaptive_model", None)
+    prepared = prepare(model, config, progress.sub(0.0, 0.02)) if prepare else None
+    if prepared is not None:
+        model, config = prepared
     pass_config_of = getattr(analysis, "adaptive_pass_config", None)
     pass_config = (pass_config_of(config) if pass_config_of else None) or config
     settings = adaptive_settings(config, DEFAULT_TOLERANCE)
@@ -128,6 +138,9 @@ def run_adaptive(
         final_config = {key: v for key, v in config.items() if key != "adaptiveRefinement"}
         solution = analysis.solve(model, final_config, progress.sub(share, 0.95))
     _attach(solution, model, estimate, passes, stop, settings, tolerance, name)
+    present = getattr(analysis, "adaptive_results", None)
+    if present is not None:
+        model, solution = present(model, solution, config)
     return AdaptiveOutcome(model, solution)
 
 

@@ -27,6 +27,23 @@ class MagnetostaticAnalysis:
         """Flux recovery of B weighted by 1/μ (em/adaptive_estimates.py)."""
         return True
 
+    def adaptive_model(
+        self, model: TetModel, config: dict[str, Any], progress: ProgressSpan
+    ) -> tuple[TetModel, dict[str, Any]] | None:
+        """A bare device's air is meshed once, before the passes, and refined with the device."""
+        from fieldline_engine.em.magnetics.job import air_for_adaptive_passes
+
+        progress(0.0, "Meshing the air around the model")
+        return air_for_adaptive_passes(model, config)
+
+    def adaptive_results(
+        self, model: TetModel, solution: Solution, config: dict[str, Any]
+    ) -> tuple[TetModel, Solution]:
+        """The results show the refined device, as a run without refinement shows the device."""
+        from fieldline_engine.em.magnetics.adaptive_air import device_results
+
+        return device_results(model, solution, config)
+
     def solve(self, model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
         from fieldline_engine.em.magnetics.job import solve_magnetostatic_job
 

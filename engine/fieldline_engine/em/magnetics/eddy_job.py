@@ -28,9 +28,10 @@ from fieldline_engine.core.probes import probe_points, probes_inside
 from fieldline_engine.core.regions import FaceLabeller
 from fieldline_engine.core.solution import Solution
 from fieldline_engine.em.constants import MU0
+from fieldline_engine.em.magnetics.adaptive_air import carried_air, model_with_air
 from fieldline_engine.em.magnetics.air_region import add_air
 from fieldline_engine.em.magnetics.eddy_current import EddySolution, solve_eddy_current
-from fieldline_engine.em.magnetics.job import AIR_PADDING_DEFAULT, needs_air
+from fieldline_engine.em.magnetics.job import air_padding, needs_air
 from fieldline_engine.em.magnetics.setup import (
     CoilSpec,
     body_magnetics,
@@ -108,10 +109,11 @@ def solve_eddy_job(model: TetModel, config: dict[str, Any], progress: ProgressSp
     # Stranded windings carry no eddy currents whatever their material's conductivity.
     conductivity = {b: s for b, s in sigma.items() if s > 0 and b not in coil_bodies}
 
-    solved, labels, air_info = model, labeller.labels, None
-    if _add_air(model, config, specs, solids):
+    solved, labels = model, labeller.labels
+    air_info = carried_air(model, config)  # an adaptive pass: the air is part of the refined model
+    if air_info is None and eddy_air_needed(model, config, specs, solids):
         progress(0.02, "Meshing the air around the model")
-        air = add_air(model, labels, float(config.get("airPadding") or AIR_PADDING_DEFAULT))
+        air = add_air(model, labels, air_padding(config))
         solved, labels, air_info = air.model, air.labels, air.describe()
     progress(0.03, "Building mesh")
     mesh = build_ngsolve_mesh(solved, labels)
@@ -156,9 +158,12 @@ def solve_eddy_job(model: TetModel, config: dict[str, Any], progress: ProgressSp
     if adaptive_requested(config):
         from fieldline_engine.em.adaptive_estimates import eddy_estimate
 
-        solution.error_estimate = eddy_estimate(
-            model, solved, mesh, sol.b_field, nu, solution.quantities, order, sol.ndof
+        air_region = None if air_info is None else len(model.region_names) - (solved is model)
+        solution.error_estimate, share = eddy_estimate(
+            model, solved, mesh, sol.b_field, nu, solution.quantities, order, sol.ndof, air_region
         )
+        if air_info is not None:
+            solution.solver_info["air_region"]["estimated_error_share"] = share
     return solution
 
 
@@ -173,7 +178,18 @@ def _probe(model: TetModel, mesh: ng.Mesh, sol: EddySolution, name: str, point: 
     }
 
 
-def _add_air(model: TetModel, config: dict[str, Any], specs: list[CoilSpec], solids: list) -> bool:
+def eddy_air_for_adaptive_passes(
+    model: TetModel, config: dict[str, Any]
+) -> tuple[TetModel, dict[str, Any]] | None:
+    """The device with its air, meshed once before an adaptive run's passes (em/magnetics/adaptive_air.py)."""
+    labeller = FaceLabeller(model)
+    specs = coil_specs(model, config, labeller)
+    if not eddy_air_needed(model, config, specs, read_solid_conductors(model, config)):
+        return None
+    return model_with_air(model, config, air_padding(config))
+
+
+def eddy_air_needed(model: TetModel, config: dict[str, Any], specs: list[CoilSpec], solids: list) -> bool:
     """Air around a bare device, as in magnetostatics; never around solid conductors, whose terminals are
     where they leave the model, nor with symmetry planes (the model then holds its own air)."""
     padding = config.get("airPadding")

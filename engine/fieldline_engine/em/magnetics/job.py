@@ -11,6 +11,7 @@ from fieldline_engine.core.fields import Field
 from fieldline_engine.core.h1_scalar import SolverOptions
 from fieldline_engine.core.regions import FaceLabeller
 from fieldline_engine.core.solution import Solution
+from fieldline_engine.em.magnetics.adaptive_air import carried_air, model_with_air
 from fieldline_engine.em.magnetics.air_region import add_air
 from fieldline_engine.em.magnetics.run import run_magnetostatic
 from fieldline_engine.em.magnetics.setup import (
@@ -29,8 +30,6 @@ from fieldline_engine.post.vertex_fields import VertexSampler
 from fieldline_engine.protocol import ProgressSpan
 
 AIR_PADDING_DEFAULT = 3.0  # contracts/src/analysis/magnetics.ts AIR_PADDING_DEFAULT
-# Above this share of the estimated error in the added air, an adaptive run says the passes cannot refine it.
-AIR_ERROR_WARNING_SHARE = 0.5
 
 FIELDS = {
     "magnetic_flux_density": ("Magnetic flux density", "T"),
@@ -64,6 +63,34 @@ def needs_air(
     return any(_active(bodies[i], i in coil_bodies) for i in touching)
 
 
+def air_needed(
+    model: TetModel, config: dict[str, Any], bodies: list[BodyMagnetics], coil_bodies: set[int]
+) -> bool:
+    if not needs_air(model, config, bodies, coil_bodies):
+        return False
+    if config.get("magneticBoundaries"):
+        raise InvalidInput(
+            "A model with symmetry planes (magneticBoundaries) must hold its own air: air is added only "
+            "around a whole device. Model the air, or set airPadding to 0."
+        )
+    return True
+
+
+def air_padding(config: dict[str, Any]) -> float:
+    return float(config.get("airPadding") or AIR_PADDING_DEFAULT)
+
+
+def air_for_adaptive_passes(
+    model: TetModel, config: dict[str, Any]
+) -> tuple[TetModel, dict[str, Any]] | None:
+    """The device with its air, meshed once before an adaptive run's passes (em/magnetics/adaptive_air.py)."""
+    labeller = FaceLabeller(model)
+    coils = coil_specs(model, config, labeller)
+    if not air_needed(model, config, body_magnetics(model, config), {c.body for c in coils}):
+        return None
+    return model_with_air(model, config, air_padding(config))
+
+
 def solve_magnetostatic_job(model: TetModel, config: dict[str, Any], progress: ProgressSpan) -> Solution:
     order = element_order(config)
     labeller = FaceLabeller(model)
@@ -72,16 +99,11 @@ def solve_magnetostatic_job(model: TetModel, config: dict[str, Any], progress: P
     bodies = body_magnetics(model, config)
     forces = force_bodies(model, config)
     origin, axis = torque_axis(config, model.unit_scale)
-    solved_model, labels, air_info = model, labeller.labels, None
-    if needs_air(model, config, bodies, {c.body for c in coils}):
-        if config.get("magneticBoundaries"):
-            raise InvalidInput(
-                "A model with symmetry planes (magneticBoundaries) must hold its own air: air is added only "
-                "around a whole device. Model the air, or set airPadding to 0."
-            )
+    solved_model, labels = model, labeller.labels
+    air_info = carried_air(model, config)  # an adaptive pass: the air is part of the refined model
+    if air_info is None and air_needed(model, config, bodies, {c.body for c in coils}):
         progress(0.02, "Meshing the air around the model")
-        padding = float(config.get("airPadding") or AIR_PADDING_DEFAULT)
-        air = add_air(model, labels, padding)
+        air = add_air(model, labels, air_padding(config))
         solved_model, labels, air_info = air.model, air.labels, air.describe()
         bodies.append(BodyMagnetics())
     progress(0.06, "Building mesh")
@@ -126,15 +148,11 @@ def solve_magnetostatic_job(model: TetModel, config: dict[str, Any], progress: P
     if adaptive_requested(config):
         from fieldline_engine.em.adaptive_estimates import magnetostatic_estimate
 
-        estimate, air_share = magnetostatic_estimate(model, solved_model, mesh, fields, bodies, order)
+        air_region = None if air_info is None else len(model.region_names) - (solved_model is model)
+        estimate, air_share = magnetostatic_estimate(
+            model, solved_model, mesh, fields, bodies, order, air_region
+        )
         solution.error_estimate = estimate
         if air_info is not None:
             solution.solver_info["air_region"]["estimated_error_share"] = air_share
-            if air_share > AIR_ERROR_WARNING_SHARE:
-                solution.warnings.append(
-                    f"Adaptive refinement: {air_share:.0%} of the estimated error is in the air added around "
-                    "the device, which is meshed again around each pass's device and refined only through "
-                    "the device's surface, so the passes reduce it slowly. To refine the air where the field "
-                    "bends, model the air as a body of your own and set airPadding to 0."
-                )
     return solution
