@@ -163,6 +163,24 @@ describe('S-parameters', () => {
     });
     expect(two[0]!.label).toBe('Peak displacement at the probes');
   });
+
+  it('a time-domain run names the probe it rang at, and gives |E| in V/m', () => {
+    const shown = extractQuantities({
+      quantities: {
+        resonance_frequency_Hz: 7.2113e9,
+        peak_port_voltage_V: 0.4992,
+        peak_energy_J: 3.07e-16,
+        peak_electric_field_V_per_m: 4.76,
+      },
+      time_domain_info: { resonances: { probes: [{ probe: 'P1', component: 'y', peaks: [] }] } },
+    });
+    expect(shown.map((q) => `${q.label}: ${quantityText(q)}`)).toEqual([
+      'Ringing frequency at probe P1: 7.211 GHz',
+      'Peak port voltage: 499.2 mV',
+      'Peak energy: 307 aJ',
+      'Peak |E| at the probes: 4.76 V/m',
+    ]);
+  });
 });
 
 describe('problem markers', () => {

@@ -9,6 +9,7 @@ export interface Quantity {
 
 /** Known result quantities: the key's suffix names its SI unit (engine writes e.g. capacitance_F). */
 const UNIT_SUFFIXES: [RegExp, string][] = [
+  [/_V_per_m$/, 'V/m'],
   [/_F$/, 'F'],
   [/_J$/, 'J'],
   [/_C$/, 'C'],
@@ -55,7 +56,7 @@ const PREFERRED_ORDER = [
 
 function labelOf(key: string): string {
   const base = key
-    .replace(/_(F|J|C|ohm|Ohm|H|Wb|Nm|S|W|A|V|Hz|s|kg|Pa|N|K|m)$/, '')
+    .replace(/_(V_per_m|F|J|C|ohm|Ohm|H|Wb|Nm|S|W|A|V|Hz|s|kg|Pa|N|K|m)$/, '')
     .replace(/_/g, ' ')
     .replace(/\b([Vv])on mises\b/, '$1on Mises');
   return base.charAt(0).toUpperCase() + base.slice(1);
@@ -82,6 +83,8 @@ const isNumberMap = (v: unknown): v is Record<string, number> =>
  * the bracket's response, whose legend went to 469 µm).
  */
 function probeLabel(key: string, result: Record<string, unknown>): string | null {
+  if (key === 'resonance_frequency_Hz') return ringingLabel(result);
+  if (key === 'peak_electric_field_V_per_m') return 'Peak |E| at the probes';
   if (key !== 'peak_displacement_m' && key !== 'peak_frequency_Hz') return null;
   const response = isRecord(result.harmonic_response) ? result.harmonic_response : null;
   const names = Array.isArray(response?.probes)
@@ -89,6 +92,16 @@ function probeLabel(key: string, result: Record<string, unknown>): string | null
     : [];
   const where = names.length === 1 ? `probe ${names[0]}` : 'the probes';
   return key === 'peak_displacement_m' ? `Peak displacement at ${where}` : `Peak frequency at ${where}`;
+}
+
+/** A time-domain run's ringing frequency is read at its first probe (docs/transient.md): the label names it. */
+function ringingLabel(result: Record<string, unknown>): string {
+  const info = isRecord(result.time_domain_info) ? result.time_domain_info : null;
+  const resonances = isRecord(info?.resonances) ? info.resonances : null;
+  const first = Array.isArray(resonances?.probes) ? resonances.probes[0] : null;
+  return isRecord(first) && typeof first.probe === 'string'
+    ? `Ringing frequency at probe ${first.probe}`
+    : 'Ringing frequency at the first probe';
 }
 
 /** Key quantities (capacitance, resistance, energy, charges …) from `quantities` or top-level keys. */
