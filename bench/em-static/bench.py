@@ -104,6 +104,7 @@ def run_ngsolve(order: int, n: int) -> dict:
     """The engine's own path: mesh import (mesh/ngsolve_mesh.py), the form PotentialSolver assembles and the
     LinearSolver it builds for `linearSolver: cg-amg` (core/linear_solve.py picks the preconditioner)."""
     import ngsolve as ng
+    from fieldline_engine.core.h1_scalar import assemble
     from fieldline_engine.core.linear_solve import LinearSolver
     from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
     from fieldline_engine.mesh.tet_model import TetModel
@@ -127,13 +128,17 @@ def run_ngsolve(order: int, n: int) -> dict:
     fes = ng.H1(mesh, order=order, dirichlet="boundary", wb_withedges=False)
     u, v = fes.TnT()
     a = ng.BilinearForm(fes, symmetric=True)
-    a += ng.InnerProduct(8.854e-12 * ng.grad(u), ng.grad(v)) * ng.dx
+    eps = mesh.MaterialCF(
+        {"body0": 8.854e-12}, default=8.854e-12
+    )  # em/materials.py's per-body coefficient
+    a += ng.InnerProduct(eps * ng.grad(u), ng.grad(v)) * ng.dx
     f = ng.LinearForm(fes)
     solver = LinearSolver(a, fes, "cg-amg", TOLERANCE, 1000)
     with ng.TaskManager():
-        with Clock() as assembly:
-            a.Assemble()
-            f.Assemble()
+        with (
+            Clock() as assembly
+        ):  # what PotentialSolver runs: the closed-form P1 matrix, or NGSolve's assembly
+            assemble(a, f, solver, mesh, [8.854e-12] if order == 1 else None)
         with Clock() as setup:
             solver.prepare(fes.FreeDofs())
         g = ng.GridFunction(fes)
@@ -142,7 +147,7 @@ def run_ngsolve(order: int, n: int) -> dict:
             fixed = ~np.array(fes.FreeDofs(), dtype=bool)
             g.vec.FV().NumPy()[fixed] = exact(vertices)[fixed]
         rhs = g.vec.CreateVector()
-        rhs.data = f.vec - a.mat * g.vec
+        rhs.data = f.vec - solver.mat * g.vec
         with Clock() as cg:
             solver.solve(rhs, g)
     error = np.max(np.abs(g.vec.FV().NumPy()[: mesh.nv] - exact(vertices)))

@@ -22,6 +22,7 @@ import ngsolve as ng
 import numpy as np
 
 from fieldline_engine.core.linear_solve import LinearSolver
+from fieldline_engine.core.p1_stiffness import CsrOperator, mesh_p1_stiffness
 from fieldline_engine.limits import parallel
 from fieldline_engine.protocol import SILENT
 
@@ -78,6 +79,7 @@ class PotentialSolver:
         fixed_vertices: dict[int, float] | None = None,
         progress: Any = None,
         what: str = "potential",
+        kappa_by_body: list[float] | None = None,
     ):
         self.mesh, self.kappa, self.bnd, self.order = mesh, kappa, bnd, order
         self.fixed_vertices = dict(fixed_vertices if fixed_vertices is not None else bnd.dirichlet_vertices)
@@ -113,9 +115,11 @@ class PotentialSolver:
             progress=lambda frac, msg: self.progress(0.3 + 0.7 * frac, msg),
         )
         self.progress(0.0, f"Assembling the {what} system ({self.fes.ndof} DOFs)")
+        # κ as plain numbers per body (a real scalar constant on each) lets order 1 skip NGSolve's element loop.
+        closed_form = order == 1 and not complex_valued and not robin and definedon is None
         with parallel(self.fes.ndof):
-            self.a.Assemble()
-            self.f.Assemble()
+            assemble(self.a, self.f, self.solver, mesh, kappa_by_body if closed_form else None)
+        self.matrix = self.solver.mat  # a.mat, or the closed-form P1 matrix the solver was given
         self.freedofs = ng.BitArray(self.fes.FreeDofs())
         # H1 numbers vertex DOFs first, so vertex i is DOF i.
         for vertex in self.fixed_vertices:
@@ -124,6 +128,10 @@ class PotentialSolver:
         self.solver.prepare(self.freedofs)
         self._dof_cache: dict[str, np.ndarray] = {}
         self._weight_cache: dict[str, np.ndarray] = {}
+
+    @property
+    def non_zeros(self) -> int:
+        return int(self.matrix.nze)
 
     @property
     def ndof(self) -> int:
@@ -161,18 +169,18 @@ class PotentialSolver:
             g.vec[vertex] = volts if voltages is None else 0.0
         rhs = g.vec.CreateVector()
         if with_sources and voltages is None:
-            rhs.data = self.f.vec - self.a.mat * g.vec
+            rhs.data = self.f.vec - self.matrix * g.vec
         else:
-            rhs.data = -self.a.mat * g.vec
+            rhs.data = -self.matrix * g.vec
         self.solver.solve(rhs, g, label)
         return g
 
     def residual(self, g: ng.GridFunction, with_sources: bool = True) -> np.ndarray:
         r = g.vec.CreateVector()
         if with_sources:
-            r.data = self.a.mat * g.vec - self.f.vec
+            r.data = self.matrix * g.vec - self.f.vec
         else:
-            r.data = self.a.mat * g.vec
+            r.data = self.matrix * g.vec
         return r.FV().NumPy().copy()
 
     def group_dofs(self, label: str) -> np.ndarray:
@@ -218,6 +226,27 @@ class PotentialSolver:
             for i, other in enumerate(labels):
                 matrix[i, j] = self.flux_of(r, other)
         return matrix
+
+
+def assemble(
+    a: ng.BilinearForm,
+    f: ng.LinearForm,
+    solver: LinearSolver,
+    mesh: ng.Mesh,
+    kappa_by_body: list[float] | None,
+) -> None:
+    """Assembles f, and a — or, when `kappa_by_body` is given (a = ∫ κ ∇u·∇v alone, order 1, real, κ a constant
+    per body), the solver takes a matrix (pyamg CG) and the mesh is straight tetrahedra, the closed-form P1
+    stiffness instead (core/p1_stiffness.py: faster than NGSolve's element loop, the same entries up to
+    round-off; bench/em-static)."""
+    matrix = None
+    if kappa_by_body is not None and solver.takes_first_order_matrix:
+        matrix = mesh_p1_stiffness(mesh, kappa_by_body)
+    if matrix is None:
+        a.Assemble()
+    else:
+        solver.use_matrix(CsrOperator(matrix))
+    f.Assemble()
 
 
 def _dirichlet_region(mesh: ng.Mesh, labels: set[str], interface: ng.Region | None) -> ng.Region | None:

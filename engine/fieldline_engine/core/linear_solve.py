@@ -157,10 +157,12 @@ class LinearSolver:
         self.progress = progress or (lambda _f, _m: None)
         self.report = SolveReport(method="direct" if self.method == "direct" else "cg")
         self._pre: ng.Preconditioner | None = None
+        self._matrix: ng.BaseMatrix | None = None  # the system matrix when not a.mat (use_matrix)
         self._pre_matrix: ng.BaseMatrix | None = None
         self._inverse: Any = None
         self._freedofs: ng.BitArray | None = None
         self._near_null = near_null  # (ndof × k) modes AMG must keep, for kind "elasticity"
+        self._kind = kind
         # cg-amg at order ≥ 2 for elasticity: freedofs → a two-level preconditioner and its name (Jacobi plus the
         # vertex subspace solved directly or by AMG, structural/static.py), built after assembly; no BDDC.
         self._two_level = two_level if self.method == "cg-amg" and two_level_ready else None
@@ -188,7 +190,9 @@ class LinearSolver:
             and amg.available()
         )
         if self._use_pyamg:
-            self.report.preconditioner = "smoothed aggregation AMG (pyamg)"
+            self.report.preconditioner = (
+                "classical AMG (pyamg)" if kind == "h1" else "smoothed aggregation AMG (pyamg)"
+            )
         elif self._use_h1_two_level:
             self.report.preconditioner = "Gauss-Seidel + vertex AMG (pyamg) two-level"
         elif self._use_aux_hcurl:
@@ -200,6 +204,22 @@ class LinearSolver:
             self._pre = ng.Preconditioner(a, name, **kwargs)
             self.report.preconditioner = name + (f" (coarse: {kwargs['coarsetype']})" if kwargs else "")
 
+    @property
+    def takes_first_order_matrix(self) -> bool:
+        """Whether the system matrix may come from outside NGSolve's assembly (use_matrix): CG with pyamg on a
+        real first-order scalar system reads the matrix only as an operator and through its CSR arrays."""
+        return self._use_pyamg and self._kind == "h1"
+
+    def use_matrix(self, matrix: ng.BaseMatrix) -> None:
+        """Solve with `matrix` (an operator that also answers CSR(), core/p1_stiffness.py) instead of a.mat,
+        which is then never assembled."""
+        assert self.takes_first_order_matrix
+        self._matrix = matrix
+
+    @property
+    def mat(self) -> ng.BaseMatrix:
+        return self._matrix if self._matrix is not None else self.a.mat
+
     def prepare(self, freedofs: ng.BitArray) -> None:
         started = time.perf_counter()
         self._freedofs = freedofs
@@ -208,13 +228,15 @@ class LinearSolver:
             self.report.method = "direct (sparse Cholesky)"
         else:
             if self._use_pyamg:
-                self._pre_matrix = amg.SmoothedAggregation(self.a.mat, freedofs, self._near_null)
+                scalar = self._kind == "h1" and self._near_null is None
+                amg_class = amg.ClassicalAMG if scalar else amg.SmoothedAggregation
+                self._pre_matrix = amg_class(self.mat, freedofs, self._near_null)
             elif self._use_aux_hcurl:
-                self._pre_matrix = AuxiliarySpaceHCurl(self.a.mat, self.fes, freedofs)
+                self._pre_matrix = AuxiliarySpaceHCurl(self.mat, self.fes, freedofs)
             elif self._two_level is not None:
                 self._pre_matrix, self.report.preconditioner = self._two_level(freedofs)
             elif self._use_h1_two_level:
-                self._pre_matrix = VertexTwoLevel(self.a.mat, freedofs, self.fes.mesh.nv)
+                self._pre_matrix = VertexTwoLevel(self.mat, freedofs, self.fes.mesh.nv)
             self.report.method = "preconditioned CG" + (
                 " (COCG, complex symmetric)" if self.fes.is_complex else ""
             )
@@ -226,7 +248,7 @@ class LinearSolver:
             self._inverse = self._factor_of(self._freedofs)
             return
         with parallel(self.unknowns):
-            self._inverse = self.a.mat.Inverse(self._freedofs, inverse="sparsecholesky")
+            self._inverse = self.mat.Inverse(self._freedofs, inverse="sparsecholesky")
 
     def solve(self, rhs: ng.BaseVector, gf: ng.GridFunction, label: str = "Solving") -> None:
         """Adds the solution of A x = rhs (on the free DOFs) to gf, which holds the Dirichlet values."""
@@ -261,7 +283,7 @@ class LinearSolver:
                     raise _Stalled(it, rate, max_iterations + 1)
 
         solver = ng.solvers.CGSolver(
-            self.a.mat, pre, tol=tolerance, maxiter=max_iterations, callback=on_iteration
+            self.mat, pre, tol=tolerance, maxiter=max_iterations, callback=on_iteration
         )
         correction = gf.vec.CreateVector()
         correction[:] = 0.0
@@ -304,7 +326,7 @@ class LinearSolver:
             project = ng.Projector(self._freedofs, True)
             pre = project @ pre @ project
         solver = ng.solvers.CGSolver(
-            self.a.mat,
+            self.mat,
             pre,
             tol=self.tolerance,
             maxiter=self.max_iterations,

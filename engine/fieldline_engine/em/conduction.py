@@ -190,7 +190,7 @@ def solve_steady_conduction(
         frequency=0.0,
         quantities=quantities,
         ndof=conduction.ndof,
-        non_zeros=int(conduction.a.mat.nze),
+        non_zeros=conduction.non_zeros,
         reports=reports,
     )
 

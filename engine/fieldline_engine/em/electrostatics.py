@@ -20,7 +20,7 @@ from fieldline_engine.em.field_solution import (
     require_grounding,
     two_terminal_voltages,
 )
-from fieldline_engine.em.materials import BodyMaterial, coefficient
+from fieldline_engine.em.materials import BodyMaterial, coefficient, isotropic_values
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.limits import parallel
 from fieldline_engine.protocol import SILENT
@@ -41,7 +41,8 @@ def solve_electrostatics(
             "Impedance conditions need a current to flow: give the model a conductivity or a frequency above 0."
         )
     progress = progress or SILENT
-    eps = coefficient(mesh, [m.permittivity for m in materials])
+    permittivity = [m.permittivity for m in materials]
+    eps = coefficient(mesh, permittivity)
     solver = PotentialSolver(
         mesh,
         eps,
@@ -51,6 +52,7 @@ def solve_electrostatics(
         fixed_vertices=fixed_vertices(bnd),
         progress=progress,
         what="electrostatic",
+        kappa_by_body=isotropic_values(permittivity),
     )
     progress(0.5, "Solving")
     phi = solver.solve()
@@ -79,6 +81,6 @@ def solve_electrostatics(
         frequency=0.0,
         quantities=quantities,
         ndof=solver.ndof,
-        non_zeros=int(solver.a.mat.nze),
+        non_zeros=solver.non_zeros,
         reports=[("potential", solver.solver.report)],
     )

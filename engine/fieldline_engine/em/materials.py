@@ -82,6 +82,11 @@ def reciprocal(values: list[tuple[float, float, float]]) -> list[tuple[float, fl
     return [tuple(1.0 / x for x in v) for v in values]
 
 
+def isotropic_values(values: list[tuple[Any, Any, Any]]) -> list[Any] | None:
+    """Each body's value when every body is isotropic (what `coefficient` makes a scalar), else None."""
+    return [v[0] for v in values] if all(len(set(v)) == 1 for v in values) else None
+
+
 def coefficient(mesh: ng.Mesh, values: list[tuple[Any, Any, Any]]) -> ng.CoefficientFunction:
     """A per-body coefficient (real or complex): scalar when every body is isotropic, else a diagonal
     3×3 tensor. Bodies are the mesh materials body0, body1, …"""

@@ -114,7 +114,7 @@ def solve_quasistatics(
         frequency=frequency,
         quantities=quantities,
         ndof=solver.ndof,
-        non_zeros=int(solver.a.mat.nze),
+        non_zeros=solver.non_zeros,
         reports=[("potential", solver.solver.report)],
         notes=notes,
     )
