@@ -53,11 +53,17 @@ def csr_rows(mat: ng.BaseMatrix, rows: int | None = None):
 def without_round_off(block):
     """`block` (square scipy CSR) without the couplings that are round-off zeros (ROUND_OFF)."""
     diagonal = np.sqrt(np.abs(block.diagonal()))
-    rows = np.repeat(np.arange(block.shape[0]), np.diff(block.indptr))
-    keep = np.abs(block.data) >= ROUND_OFF * diagonal[rows] * diagonal[block.indices]
-    if keep.all():
+    # One pass over the entries finds the few that could be round-off (below the bound for the largest
+    # diagonal); the per-entry test runs on those only (it was ~8 % of the AMG set-up at 1e6 DOFs on all).
+    candidates = np.flatnonzero(np.abs(block.data) < ROUND_OFF * np.max(diagonal, initial=0.0) ** 2)
+    if not len(candidates):
         return block
-    block.data[~keep] = 0.0
+    rows = np.searchsorted(block.indptr, candidates, side="right") - 1
+    bound = ROUND_OFF * diagonal[rows] * diagonal[block.indices[candidates]]
+    drop = candidates[np.abs(block.data[candidates]) < bound]
+    if not len(drop):
+        return block
+    block.data[drop] = 0.0
     block.eliminate_zeros()
     return block
 
