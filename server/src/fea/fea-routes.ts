@@ -13,6 +13,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requireUser } from '../accounts/guards.ts';
+import { compressStream } from '../http/compress-stream.ts';
 import { fieldError, HttpError, notFound } from '../http/errors.ts';
 import type { Route } from '../http/route.ts';
 import { ownerForWrite, ownerOfRequest } from '../jobs/job-owner.ts';
@@ -154,17 +155,18 @@ export function registerFeaRoutes(route: Route, deps: FeaRouteDeps): void {
       if (query.format !== 'json') {
         const exported = await fea.networkExport(job, query.format);
         if (!exported) throw notFound('No S-parameters for this job');
-        return reply
+        reply
           .header('content-type', exported.contentType)
-          .header('content-disposition', `attachment; filename="${exported.fileName}"`)
-          .send(exported.body);
+          .header('content-disposition', `attachment; filename="${exported.fileName}"`);
+        return reply.send(compressStream(request, reply, exported.file.body, exported.file.bytes));
       }
+      // Streamed from storage as the client reads (issue 37), compressed by Accept-Encoding.
       const file = await fea.resultsFile(job);
       if (!file) throw notFound('Results not found');
-      return reply
+      reply
         .header('content-type', 'application/json')
-        .header('content-disposition', `attachment; filename="fea_results_${params.jobId}.json"`)
-        .send(file);
+        .header('content-disposition', `attachment; filename="fea_results_${params.jobId}.json"`);
+      return reply.send(compressStream(request, reply, file.body, file.bytes));
     },
   });
 
@@ -206,10 +208,12 @@ export function registerFeaRoutes(route: Route, deps: FeaRouteDeps): void {
     handler: async (_input, request, reply) => {
       const file = await fea.resultsBinary(jobOf(request));
       if (!file) throw notFound('Results not found');
+      // Streamed from storage as the client reads (issue 37); float arrays, not worth compressing.
       return reply
         .header('content-type', 'application/octet-stream')
         .header('cache-control', 'private, no-store')
-        .send(file);
+        .header('content-length', String(file.bytes))
+        .send(file.body);
     },
   });
 

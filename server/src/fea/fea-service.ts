@@ -28,6 +28,7 @@ import { type CachedSnapshot, type JobSnapshot, ownsJob } from '../jobs/job-stat
 import { lengthOf, type StoredFile } from '../jobs/job-storage.ts';
 import { RANKS_FILE, rankRequest } from '../jobs/mpi-ranks.ts';
 import type { MaterialLibrary } from '../materials/material-library.ts';
+import type { BlobStream } from '../storage/blob-store.ts';
 import { refuseFaceIdsOutOfRange } from './face-ids.ts';
 import { checkFieldsFrom } from './fields-from-check.ts';
 import { meshHash } from './mesh-hash.ts';
@@ -445,32 +446,33 @@ export class FeaService {
     }
   }
 
-  async resultsFile(job: JobRow): Promise<Buffer | null> {
+  /** results.json of a completed job, streamed from storage (JobStorage.streamResult). */
+  async resultsFile(job: JobRow): Promise<BlobStream | null> {
     if (job.status !== 'completed' || !job.result_location || job.files_deleted_at) return null;
-    return this.deps.jobs.files.readResult(job.id, 'results.json');
+    return this.deps.jobs.files.streamResult(job.id, 'results.json');
   }
 
   /** results.bin, the viewer's binary twin of results.json (docs/results-binary.md), if the engine wrote it. */
-  async resultsBinary(job: JobRow): Promise<Buffer | null> {
+  async resultsBinary(job: JobRow): Promise<BlobStream | null> {
     if (job.status !== 'completed' || !job.result_location || job.files_deleted_at) return null;
-    return this.deps.jobs.files.readResult(job.id, 'results.bin');
+    return this.deps.jobs.files.streamResult(job.id, 'results.bin');
   }
 
-  /** The engine's S-parameter exports (`sparameters.sNp`, `sparameters.csv`) of a completed job. */
+  /** The engine's S-parameter exports (`sparameters.sNp`, `sparameters.csv`) of a completed job, streamed. */
   async networkExport(
     job: JobRow,
     format: Exclude<DownloadFormat, 'json'>,
-  ): Promise<{ body: Buffer; fileName: string; contentType: string } | null> {
+  ): Promise<{ file: BlobStream; fileName: string; contentType: string } | null> {
     if (job.status !== 'completed' || job.files_deleted_at) return null;
     const name = resultFiles(job)
       .map((f) => f.name)
       .find((n) => (format === 'csv' ? n === 'sparameters.csv' : /^sparameters\.s\d+p$/.test(n)));
     if (!name) return null;
-    const body = await this.deps.jobs.files.readResult(job.id, name);
-    if (!body) return null;
+    const file = await this.deps.jobs.files.streamResult(job.id, name);
+    if (!file) return null;
     const ext = name.slice(name.indexOf('.'));
     return {
-      body,
+      file,
       fileName: `fea_sparameters_${job.id}${ext}`,
       contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'text/plain; charset=us-ascii',
     };

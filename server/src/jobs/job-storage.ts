@@ -1,5 +1,6 @@
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { BlobStream } from '../storage/blob-store.ts';
 import type { EncryptedStorage } from '../storage/encrypted-storage.ts';
 
 /** The length of an array in a `readSummary` result, summarised (`{ $array: n }`) or not; else null. */
@@ -117,6 +118,15 @@ export class JobStorage {
   async readResult(jobId: string, name: string): Promise<Buffer | null> {
     if (!SAFE_NAME.test(name)) return null;
     return this.store.get(this.resultKey(jobId, name));
+  }
+
+  /**
+   * A result file as a stream of its plaintext, for a download (EncryptedStorage.getStream): the reply
+   * reads it from storage as its client reads, never holding it whole. Null when it does not exist.
+   */
+  streamResult(jobId: string, name: string): Promise<BlobStream | null> {
+    if (!SAFE_NAME.test(name)) return Promise.resolve(null);
+    return this.store.getStream(this.resultKey(jobId, name));
   }
 
   /**

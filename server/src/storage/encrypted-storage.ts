@@ -1,5 +1,6 @@
-import type { BlobStore } from './blob-store.ts';
+import type { BlobStore, BlobStream } from './blob-store.ts';
 import { open, seal } from './sealed-format.mjs';
+import { OpenSealedStream, plaintextBytes } from './sealed-stream.ts';
 import { type StorageTask, storageWorkers, toBuffer, transferable } from './worker-pool.ts';
 
 /**
@@ -68,6 +69,27 @@ export class EncryptedStorage {
         transferable(sealed),
       ),
     );
+  }
+
+  /**
+   * The plaintext of `key` as a stream, opened as it is read (OpenSealedStream): a download of a large
+   * result never holds the object, sealed or open, and waits on its reader (backpressure). `bytes` is the
+   * plaintext length. Null when the object does not exist. A tampered object errors at its end.
+   */
+  async getStream(key: string): Promise<BlobStream | null> {
+    const sealed = await this.blobs.getStream(key);
+    if (sealed === null) return null;
+    const bytes = plaintextBytes(sealed.bytes);
+    if (bytes === null) {
+      sealed.body.destroy();
+      throw new Error(`stored object ${key} is not in the encrypted format`);
+    }
+    const body = new OpenSealedStream(this.key, key);
+    // Not pipeline(): the caller owns `body`'s end; an error on either side ends both.
+    sealed.body.on('error', (err) => body.destroy(err));
+    body.on('close', () => sealed.body.destroy());
+    sealed.body.pipe(body);
+    return { body, bytes };
   }
 
   /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { assertSafeKey, type BlobStore } from './blob-store.ts';
+import { assertSafeKey, type BlobStore, type BlobStream } from './blob-store.ts';
 
 /** A directory on local disk (the default). Files are written via a temporary name and renamed. */
 export class LocalBlobStore implements BlobStore {
@@ -37,6 +37,24 @@ export class LocalBlobStore implements BlobStore {
       return await readFile(this.path(key));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async getStream(key: string): Promise<BlobStream | null> {
+    // Opened first: a later rename over the key (a re-run's results) leaves this reader its own file.
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(this.path(key), 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    try {
+      const { size } = await handle.stat();
+      return { body: handle.createReadStream({ highWaterMark: 64 * 1024 }), bytes: size };
+    } catch (err) {
+      await handle.close();
       throw err;
     }
   }

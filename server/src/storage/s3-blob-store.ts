@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   DeleteObjectsCommand,
@@ -7,7 +8,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { assertSafeKey, type BlobStore } from './blob-store.ts';
+import { assertSafeKey, type BlobStore, type BlobStream } from './blob-store.ts';
 
 export interface S3Options {
   bucket: string;
@@ -45,6 +46,19 @@ export class S3BlobStore implements BlobStore {
       const res = await this.client.send(new GetObjectCommand({ Bucket: this.opts.bucket, Key: key }));
       if (!res.Body) return Buffer.alloc(0);
       return Buffer.from(await res.Body.transformToByteArray());
+    } catch (err) {
+      if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return null;
+      throw err;
+    }
+  }
+
+  async getStream(key: string): Promise<BlobStream | null> {
+    assertSafeKey(key);
+    try {
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.opts.bucket, Key: key }));
+      // In Node the SDK's body is the HTTP response itself: read as the reader asks (backpressure).
+      const body = res.Body instanceof Readable ? res.Body : Readable.from([]);
+      return { body, bytes: res.ContentLength ?? 0 };
     } catch (err) {
       if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return null;
       throw err;

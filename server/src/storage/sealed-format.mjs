@@ -4,9 +4,9 @@
 // as additional data, so a file moved to another key fails to open.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
-const MAGIC = Buffer.from('FLE1'); // Fieldline encrypted object, format 1
-const NONCE_BYTES = 12;
-const TAG_BYTES = 16;
+export const MAGIC = Buffer.from('FLE1'); // Fieldline encrypted object, format 1
+export const NONCE_BYTES = 12;
+export const TAG_BYTES = 16;
 
 /** Bytes a sealed object adds to its plaintext. */
 export const SEAL_OVERHEAD = MAGIC.length + NONCE_BYTES + TAG_BYTES;

@@ -11,6 +11,7 @@ import {
 import { z } from 'zod';
 import { requireUser } from '../accounts/guards.ts';
 import { testHooks } from '../fea/fea-routes.ts';
+import { compressStream } from '../http/compress-stream.ts';
 import { fieldError, notFound } from '../http/errors.ts';
 import type { Route } from '../http/route.ts';
 import type { StudyService } from './study-service.ts';
@@ -99,17 +100,19 @@ export function registerStudyRoutes(
       'application/json': StudyTableResponse,
       'text/csv': z.string().meta({ description: 'The same table as CSV' }),
     },
-    handler: async ({ params, query, auth: user }, _request, reply) => {
-      // streamed a page of points at a time (the study is looked up first: a 404 before any byte)
+    handler: async ({ params, query, auth: user }, request, reply) => {
+      // streamed a page of points at a time (the study is looked up first: a 404 before any byte),
+      // compressed as it streams by Accept-Encoding
       const table = await studies.table(user.id, params.studyId, query.format);
       reply.header('cache-control', 'no-store');
-      if (query.format === 'json')
-        return reply.header('content-type', 'application/json; charset=utf-8').send(table.body);
-      const fileName = `study_${table.name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || params.studyId}.csv`;
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${fileName}"`)
-        .send(table.body);
+      if (query.format === 'json') reply.header('content-type', 'application/json; charset=utf-8');
+      else {
+        const fileName = `study_${table.name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || params.studyId}.csv`;
+        reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${fileName}"`);
+      }
+      return reply.send(compressStream(request, reply, table.body));
     },
   });
 

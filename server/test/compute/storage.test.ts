@@ -8,6 +8,7 @@ import { JobStorage } from '../../src/jobs/job-storage.ts';
 import { EncryptedStorage } from '../../src/storage/encrypted-storage.ts';
 import { LocalBlobStore } from '../../src/storage/local-blob-store.ts';
 import { S3BlobStore } from '../../src/storage/s3-blob-store.ts';
+import { OpenSealedStream } from '../../src/storage/sealed-stream.ts';
 
 const key = randomBytes(32).toString('hex');
 const secret = Buffer.from('{"mesh_data":{"vertices":[[0,0,0]]},"secret":"proprietary antenna geometry"}');
@@ -47,6 +48,95 @@ describe('encrypted local storage', () => {
     expect(await store.get('jobs/j1/job.json')).toBeNull();
     await expect(store.put('../evil', Buffer.from('x'))).rejects.toThrow(/unsafe/);
     await expect(store.put('/etc/x', Buffer.from('x'))).rejects.toThrow(/unsafe/);
+  });
+});
+
+/** Reads a stream to its end: its bytes and how many chunks they came in. */
+async function drain(body: NodeJS.ReadableStream): Promise<{ bytes: Buffer; chunks: number }> {
+  const parts: Buffer[] = [];
+  for await (const c of body) parts.push(c as Buffer);
+  return { bytes: Buffer.concat(parts), chunks: parts.length };
+}
+
+describe('encrypted storage read as a stream (downloads, issue 37)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fieldline-stream-'));
+  const blobs = new LocalBlobStore(dir);
+  const store = new EncryptedStorage(blobs, key);
+  const large = randomBytes(8 * 2 ** 20);
+
+  it('opens a sealed object chunk by chunk into the same bytes, its plaintext length known first', async () => {
+    await store.put('jobs/s/out/results.bin', large);
+    const file = await store.getStream('jobs/s/out/results.bin');
+    expect(file?.bytes).toBe(large.length);
+    const { bytes, chunks } = await drain(file?.body as NodeJS.ReadableStream);
+    expect(bytes.equals(large)).toBe(true);
+    expect(chunks).toBeGreaterThan(8);
+    // a small object (sealed on this thread) and an empty one read the same way
+    await store.put('jobs/s/out/small.json', secret);
+    expect(
+      (await drain((await store.getStream('jobs/s/out/small.json'))?.body as never)).bytes.equals(secret),
+    ).toBe(true);
+    await store.put('jobs/s/out/empty', Buffer.alloc(0));
+    expect((await drain((await store.getStream('jobs/s/out/empty'))?.body as never)).bytes.length).toBe(0);
+    expect(await store.getStream('jobs/s/out/missing')).toBeNull();
+  });
+
+  it('opens the same bytes whatever the chunk boundaries (inside the header, the tag, single bytes)', async () => {
+    const plain = randomBytes(5000);
+    const sealed = store.seal('jobs/s/out/x', plain);
+    for (const sizes of [[1], [3, 17], [16], [15, 1, 33], [4999], [sealed.length]]) {
+      const opener = new OpenSealedStream(new Uint8Array(Buffer.from(key, 'hex')), 'jobs/s/out/x');
+      const out = drain(opener);
+      for (let at = 0, i = 0; at < sealed.length; i++) {
+        const n = sizes[i % sizes.length] as number;
+        opener.write(sealed.subarray(at, at + n));
+        at += n;
+      }
+      opener.end();
+      expect((await out).bytes.equals(plain), `chunks of ${sizes}`).toBe(true);
+    }
+  });
+
+  it('reads from storage only as fast as its reader reads (backpressure)', async () => {
+    let source: { bytesRead: number } | undefined;
+    const spied = new EncryptedStorage(
+      Object.assign(Object.create(blobs), {
+        getStream: async (k: string) => {
+          const s = await blobs.getStream(k);
+          source = s?.body as unknown as { bytesRead: number };
+          return s;
+        },
+      }),
+      key,
+    );
+    const file = await spied.getStream('jobs/s/out/results.bin');
+    const body = file?.body as NodeJS.ReadableStream;
+    await new Promise((resolve) => body.once('data', resolve));
+    body.pause();
+    await new Promise((r) => setTimeout(r, 200));
+    // A few read-ahead chunks, not the 8 MB object.
+    expect(source?.bytesRead).toBeLessThan(2 ** 20);
+    const rest = await drain(body);
+    expect(rest.bytes.length).toBeGreaterThan(large.length - 2 ** 20);
+  });
+
+  it('errors at the end of a tampered or moved object instead of completing it', async () => {
+    const file = join(dir, 'jobs/s/out/results.bin');
+    const sealed = readFileSync(file);
+    const flipped = Buffer.from(sealed);
+    flipped[sealed.length - 100] = (flipped[sealed.length - 100] ?? 0) ^ 1;
+    writeFileSync(file, flipped);
+    await expect(drain((await store.getStream('jobs/s/out/results.bin'))?.body as never)).rejects.toThrow(
+      /auth/i,
+    );
+    writeFileSync(join(dir, 'jobs/s/out/moved.bin'), sealed);
+    await expect(drain((await store.getStream('jobs/s/out/moved.bin'))?.body as never)).rejects.toThrow(
+      /auth/i,
+    );
+    writeFileSync(join(dir, 'jobs/s/out/plain.bin'), Buffer.from('not sealed at all, just some plain text'));
+    await expect(drain((await store.getStream('jobs/s/out/plain.bin'))?.body as never)).rejects.toThrow(
+      /not in the encrypted format/,
+    );
   });
 });
 
@@ -96,6 +186,16 @@ describe.skipIf(!endpoint)('encrypted S3 storage (moto server)', () => {
     expect(raw?.includes(Buffer.from('proprietary'))).toBe(false);
     expect((await store.get('jobs/s3job/job.json'))?.equals(secret)).toBe(true);
     expect(await store.get('jobs/s3job/missing.json')).toBeNull();
+    // Streamed (downloads): the same bytes, the plaintext length from the object's size, null when missing.
+    const large = randomBytes(3 * 2 ** 20);
+    await store.put('jobs/s3job/out/results.bin', large);
+    const file = await store.getStream('jobs/s3job/out/results.bin');
+    expect(file?.bytes).toBe(large.length);
+    const streamed = await drain(file?.body as NodeJS.ReadableStream);
+    expect(streamed.bytes.equals(large)).toBe(true);
+    expect(streamed.chunks).toBeGreaterThan(3);
+    expect(await store.getStream('jobs/s3job/out/missing.bin')).toBeNull();
+    await store.delete('jobs/s3job/out/results.bin');
     expect(await store.list('jobs/s3job')).toEqual(['jobs/s3job/job.json', 'jobs/s3job/out/results.json']);
     expect(await store.deletePrefix('jobs/s3job')).toBe(2);
     expect(await store.list('jobs/s3job')).toEqual([]);

@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { StudyResponse } from '@fieldline/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_PAGE_POINTS } from '../../src/studies/study-service.ts';
@@ -26,26 +27,31 @@ afterAll(async () => {
 });
 
 /** A GET over the socket: status, headers, body, and how many chunks the body arrived in. */
-function get(path: string, who = cookie) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; body: string; chunks: number }>(
-    (resolve, reject) => {
-      const req = request(`${base}${path}`, { headers: { cookie: who } }, (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (c: Buffer) => parts.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(parts).toString('utf8'),
-            chunks: parts.length,
-          }),
-        );
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end();
-    },
-  );
+function get(path: string, who = cookie, headers: Record<string, string> = {}) {
+  return new Promise<{
+    status: number;
+    headers: Record<string, unknown>;
+    body: string;
+    raw: Buffer;
+    chunks: number;
+  }>((resolve, reject) => {
+    const req = request(`${base}${path}`, { headers: { cookie: who, ...headers } }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(parts).toString('utf8'),
+          raw: Buffer.concat(parts),
+          chunks: parts.length,
+        }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 describe('the study table download', () => {
@@ -85,6 +91,31 @@ describe('the study table download', () => {
     expect(json.headers['transfer-encoding']).toBe('chunked');
     expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(JSON.parse(json.body)).toEqual(studyTable(study));
+
+    // Compressed as it streams, by Accept-Encoding (br preferred, as for the other JSON replies): the
+    // same text once decoded, much smaller on the wire.
+    for (const [format, identity] of [
+      ['csv', csv],
+      ['json', json],
+    ] as const) {
+      const br = await get(`/api/fea/studies/${id}/table?format=${format}`, cookie, {
+        'accept-encoding': 'gzip, deflate, br',
+      });
+      expect(br.status).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers.vary).toBe('Accept-Encoding');
+      expect(brotliDecompressSync(br.raw).toString('utf8')).toBe(identity.body);
+      const gz = await get(`/api/fea/studies/${id}/table?format=${format}`, cookie, {
+        'accept-encoding': 'gzip;q=1, br;q=0',
+      });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.raw).toString('utf8')).toBe(identity.body);
+      expect(identity.headers['content-encoding']).toBeUndefined();
+      console.log(
+        `study table ${format}: ${identity.raw.length} bytes, br ${br.raw.length}, gzip ${gz.raw.length}`,
+      );
+      expect(br.raw.length).toBeLessThan(identity.raw.length / 3);
+    }
   }, 120_000);
 
   it('a one-point table has its header and row; another user’s table is a 404 before any row', async () => {
