@@ -96,6 +96,7 @@ describe('adaptive refinement', () => {
     expect(screen.queryByTestId('adaptive-unavailable')).toBeNull();
     expect(quantityOptions()).toEqual([
       '',
+      'S',
       'resonance_frequency_Hz',
       'peak_port_voltage_V',
       'peak_energy_J',

@@ -14,7 +14,7 @@ from typing import Any
 import ngsolve as ng
 import numpy as np
 
-from fieldline_engine.core.adaptive.estimate import ErrorEstimate, recovery_indicators
+from fieldline_engine.core.adaptive.estimate import ErrorEstimate, Tracked, recovery_indicators
 from fieldline_engine.core.adaptive.history import MAX_ESTIMATED_FRAMES, HistoryEstimate
 from fieldline_engine.em.materials import BodyMaterial
 from fieldline_engine.mesh.tet_model import TetModel
@@ -48,15 +48,34 @@ class WaveHistory:
         )
         self.frames.append((eta_e + eta_h, norm_e + norm_h))
 
-    def estimate(self, unknowns: int, quantities: dict[str, Any]) -> ErrorEstimate:
+    def estimate(self, unknowns: int, quantities: dict[str, Any], s: np.ndarray | None) -> ErrorEstimate:
+        """`s`: the run's S-parameters over the pulse's band (complex, any shape), followed as HFSS's max |ΔS|."""
         history = HistoryEstimate()
         loudest = max((norm2 + float(eta2.sum()) for eta2, norm2 in self.frames), default=0.0)
         for eta2, norm2 in self.frames:
             if norm2 + float(eta2.sum()) >= QUIET_ENERGY_SHARE * loudest:
                 history.add(eta2, norm2)
-        default = next((q for q in DEFAULT_QUANTITIES if q in quantities), None)
-        return history.estimate(self.model.nt, unknowns, default)
+        default = "S" if s is not None else next((q for q in DEFAULT_QUANTITIES if q in quantities), None)
+        out = history.estimate(self.model.nt, unknowns, default)
+        if s is not None:
+            out.tracked["S"] = Tracked(s, "absolute", "S-parameters")
+        return out
 
 
-# The figure a time-domain run's passes table shows by default: the first the run produced.
-DEFAULT_QUANTITIES = ("resonance_frequency_Hz", "peak_port_voltage_V", "peak_energy_J")
+def band_s_parameters(results: dict[str, Any]) -> np.ndarray | None:
+    """The run's S over the band as a complex array: the full matrix of a port-by-port run ([k][q][p]), else the
+    driven port's column (S_q1 per frequency); None without S. The frequencies are the config's or the pulse's
+    band, the same on every pass, so the arrays compare entry by entry."""
+    matrix = (results.get("s_parameters") or {}).get("matrix")
+    if matrix is None:
+        column = ((results.get("time_domain_info") or {}).get("frequency_response") or {}).get("s_parameters")
+        matrix = list((column or {}).get("column", {}).values()) or None
+    if matrix is None:
+        return None
+    pairs = np.asarray(matrix, dtype=float)
+    return pairs[..., 0] + 1j * pairs[..., 1]
+
+
+# The figure a time-domain run's passes table shows by default when it has no S: the first the run produced
+# (a port's peak voltage before the ringing frequency: a matched line hardly rings).
+DEFAULT_QUANTITIES = ("peak_port_voltage_V", "resonance_frequency_Hz", "peak_energy_J")

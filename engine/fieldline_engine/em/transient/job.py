@@ -12,6 +12,7 @@ import numpy as np
 from fieldline_engine import protocol
 from fieldline_engine.core.adaptive.settings import adaptive_requested
 from fieldline_engine.core.solution import Solution
+from fieldline_engine.em.adaptive_estimates import FULLWAVE_TOLERANCE
 from fieldline_engine.em.boundary_conditions import ResolvedBoundaries, resolve_boundaries
 from fieldline_engine.em.field_catalogue import em_solution
 from fieldline_engine.em.fullwave.job import fullwave_labels, pmc_labels, port_filling
@@ -19,7 +20,7 @@ from fieldline_engine.em.materials import body_materials
 from fieldline_engine.em.ports.wave_port import build_wave_port
 from fieldline_engine.em.transient.config import probe_points, time_grid, volume_currents
 from fieldline_engine.em.transient.gap_source import build_gap_source, find_gaps
-from fieldline_engine.em.transient.history_estimate import WaveHistory
+from fieldline_engine.em.transient.history_estimate import WaveHistory, band_s_parameters
 from fieldline_engine.em.transient.output import transient_results
 from fieldline_engine.em.transient.smatrix import (
     configured_single_drive,
@@ -183,9 +184,12 @@ def solve_transient_job(model: TetModel, config: dict[str, Any]) -> Solution:
             }
             results["s_parameters"] = matrix
     results["solver_info"]["curved_geometry"] = curving
+    s_band = band_s_parameters(results) if history is not None else None
     solution = em_solution(fields, results, phases=False)
     if history is not None:
-        solution.error_estimate = history.estimate(solver.ndof, solution.quantities)
+        solution.error_estimate = history.estimate(solver.ndof, solution.quantities, s_band)
+        if s_band is not None and config["adaptiveRefinement"].get("quantity") == "S":
+            solution.error_estimate.default_tolerance = FULLWAVE_TOLERANCE  # HFSS's |ΔS| 0.02
     return solution
 
 

@@ -76,7 +76,10 @@ const em: FamilyModule = {
   // (docs/adaptive.md). A time-domain run adapts on its history: every pass runs the whole transient.
   adaptiveQuantities: (form) =>
     form.transient && !isMagneticType(form.analysisType)
-      ? EM_TIME_QUANTITIES.map((value) => ({ value, label: EM_TIME_LABELS[value] }))
+      ? [
+          { value: 'S', label: 'S-parameters over the pulse’s band: max |ΔS|' },
+          ...EM_TIME_QUANTITIES.map((value) => ({ value, label: EM_TIME_LABELS[value] })),
+        ]
       : form.analysisType === 'em-eigen'
         ? []
         : form.analysisType === 'magnetostatic'

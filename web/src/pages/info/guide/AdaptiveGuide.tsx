@@ -64,8 +64,9 @@ export function AdaptiveGuide() {
           pass runs the whole pulse again. E and H are recovered at twelve instants spread over the run, each
           instant's error taken relative to the energy then in the fields, and each element keeps its largest:
           the mesh follows a pulse everywhere it travelled and a ringing mode wherever its field is. Stop on
-          the estimated error or on the change of the ringing frequency at the first probe, the peak voltage
-          at a port or voltage source, the peak stored energy or the peak |E| at the probes.
+          the estimated error, on the S-parameters over the pulse's band (the largest |ΔS| at any of its
+          frequencies, default 0.02), or on the change of the ringing frequency at the first probe, the peak
+          voltage at a port or voltage source, the peak stored energy or the peak |E| at the probes.
         </li>
         <li>
           <strong>Limits</strong>: at most <em>Max passes</em> passes (default 8) and a model of at most{' '}
