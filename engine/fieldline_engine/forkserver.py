@@ -20,9 +20,9 @@ Fork safety: the fork server runs no thread besides the main one when it forks (
 through /proc/self/task; the server starts the engine with OMP_NUM_THREADS=OPENBLAS_NUM_THREADS=1, the
 warm-up starts no NGSolve TaskManager, and the server-pid watch here is a select() timeout, not a thread),
 so no lock can be held by a thread that does not exist in the child. It is single-threaded and forks from
-its event loop, not from inside any library call. Each child restarts what it needs: the parent watch
-(its parent is now this process, which exits when the server does), NumPy's global random state (Python's
-`random` reseeds itself at fork).
+its event loop, not from inside any library call. Each child restarts what it needs: the watch (its
+launcher's pidfd and the server's pid, instead of the parent watch: its parent is the fork server, whose
+end must not end a job under way), NumPy's global random state (Python's `random` reseeds itself at fork).
 """
 
 import contextlib
@@ -31,6 +31,7 @@ import os
 import selectors
 import signal
 import socket
+import struct
 import sys
 
 from fieldline_engine import protocol
@@ -111,11 +112,12 @@ class _ForkServer:
                 os.close(fd)
             conn.close()
             return
+        launcher = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))[0]
         check_single_threaded()
         sys.stderr.flush()
         pid = os.fork()
         if pid == 0:
-            self._become_spare(conn, fds)  # never returns
+            self._become_spare(conn, fds, launcher)  # never returns
         for fd in fds:
             os.close(fd)
         # Here too, so a kill right after the fork cannot miss the child's group (an error: it did so already).
@@ -169,11 +171,10 @@ class _ForkServer:
         for pid in self.children:
             _kill_group(pid)
 
-    def _become_spare(self, conn: socket.socket, fds: list[int]) -> None:
+    def _become_spare(self, conn: socket.socket, fds: list[int], launcher: int) -> None:
         """In the forked child: leave the fork server behind and be a standby process after its warm-up."""
         code = 1
         try:
-            fork_server = os.getppid()
             os.setpgid(0, 0)  # the server's kills reach it through the fork server, by this group
             self.selector.close()
             self.listener.close()
@@ -187,10 +188,9 @@ class _ForkServer:
                 os.close(fd)
             protocol.rebind_after_fork()
             _reseed()
-            from fieldline_engine.limits import watch_parent
             from fieldline_engine.standby import run_one
 
-            watch_parent(fork_server)
+            _watch_launcher_and_server(launcher, self.server_pid)
             code = run_one(self.run_command)
         except BaseException:  # noqa: BLE001 - a child never returns into the fork server's loop
             import traceback
@@ -198,6 +198,39 @@ class _ForkServer:
             traceback.print_exc(file=sys.stderr)
         finally:
             _exit(code)
+
+
+def _watch_launcher_and_server(launcher: int, server: int | None) -> None:
+    """A forked spare exits (137) when its launcher ends (the server killed its group) or the server is
+    gone — not when the fork server is: a job under way outlives it, and the fork server also kills the
+    spare's group when its launcher goes, which reaches what the job itself started."""
+    import select
+    import threading
+
+    try:
+        launcher_fd = os.pidfd_open(launcher)
+    except OSError:
+        os._exit(137)
+    poller = select.poll()
+    poller.register(launcher_fd, select.POLLIN)
+
+    def server_alive() -> bool:
+        if server is None:
+            return True
+        try:
+            os.kill(server, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+
+    def watch() -> None:
+        while not poller.poll(_WATCH_SECONDS * 1000) and server_alive():
+            pass
+        os._exit(137)
+
+    threading.Thread(target=watch, name="launcher-watch", daemon=True).start()
 
 
 def _server_pid() -> int | None:

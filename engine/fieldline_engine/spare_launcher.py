@@ -38,6 +38,8 @@ def main(socket_path: str) -> None:
         report = _read_line(conn)
     except OSError:
         report = None
+    if report is None:
+        _outlive(int(first[4:]))
     _end_like(report)
 
 
@@ -61,11 +63,25 @@ def _read_line(conn: socket.socket) -> str | None:
     return data.decode("ascii").strip()
 
 
-def _end_like(report: str | None) -> None:
-    """Exit as the child did. No report: the fork server died under it (the child exits with it)."""
-    if report and report.startswith("exit "):
+def _outlive(child: int) -> None:
+    """The fork server ended before the child: wait for the child to end (it watches this process and the
+    server, and runs its job to the end). Its status went with the fork server; the server judges the job by
+    its final protocol line, and only without one by this exit code (1: it ended unexpectedly)."""
+    import select
+
+    try:
+        child_fd = os.pidfd_open(child)
+    except OSError:
+        os._exit(1)
+    select.select([child_fd], [], [])
+    os._exit(1)
+
+
+def _end_like(report: str) -> None:
+    """Exit as the child did."""
+    if report.startswith("exit "):
         os._exit(int(report[5:]))
-    sig = int(report[7:]) if report and report.startswith("signal ") else signal.SIGKILL
+    sig = int(report[7:]) if report.startswith("signal ") else signal.SIGKILL
     if sig != signal.SIGKILL:
         signal.signal(sig, signal.SIG_DFL)
     os.kill(os.getpid(), sig)

@@ -25,9 +25,7 @@ ENV = {
 }
 
 
-@pytest.fixture(scope="module")
-def fork_server(tmp_path_factory):
-    socket_path = tmp_path_factory.mktemp("fork") / "s"
+def start_fork_server(socket_path: Path) -> subprocess.Popen:
     proc = subprocess.Popen(
         [sys.executable, "-m", "fieldline_engine", "forkserver", "--socket", str(socket_path)],
         cwd=ENGINE_DIR,
@@ -37,6 +35,13 @@ def fork_server(tmp_path_factory):
         text=True,
     )
     assert json.loads(proc.stdout.readline()) == {"event": "ready"}
+    return proc
+
+
+@pytest.fixture(scope="module")
+def fork_server(tmp_path_factory):
+    socket_path = tmp_path_factory.mktemp("fork") / "s"
+    proc = start_fork_server(socket_path)
     yield proc, str(socket_path)
     proc.kill()
     proc.wait()
@@ -224,3 +229,45 @@ def test_a_fork_server_whose_server_is_gone_exits_before_warming_up(tmp_path):
         timeout=60,
     )
     assert proc.returncode == 137 and proc.stdout == ""
+
+
+def sleepy_job(directory: Path, seconds: float) -> dict:
+    directory.mkdir()
+    (directory / "job.json").write_text(json.dumps({"test_hooks": {"sleep_seconds": seconds}}))
+    return {
+        "command": "solve",
+        "job": str(directory),
+        "env": {"FIELDLINE_ENGINE_PLUGIN": "fieldline_engine.testing.hooks"},
+    }
+
+
+def test_spares_outlive_their_fork_server_and_still_die_with_their_launcher(tmp_path):
+    server = start_fork_server(tmp_path / "s")
+    running, idle, doomed = (launch(str(tmp_path / "s")) for _ in range(3))
+    for spare in (running, idle, doomed):
+        assert json.loads(spare.stdout.readline()) == {"event": "ready"}
+    children = sorted(pid for pid in children_of(server.pid) if alive(pid))
+    assert len(children) == 3
+    running.stdin.write(json.dumps(sleepy_job(tmp_path / "running", 1.5)) + "\n")
+    running.stdin.flush()
+    assert json.loads(running.stdout.readline())["event"] == "progress"
+    server.kill()
+    server.wait()
+    # The job under way runs to its end; without its fork server the launcher cannot learn the exit status,
+    # so it exits 1 and the server judges the job by its final line.
+    out, _err = running.communicate(timeout=60)
+    assert json.loads(out.splitlines()[-1])["event"] == "error"  # the hook's job has no model: invalid input
+    assert json.loads(out.splitlines()[-1])["code"] == "invalid_input"
+    assert running.returncode == 1
+    # An idle spare still takes a job.
+    events, _code = send(idle, {"command": "health", "job": None})
+    assert events[-1]["event"] == "done", events
+    # A launcher killed now (no fork server to kill its child's group): the child sees its launcher end.
+    (left,) = [pid for pid in children if alive(pid)]
+    os.killpg(doomed.pid, signal.SIGKILL)
+    doomed.wait(timeout=5)
+    started = time.monotonic()
+    while alive(left) and time.monotonic() - started < 5:
+        time.sleep(0.02)
+    print(f"orphaned spare gone {time.monotonic() - started:.3f} s after its launcher was killed")
+    assert time.monotonic() - started < 1.0

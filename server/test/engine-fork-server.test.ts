@@ -148,20 +148,30 @@ describe('the engine fork server (ENGINE_FORK_SERVER)', () => {
     expect(outcome.ok ? '' : outcome.message).toContain('memory limit of 1536 MB');
   });
 
-  it('when the fork server dies, jobs still run and it is restarted', async () => {
-    const { standby, forkServer } = pool(1);
-    await pollUntil(async () => standby.readyCount() === 1 && forkServer.state === 'ready', 60_000);
+  it('when the fork server dies, jobs under way finish, new jobs still run and it is restarted', async () => {
+    const { standby, forkServer } = pool(2);
+    await pollUntil(async () => standby.readyCount() === 2 && forkServer.state === 'ready', 60_000);
+    let sawProgress = false;
+    const underWay = runEngine(
+      { ...installation, standby },
+      solve(jobDir('under-way', { ...tinyJob(), test_hooks: { sleep_seconds: 1.5 } }), {
+        env: HOOKS,
+        onProgress: () => (sawProgress = true),
+      }),
+    );
+    await pollUntil(async () => sawProgress, 30_000);
     process.kill(forkServer.pid as number, 'SIGKILL');
     await pollUntil(async () => forkServer.state !== 'ready', 5_000, 10);
-    // A job submitted at once: the idle forked spare went with its fork server, so the job starts cold,
-    // on a full standby process, or on a launcher that became one; whichever, it runs.
+    expect((await underWay).ok).toBe(true);
+    // A job submitted at once: it takes the idle forked spare (it outlives its fork server), a full
+    // standby process, or a launcher that became one, or starts cold; whichever, it runs.
     const outcome = await runEngine({ ...installation, standby }, solve(jobDir('after-loss')));
     expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
     await pollUntil(async () => forkServer.state === 'ready', 60_000);
     expect(forkServer.starts).toBe(2);
     // Back to forked spares once the old spares are used up.
     const before = standby.takenForked;
-    for (let i = 0; i < 3 && standby.takenForked === before; i++) {
+    for (let i = 0; i < 4 && standby.takenForked === before; i++) {
       await pollUntil(async () => standby.readyCount() === 1, 60_000);
       const next = await runEngine({ ...installation, standby }, solve(jobDir(`after-restart-${i}`)));
       expect(next.ok, JSON.stringify(next)).toBe(true);
