@@ -159,6 +159,7 @@ def magnetostatic_estimate(
         default=ng.CF(1.0 / MU0),
     )
     eta2, norm2 = recovery_indicators(solved, mesh, fields.b, nu, order, per_body=True)
+    eta2 = eta2 + source_oscillation(solved, mesh, fields.source, order)
     estimate = ErrorEstimate(eta2[: model.nt], fields.ndof, relative_error(float(eta2.sum()), norm2))
     estimate.default_quantity = "energy_J"
     return estimate, air_share(solved, eta2, air_region)
@@ -174,10 +175,12 @@ def eddy_estimate(
     order: int,
     ndof: int,
     air_region: int | None,
+    source: ng.CoefficientFunction | None = None,
 ) -> tuple[ErrorEstimate, float]:
     """Eddy currents: flux recovery of the complex B, real and imaginary parts each, weighted by ν and
     recovered body by body (B's tangential part jumps by μr at a core); in a conductor B falls off over the
-    skin depth, and its recovery error is what draws refinement to the skin. In an adaptive run the air a
+    skin depth, and its recovery error is what draws refinement to the skin; the coils' `source` adds its
+    data oscillation (source_oscillation). In an adaptive run the air a
     run adds around the device is part of `model` (meshed once before the passes) and marked like the rest;
     `air_region` (None without added air) gives its share of the error, returned second. The stopping rule
     may follow the loss, the energy, the inductance or each conductor's resistance and reactance (arrays
@@ -188,6 +191,9 @@ def eddy_estimate(
         e, n = recovery_indicators(solved, mesh, part, nu, order, per_body=True)
         eta2 += e
         norm2 += n
+    if source is not None:  # the coils' data oscillation, as in magnetostatics
+        for part in (source.real, source.imag) if source.is_complex else (source,):
+            eta2 += source_oscillation(solved, mesh, part, order)
     estimate = ErrorEstimate(eta2[: model.nt], ndof, relative_error(float(eta2.sum()), norm2))
     for name in ("resistance_ohm", "reactance_ohm"):
         table = quantities.get(name)
@@ -195,6 +201,21 @@ def eddy_estimate(
             estimate.tracked[name] = Tracked([float(v) for v in table.values()], "relative", name)
     estimate.default_quantity = "total_loss_W"
     return estimate, air_share(solved, eta2, air_region)
+
+
+def source_oscillation(
+    model: TetModel, mesh: ng.Mesh, source: ng.CoefficientFunction, order: int
+) -> np.ndarray:
+    """The coils' current density is constant on each tetrahedron (the lowest-order divergence-free field along
+    the winding, em/magnetics/coil_paths.py): on a coarse winding the current runs on a polygon inside the
+    circle, an error in the data that the recovery of B does not see, and the passes would leave the winding
+    coarse where B is smooth. Its share of the energy-norm error is the residual estimator's data
+    oscillation μ0 h_T² ‖J − J_h‖²_T, with J recovered body by body as B is (0 outside the windings)."""
+    diff2, _ = recovery_indicators(model, mesh, source, ng.CF(1.0), order, per_body=True)
+    p = model.vertices[model.tetrahedra]
+    edges = p[:, [0, 0, 0, 1, 1, 2]] - p[:, [1, 2, 3, 2, 3, 3]]
+    h = np.sqrt(np.max(np.einsum("tek,tek->te", edges, edges), axis=1))
+    return MU0 * h**2 * diff2
 
 
 def air_share(solved: TetModel, eta2: np.ndarray, air_region: int | None) -> float:

@@ -49,9 +49,11 @@ def curve_mesh(mesh: ng.Mesh, model: TetModel | None, config: dict[str, Any], or
 def _surface_triangles(model: TetModel) -> tuple[np.ndarray, np.ndarray]:
     """Boundary and interface triangles, and a surface id per triangle (creases never cross ids)."""
     tris = [model.faces]
-    ids = [
-        np.where(model.face_outer_region < 0, 0, 1 + model.face_inner_region * 1000 + model.face_outer_region)
-    ]
+    # The unordered pair of bodies: a refined model lists an interface face from either side (its inner body is
+    # whichever tetrahedron came first), and one smooth interface must stay one surface.
+    low = np.minimum(model.face_inner_region, model.face_outer_region)
+    high = np.maximum(model.face_inner_region, model.face_outer_region)
+    ids = [np.where(model.face_outer_region < 0, 0, 1 + low * 1000 + high)]
     if model.interface_faces is not None and len(model.interface_faces):
         tris.append(model.interface_faces)
         r = np.sort(model.interface_regions, axis=1)

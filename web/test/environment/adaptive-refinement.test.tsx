@@ -125,6 +125,42 @@ describe('adaptive refinement', () => {
     expect(screen.getByTestId('run-estimate').textContent).toMatch(/adaptive refinement may grow it to 40 k/);
   });
 
+  it('offers the adaptation frequency where a harmonic response adapts, and sends it only there', () => {
+    const { store } = mount(<AnalysisConfigForm />);
+    act(() =>
+      store.set((s) => ({
+        form: { ...s.form, physics: 'vibration', vibrationKind: 'harmonic', harmonicFreqMax: '800' },
+      })),
+    );
+    quantityOptions(); // opens the group and ticks it on
+    const field = within(openGroup()).getByTestId('adaptive-frequency') as HTMLInputElement;
+    expect(field.placeholder).toBe("the band's highest (800 Hz)");
+    fireEvent.change(field, { target: { value: '650' } });
+    const harmonic = store.get().form;
+    expect(harmonic.adaptiveFrequency).toBe('650');
+    const sent = toBackendConfig(harmonic, { bodies: [] });
+    expect(sent.analysisType).toBe('harmonic');
+    expect(sent.adaptiveRefinement).toMatchObject({ frequency: 650 });
+    expect(fromBackendConfig(JSON.parse(JSON.stringify(sent))).form).toMatchObject({
+      vibrationKind: 'harmonic',
+      adaptiveEnabled: true,
+      adaptiveFrequency: '650',
+    });
+    // blank: the engine's default (the band's highest), nothing sent
+    expect(
+      toBackendConfig({ ...harmonic, adaptiveFrequency: '' }, { bodies: [] }).adaptiveRefinement,
+    ).not.toHaveProperty('frequency');
+    // natural frequencies adapt on the modes, not at a frequency: no field, and a typed one is not sent
+    act(() => store.set((s) => ({ form: { ...s.form, vibrationKind: 'modal' } })));
+    expect(within(openGroup()).queryByTestId('adaptive-frequency')).toBeNull();
+    const modal = toBackendConfig(store.get().form, { bodies: [] });
+    expect(modal.analysisType).toBe('modal');
+    expect(modal.adaptiveRefinement).not.toHaveProperty('frequency');
+    // nor with another family's analysis
+    const structural = toBackendConfig({ ...harmonic, physics: 'structural' }, { bodies: [] });
+    expect(structural.adaptiveRefinement).not.toHaveProperty('frequency');
+  });
+
   it('maps the group to adaptiveRefinement and back; off sends nothing', () => {
     const form = defaultAnalysisForm();
     expect(toBackendConfig(form, { bodies: [] }).adaptiveRefinement).toBeUndefined();

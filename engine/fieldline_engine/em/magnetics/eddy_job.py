@@ -160,7 +160,7 @@ def solve_eddy_job(model: TetModel, config: dict[str, Any], progress: ProgressSp
 
         air_region = None if air_info is None else len(model.region_names) - (solved is model)
         solution.error_estimate, share = eddy_estimate(
-            model, solved, mesh, sol.b_field, nu, solution.quantities, order, sol.ndof, air_region
+            model, solved, mesh, sol.b_field, nu, solution.quantities, order, sol.ndof, air_region, source
         )
         if air_info is not None:
             solution.solver_info["air_region"]["estimated_error_share"] = share

@@ -64,6 +64,9 @@ export interface CommonFormFields {
   adaptiveQuantity: string;
   adaptiveMaxPasses: string;
   adaptiveMaxUnknowns: string;
+  /** the adaptation frequency in Hz where the analysis adapts at one frequency ('' = the analysis's default;
+   * sent only when the chosen family offers it: `FamilyModule.adaptiveFrequency`) */
+  adaptiveFrequency: string;
   /** body (region) index → materials-library id */
   bodyMaterials: Record<number, string>;
   /** body index → properties typed over the library material's (structural, thermal) */

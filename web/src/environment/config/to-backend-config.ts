@@ -61,7 +61,7 @@ export function toBackendConfig(
     analysisType,
     mode: purpose === 'meshing' ? MESHING_TYPE : family.mode(analysisType, form),
     meshingOnly: purpose === 'meshing',
-    ...commonToBackend(form),
+    ...commonToBackend(form, { adaptiveFrequency: family.adaptiveFrequency?.(form) != null }),
   };
   if (purpose === 'meshing') {
     if (options.meshing) Object.assign(config, meshingKeys(options.meshing));

@@ -87,6 +87,9 @@ export interface FamilyModule {
   /** the quantities adaptive refinement may follow in the analysis the form runs (the engine's results keys);
    * null or absent: that analysis has no adaptive refinement (the common group says so) */
   adaptiveQuantities?: (form: AnalysisForm) => readonly AdaptiveQuantity[] | null;
+  /** where the analysis the form runs adapts at one frequency (`adaptiveRefinement.frequency`): what a blank
+   * field means (its default, shown as the field's placeholder); null or absent: no adaptation frequency */
+  adaptiveFrequency?: (form: AnalysisForm) => string | null;
 
   /** which of its analysis types the form runs */
   analysisType: (form: AnalysisForm) => AnalysisType;

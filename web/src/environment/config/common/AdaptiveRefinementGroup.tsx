@@ -12,7 +12,9 @@ import { useForm } from '../use-form.ts';
  */
 export function AdaptiveRefinementGroup() {
   const { form, set } = useForm();
-  const quantities = familyById(form.physics).adaptiveQuantities?.(form) ?? null;
+  const family = familyById(form.physics);
+  const quantities = family.adaptiveQuantities?.(form) ?? null;
+  const frequencyDefault = family.adaptiveFrequency?.(form) ?? null;
   const options = [
     {
       value: '',
@@ -69,6 +71,18 @@ export function AdaptiveRefinementGroup() {
                   testId="adaptive-max-passes"
                 />
               </div>
+              {frequencyDefault !== null && (
+                <TextField
+                  label="Adaptation frequency"
+                  unit="Hz"
+                  inputMode="decimal"
+                  value={form.adaptiveFrequency}
+                  placeholder={frequencyDefault}
+                  hint="The passes solve this one frequency; the requested sweep then runs on the final mesh."
+                  onChange={(v) => set({ adaptiveFrequency: v })}
+                  testId="adaptive-frequency"
+                />
+              )}
               <TextField
                 label="Size limit"
                 unit="unknowns"

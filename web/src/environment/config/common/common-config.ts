@@ -45,14 +45,20 @@ export function defaultCommonForm(): Omit<CommonFormFields, 'physics'> {
     adaptiveQuantity: '',
     adaptiveMaxPasses: String(ADAPTIVE_DEFAULTS.maxPasses),
     adaptiveMaxUnknowns: String(ADAPTIVE_DEFAULTS.maxUnknowns),
+    adaptiveFrequency: '',
   };
 }
 
-/** `adaptiveRefinement` from the form: absent when off; a blank or unusable tolerance or quantity is left to
- * the engine's default for the analysis, passes and size clamped to the contract's bounds. */
-export function adaptiveToBackend(form: CommonFormFields): Partial<AnalysisConfigInput> {
+/** `adaptiveRefinement` from the form: absent when off; a blank or unusable tolerance, quantity or adaptation
+ * frequency is left to the engine's default for the analysis, passes and size clamped to the contract's
+ * bounds. The frequency is sent only where the chosen family offers it (`withFrequency`). */
+export function adaptiveToBackend(
+  form: CommonFormFields,
+  withFrequency = false,
+): Partial<AnalysisConfigInput> {
   if (!form.adaptiveEnabled) return {};
   const tolerance = parseNumber(form.adaptiveTolerance);
+  const frequency = withFrequency ? parseNumber(form.adaptiveFrequency) : undefined;
   const passes = parseInteger(form.adaptiveMaxPasses) ?? ADAPTIVE_DEFAULTS.maxPasses;
   const unknowns = parseInteger(form.adaptiveMaxUnknowns) ?? ADAPTIVE_DEFAULTS.maxUnknowns;
   const quantity = form.adaptiveQuantity.trim();
@@ -60,6 +66,7 @@ export function adaptiveToBackend(form: CommonFormFields): Partial<AnalysisConfi
     adaptiveRefinement: {
       ...(tolerance !== undefined && tolerance > 0 && tolerance < 1 ? { tolerance } : {}),
       ...(quantity ? { quantity } : {}),
+      ...(frequency !== undefined && frequency > 0 ? { frequency } : {}),
       maxPasses: clamp(passes, ADAPTIVE_BOUNDS.maxPasses.min, ADAPTIVE_BOUNDS.maxPasses.max),
       maxUnknowns: clamp(unknowns, ADAPTIVE_BOUNDS.maxUnknowns.min, ADAPTIVE_BOUNDS.maxUnknowns.max),
     },
@@ -79,6 +86,7 @@ function adaptiveFromBackend(r: ConfigReader, form: Omit<CommonFormFields, 'phys
   if (typeof a.quantity === 'string') form.adaptiveQuantity = a.quantity;
   if (isNumber(a.maxPasses)) form.adaptiveMaxPasses = String(a.maxPasses);
   if (isNumber(a.maxUnknowns)) form.adaptiveMaxUnknowns = String(a.maxUnknowns);
+  if (isNumber(a.frequency) && a.frequency > 0) form.adaptiveFrequency = String(a.frequency);
 }
 
 /** The common fields that name bodies of the model: back to defaults on a new upload. */
@@ -102,8 +110,12 @@ const finiteTriple = (t: Triple): [number, number, number] | undefined => {
   return v.every((x) => x !== undefined) ? (v as [number, number, number]) : undefined;
 };
 
-/** The common keys of every run's backend config; §5 bounds enforced, §5/§9 fallbacks applied. */
-export function commonToBackend(form: CommonFormFields): Partial<AnalysisConfigInput> {
+/** The common keys of every run's backend config; §5 bounds enforced, §5/§9 fallbacks applied.
+ * `adaptiveFrequency`: the chosen analysis adapts at one frequency the form may set. */
+export function commonToBackend(
+  form: CommonFormFields,
+  { adaptiveFrequency = false }: { adaptiveFrequency?: boolean } = {},
+): Partial<AnalysisConfigInput> {
   const grid = form.gridResolution.map(gridAxis) as [number, number, number];
   return {
     tolerance: positiveOr(form.tolerance, d.tolerance),
@@ -127,7 +139,7 @@ export function commonToBackend(form: CommonFormFields): Partial<AnalysisConfigI
     gridPaddingFactor: clamp(form.gridPaddingFactor, b.gridPaddingFactor.min, b.gridPaddingFactor.max),
     verbose: form.verbose,
     autoRunAnalysis: form.autoRunAnalysis,
-    ...adaptiveToBackend(form),
+    ...adaptiveToBackend(form, adaptiveFrequency),
   };
 }
 

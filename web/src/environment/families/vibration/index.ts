@@ -41,6 +41,9 @@ const vibration: FamilyModule = {
           },
           { value: 'peak_displacement_m', label: 'Probe displacement amplitude (needs a probe point)' },
         ],
+  // the passes solve one frequency: the chosen one, else the band's highest (docs/adaptive.md)
+  adaptiveFrequency: (form) =>
+    form.vibrationKind === 'harmonic' ? `the band's highest (${form.harmonicFreqMax || '–'} Hz)` : null,
   analysisType: (form) => form.vibrationKind,
   mode: (analysisType) => analysisType,
   toBackend: (form, { bodies }) => vibrationToBackend(form, bodies),

@@ -41,8 +41,9 @@ export function AdaptiveGuide() {
         </li>
         <li>
           <strong>Harmonic response</strong> (Vibration harmonic): like full-wave, the passes run at one
-          frequency — the field frequency if you set one, else the band's highest (through the API,{' '}
-          <code>adaptiveRefinement.frequency</code> chooses another) — and estimate the error of the complex
+          frequency — the group's <em>Adaptation frequency</em> if you set one (
+          <code>adaptiveRefinement.frequency</code>
+          ), else the field frequency, else the band's highest — and estimate the error of the complex
           displacement there (its strain recovered, real and imaginary parts); they stop on the estimated
           error or on the change of the max displacement amplitude (or a probe's) at that frequency; then the
           sweep is solved on the final mesh. Keep the adaptation frequency off a resonance: there the
