@@ -183,7 +183,8 @@ export const AdaptiveRefinement = z.object({
     .max(ADAPTIVE_BOUNDS.maxUnknowns.max)
     .default(ADAPTIVE_DEFAULTS.maxUnknowns),
   fraction: z.number().gt(0).max(1).default(ADAPTIVE_DEFAULTS.fraction),
-  /** full-wave: the adaptation frequency in Hz (default: the sweep's highest) */
+  /** full-wave and harmonic response: the adaptation frequency in Hz (default: the sweep's highest; harmonic:
+   * else harmonicFieldFrequency) */
   frequency: z.number().positive().optional(),
 });
 export type AdaptiveRefinement = z.infer<typeof AdaptiveRefinement>;
