@@ -97,7 +97,9 @@ def test_a_bare_coil_over_a_plate_refines_its_added_air_and_shows_the_device():
         "frequency": 1000.0,
         "meshOrder": 1,
         "airPadding": 2.0,
-        "coils": [{"name": "c", "region": "coil", "turns": 50, "current": 1.0, "phase": 30, "axis": [0, 0, 1]}],
+        "coils": [
+            {"name": "c", "region": "coil", "turns": 50, "current": 1.0, "phase": 30, "axis": [0, 0, 1]}
+        ],
         "bodyMaterials": [{"region": "plate", "conductivity": 3.5e7}],
         "adaptiveRefinement": {"tolerance": 1e-4, "maxPasses": 2},
     }
