@@ -113,7 +113,7 @@ class SmoothedAggregation(ng.BaseMatrix):
 class ClassicalAMG(SmoothedAggregation):
     """Ruge–Stüben (classical) AMG with direct interpolation, for a scalar first-order (P1) system: on these
     M-matrix-like Laplacians it needs fewer CG iterations than smoothed aggregation (bench/em-static, P1 at 1e5
-    DOFs: 7 against 11; at 1e6: 9 against 12) and its set-up skips the spectral-radius estimate and the
+    DOFs: 7 against 11; at 1e6: 10 against 12) and its set-up skips the spectral-radius estimate and the
     prolongation smoothing; pyamg's default classical interpolation costs ~2× the set-up for no fewer
     iterations there. Coarse levels stop at 200 unknowns (pyamg's default 10 adds levels that cost more in
     set-up than the pseudo-inverse of a 200 × 200 matrix)."""
