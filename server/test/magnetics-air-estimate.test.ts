@@ -108,4 +108,15 @@ describe('magnetic run estimate with the added air', () => {
     });
     expect(estimateResources(mesh, eddy).addedAirTetrahedra).toBeUndefined();
   });
+
+  it('with solid conductors counts air only when a padding is asked for (a bare closed ring), in both analyses', () => {
+    // engine solid_conductors.solid_conductor_air: an open conductor's model holds its own air
+    for (const analysisType of ['magnetostatic', 'eddy-current'] as const) {
+      const ring = { analysisType, frequency: 50, solidConductors: [{ region: 0, current: 1 }] };
+      const cube = boxMesh([0.02, 0.02, 0.02], [4, 4, 4]);
+      expect(estimateResources(cube, AnalysisConfig.parse(ring)).addedAirTetrahedra).toBeUndefined();
+      const padded = AnalysisConfig.parse({ ...ring, airPadding: 2 });
+      expect(estimateResources(cube, padded).addedAirTetrahedra).toBeGreaterThan(0);
+    }
+  });
 });

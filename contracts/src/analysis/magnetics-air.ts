@@ -95,7 +95,10 @@ function airPadding(mesh: MeshLike, config: Config): number | null {
   if (type !== 'magnetostatic' && !eddy) return null;
   const given = typeof config.airPadding === 'number' ? config.airPadding : undefined;
   const listed = (key: string) => Array.isArray(config[key]) && (config[key] as unknown[]).length > 0;
-  if (eddy && (listed('solidConductors') || listed('magneticBoundaries'))) return null;
+  if (eddy && listed('magneticBoundaries')) return null;
+  // With solid conductors air is meshed only when asked (engine solid_conductors.solid_conductor_air: an open
+  // conductor's model holds its own air, and the engine refuses a padding then; a bare closed ring needs one).
+  if (listed('solidConductors')) return given !== undefined && given > 0 ? given : null;
   if (given !== undefined) return given > 0 ? given : null;
   const active = activeBodies(mesh, config);
   if (active.size === 0) return null;

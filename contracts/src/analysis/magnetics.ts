@@ -37,17 +37,21 @@ export const Coil = z.object({
 });
 export type Coil = z.infer<typeof Coil>;
 
-/** A massive conductor fed a total current (eddy-current analysis: skin and proximity effect inside). */
+/** A massive conductor fed a total current: skin and proximity effect inside in eddy currents, the conduction
+ * solution's spread at DC (magnetostatics). Open (terminals, given or found) or a closed ring round a hole. */
 export const SolidConductor = z.object({
   name: z.string().optional(),
   region: regionRef,
-  /** A, peak */
+  /** A: the peak in eddy currents, DC in magnetostatics */
   current: z.number().finite(),
-  /** degrees */
+  /** degrees (eddy currents) */
   phase: z.number().finite().default(0),
   /** where the current enters and leaves the conductor (faces on the model's boundary); found by the engine
-   * when the conductor meets the boundary in exactly two separate patches */
+   * when the conductor meets the boundary in exactly two separate patches; without them (and otherwise) the
+   * conductor must be a closed ring round a hole, in which the current circulates */
   terminals: CoilTerminals.optional(),
+  /** a closed ring: the current circulates right-handed about this direction (as a closed coil's) */
+  axis: point3.optional(),
 });
 
 export const MagneticBoundary = z.object({

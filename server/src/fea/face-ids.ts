@@ -50,8 +50,8 @@ function faceListsRead(config: AnalysisConfig): FaceLists {
     ];
   }
   if (type === 'magnetostatic' || type === 'eddy-current') {
-    // engine em/magnetics/setup.py: symmetry planes and the terminals of open coils (and, eddy currents,
-    // of solid conductors: em/magnetics/solid_conductors.py).
+    // engine em/magnetics/setup.py: symmetry planes and the terminals of open coils and of open solid
+    // conductors (em/magnetics/solid_conductors.py).
     type WithTerminals = { terminals?: { in: number[]; out: number[] } }[] | undefined;
     const terminals = (key: 'coils' | 'solidConductors') => () =>
       (c[key] as WithTerminals)?.flatMap((entry) =>
@@ -60,7 +60,7 @@ function faceListsRead(config: AnalysisConfig): FaceLists {
     return [
       list('magneticBoundaries'),
       { key: 'coils', lists: terminals('coils') },
-      ...(type === 'eddy-current' ? [{ key: 'solidConductors', lists: terminals('solidConductors') }] : []),
+      { key: 'solidConductors', lists: terminals('solidConductors') },
     ];
   }
   if (type === 'structural' || type === 'modal' || type === 'harmonic') {

@@ -203,13 +203,16 @@ describe('the magnetics form (EM family: eddy currents)', () => {
     expect(reset).toEqual([]);
     expect([back.analysisType, back.eddyFrequencyHz]).toEqual(['eddy-current', '5000']);
     expect(toBackendConfig(back, { bodies })).toEqual(config);
-    // a magnetostatic run sends neither phases nor conductors: they are static DC sources
+    // a magnetostatic run sends no phases (DC sources) and no conductivities but a solid conductor's, which
+    // carries its DC current spread by conduction and reports its resistance (docs/magnetics.md §3)
     const statics = toBackendConfig({ ...form, analysisType: 'magnetostatic' }, { bodies });
     expect([statics.coils?.[0]?.phase, statics.solidConductors, statics.bodyMaterials?.[0]]).toEqual([
       0,
-      [],
+      [{ name: 'bar', region: 3, current: 250, phase: 0 }],
       { region: 0, name: 'core', relativePermeability: 100 },
     ]);
+    expect(statics.bodyMaterials?.find((m) => m.region === 3)?.conductivity).toBe(5.8e7);
+    expect(statics.bodyMaterials?.some((m) => m.region !== 3 && m.conductivity !== undefined)).toBe(false);
   });
 });
 

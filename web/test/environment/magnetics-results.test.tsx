@@ -54,6 +54,22 @@ describe('the magnetics results panel', () => {
     expect(z.getByText('100 µH')).toBeTruthy();
   });
 
+  it('shows a magnetostatic run’s solid conductors with their DC resistance and I²R loss', () => {
+    const result = {
+      quantities: {
+        inductance_matrix_H: { ring: { ring: 3.3e-8 } },
+        loss_W: { ring: 0.0014 },
+        total_loss_W: 0.0014,
+        resistance_ohm: { ring: 3.44e-4 },
+      },
+      solver_info: { analysis: 'magnetostatic' },
+    };
+    render(<MagneticsPanel result={result} results={processed(null)} />);
+    expect(screen.getByText('Losses (DC, I²R)')).toBeTruthy();
+    expect(within(screen.getByTestId('dc-resistance-ring')).getByText('344 µΩ')).toBeTruthy();
+    expect(screen.queryByTestId('magnetic-impedance')).toBeNull();
+  });
+
   it('draws nothing for a result without magnetic quantities', () => {
     const { container } = render(
       <MagneticsPanel result={{ quantities: { capacitance_F: 1e-12 } }} results={processed(null)} />,

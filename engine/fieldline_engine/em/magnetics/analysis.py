@@ -6,7 +6,7 @@ from fieldline_engine.core.solution import Solution
 from fieldline_engine.mesh.tet_model import TetModel
 from fieldline_engine.protocol import ProgressSpan
 
-NOT_USED = ("useWavePorts", "useRadialPML", "calculateSParameters", "impedanceConditions", "solidConductors")
+NOT_USED = ("useWavePorts", "useRadialPML", "calculateSParameters", "impedanceConditions")
 
 
 class MagnetostaticAnalysis:

@@ -18,7 +18,8 @@ Closed and open coils are assumed to have a constant cross-section (a winding of
 current density is uniform, N·I/S along the path, with S = ∫|t| dV / (rise of the potential) — the coarea
 formula gives the mean cross-section exactly. A wrapping shell's sections differ (a toroid's inner wall is
 narrower than its outer one): there N·I crosses every section and the density follows the harmonic field,
-J = N·I · t / ∫|t|² dV.
+J = N·I · t / ∫|t|² dV. A solid conductor at DC (`conduction`) follows the harmonic field too: it is the
+conduction solution in a body of one conductivity (a ring's current crowds to its inner side as 1/r).
 """
 
 from dataclasses import dataclass
@@ -36,6 +37,8 @@ class CoilPath:
     section_m2: float  # the mean cross-section S (m²)
     kind: str  # "closed" | "wraps" | "open"
     axis: tuple[float, float, float] | None = None  # closed and wraps: the axis the path turns about
+    # ∫|t|² dV of the harmonic field t of a unit rise (closed, open): σ times it is the body's DC conductance
+    unit_rise_energy: float = 0.0
 
 
 def _volume_elements(mesh: ng.Mesh, body: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -120,8 +123,14 @@ def _positive(axis: np.ndarray) -> np.ndarray:
     return axis if axis[np.argmax(np.abs(axis))] > 0 else -axis
 
 
-def ring_axis(mesh: ng.Mesh, body: int, axis: np.ndarray | None, what: str) -> tuple[np.ndarray, np.ndarray]:
-    """The centre and direction of the hole a ring-shaped body goes around."""
+WINDING_ADVICE = "Give the winding `terminals` (the faces it starts and ends on), or `wraps` (the body it is wound around)."
+
+
+def ring_axis(
+    mesh: ng.Mesh, body: int, axis: np.ndarray | None, what: str, advice: str = WINDING_ADVICE
+) -> tuple[np.ndarray, np.ndarray]:
+    """The centre and direction of the hole a ring-shaped body goes around; `advice` ends the refusal of a
+    body that is not a ring."""
     points, tets, _ = _volume_elements(mesh, body)
     volumes, centroids, grads = _tet_geometry(points, tets)
     centre, candidates = _principal_axes(volumes, centroids)
@@ -133,15 +142,14 @@ def ring_axis(mesh: ng.Mesh, body: int, axis: np.ndarray | None, what: str) -> t
         if not _goes_around(points, tets, grads, centre, direction)[0]:
             raise InvalidInput(
                 f"{what}: the body does not go around the axis {list(np.round(direction, 4))} through its "
-                "centroid. A closed winding is a ring around one hole; give an open winding `terminals`."
+                f"centroid, so it is not a ring around a hole about that axis. {advice}"
             )
         return centre, direction
     for candidate in candidates:
         if _goes_around(points, tets, grads, centre, candidate)[0]:
             return centre, _positive(candidate)
     raise InvalidInput(
-        f"{what}: the body is not a ring around a hole, so the current's path is not defined. Give the "
-        "winding `terminals` (the faces it starts and ends on), or `wraps` (the body it is wound around)."
+        f"{what}: the body is not a ring around a hole, so the current's path is not defined. {advice}"
     )
 
 
@@ -228,6 +236,7 @@ def _finish(
     order: int,
     axis=None,
     open_labels: tuple[str, ...] = (),
+    conduction: bool = False,
 ) -> CoilPath:
     """`jump`: the element-wise gradient of a potential that rises by 1 along the winding (continuous but
     across one cut, or from `out` to `in`): for a divergence-free field F, ∫ F·jump dV is exactly its flux
@@ -235,7 +244,7 @@ def _finish(
     region = mesh.Materials(f"body{body}")
     inside = mesh.MaterialCF({f"body{body}": 1.0}, default=0.0)
     direction = inside * t / (ng.Norm(t) + 1e-30)
-    target = t if kind == "wraps" else direction
+    target = t if kind == "wraps" or conduction else direction
     field = _divergence_free(mesh, body, target, 0, open_labels)
     dx = ng.dx(definedon=region)
     flux = ng.Integrate(ng.InnerProduct(field, jump) * dx, mesh)
@@ -248,16 +257,35 @@ def _finish(
         float(section),
         kind,
         None if axis is None else tuple(map(float, axis)),
+        float(ng.Integrate(ng.InnerProduct(t, t) * dx, mesh)),
     )
 
 
-def closed_path(mesh: ng.Mesh, body: int, axis: np.ndarray | None, what: str, order: int = 2) -> CoilPath:
-    centre, direction = ring_axis(mesh, body, axis, what)
+def ring_cut(
+    mesh: ng.Mesh, body: int, axis: np.ndarray | None, what: str, advice: str = WINDING_ADVICE
+) -> tuple[ng.CoefficientFunction, np.ndarray]:
+    """The element-wise gradient G of a potential that rises by 1 once around a ring's hole (the angle
+    about its axis over 2π, continuous but across one cut), and the axis. G is curl-free and tangentially
+    continuous (a lowest-order Nédélec field), but not a gradient: its circulation round the hole is 1."""
+    centre, direction = ring_axis(mesh, body, axis, what, advice)
     points, tets, numbers = _volume_elements(mesh, body)
     _, _, grads = _tet_geometry(points, tets)
     _, (g, _) = _goes_around(points, tets, grads, centre, direction)
-    jump = _element_vectors(mesh, numbers, g)
-    return _finish(mesh, body, _harmonic_path(mesh, body, jump), "closed", jump, order, direction)
+    return _element_vectors(mesh, numbers, g), direction
+
+
+def closed_path(
+    mesh: ng.Mesh,
+    body: int,
+    axis: np.ndarray | None,
+    what: str,
+    order: int = 2,
+    conduction: bool = False,
+    advice: str = WINDING_ADVICE,
+) -> CoilPath:
+    jump, direction = ring_cut(mesh, body, axis, what, advice)
+    path = _harmonic_path(mesh, body, jump)
+    return _finish(mesh, body, path, "closed", jump, order, direction, conduction=conduction)
 
 
 def wrapping_path(
@@ -285,7 +313,15 @@ def wrapping_path(
     return _finish(mesh, body, _harmonic_path(mesh, body, jump), "wraps", jump, order, direction)
 
 
-def open_path(mesh: ng.Mesh, body: int, in_label: str, out_label: str, what: str, order: int = 2) -> CoilPath:
+def open_path(
+    mesh: ng.Mesh,
+    body: int,
+    in_label: str,
+    out_label: str,
+    what: str,
+    order: int = 2,
+    conduction: bool = False,
+) -> CoilPath:
     """Potential 1 on the `in` faces and 0 on `out` in the body alone; the current flows down the potential."""
     region = mesh.Materials(f"body{body}")
     h1 = ng.Compress(ng.H1(mesh, order=2, definedon=region, dirichlet=f"{in_label}|{out_label}"))
@@ -300,4 +336,4 @@ def open_path(mesh: ng.Mesh, body: int, in_label: str, out_label: str, what: str
     t = -ng.grad(phi)
     if not ng.Integrate(ng.Norm(t) * ng.dx(definedon=region), mesh) > 0:
         raise InvalidInput(f"{what}: no current flows from the `in` to the `out` terminal faces.")
-    return _finish(mesh, body, t, "open", t, order, None, (in_label, out_label))
+    return _finish(mesh, body, t, "open", t, order, None, (in_label, out_label), conduction)

@@ -39,7 +39,11 @@ from fieldline_engine.em.magnetics.setup import (
     flux_tangent_region,
     label_boundaries,
 )
-from fieldline_engine.em.magnetics.solid_conductors import massive_conductors, read_solid_conductors
+from fieldline_engine.em.magnetics.solid_conductors import (
+    massive_conductors,
+    read_solid_conductors,
+    solid_conductor_air,
+)
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.curving import curve_mesh
 from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh, per_tetrahedron
@@ -190,16 +194,19 @@ def eddy_air_for_adaptive_passes(
 
 
 def eddy_air_needed(model: TetModel, config: dict[str, Any], specs: list[CoilSpec], solids: list) -> bool:
-    """Air around a bare device, as in magnetostatics; never around solid conductors, whose terminals are
-    where they leave the model, nor with symmetry planes (the model then holds its own air)."""
+    """Air around a bare device, as in magnetostatics; with solid conductors only when asked and all of them
+    are closed rings (solid_conductor_air); never with symmetry planes (the model then holds its own air)."""
     padding = config.get("airPadding")
-    if solids or config.get("magneticBoundaries"):
+    if config.get("magneticBoundaries"):
         if padding is not None and float(padding) > 0:
             raise InvalidInput(
-                "Air is added only around a whole device: a model with solid conductors (their terminals are "
-                "on its boundary) or symmetry planes (magneticBoundaries) must hold its own air. Set airPadding to 0."
+                "Air is added only around a whole device: a model with symmetry planes (magneticBoundaries) "
+                "must hold its own air. Set airPadding to 0."
             )
         return False
+    with_solids = solid_conductor_air(model, config, solids)
+    if with_solids is not None:
+        return with_solids
     return needs_air(model, config, body_magnetics(model, config), {s.body for s in specs})
 
 

@@ -9,17 +9,25 @@ from fieldline_engine import protocol
 from fieldline_engine.core.adaptive.settings import adaptive_requested
 from fieldline_engine.core.fields import Field
 from fieldline_engine.core.h1_scalar import SolverOptions
+from fieldline_engine.core.materials import material_table
 from fieldline_engine.core.regions import FaceLabeller
 from fieldline_engine.core.solution import Solution
 from fieldline_engine.em.magnetics.adaptive_air import carried_air, model_with_air
 from fieldline_engine.em.magnetics.air_region import add_air
-from fieldline_engine.em.magnetics.run import run_magnetostatic
+from fieldline_engine.em.magnetics.run import MagnetostaticRun, run_magnetostatic
 from fieldline_engine.em.magnetics.setup import (
+    CoilSpec,
     body_magnetics,
     coil_specs,
+    conduction_coils,
     force_bodies,
     label_boundaries,
     torque_axis,
+)
+from fieldline_engine.em.magnetics.solid_conductors import (
+    SolidConductorSpec,
+    read_solid_conductors,
+    solid_conductor_air,
 )
 from fieldline_engine.em.magnetics.solver import BodyMagnetics
 from fieldline_engine.errors import InvalidInput
@@ -64,9 +72,15 @@ def needs_air(
 
 
 def air_needed(
-    model: TetModel, config: dict[str, Any], bodies: list[BodyMagnetics], coil_bodies: set[int]
+    model: TetModel,
+    config: dict[str, Any],
+    bodies: list[BodyMagnetics],
+    coil_bodies: set[int],
+    solids: list[SolidConductorSpec] | tuple = (),
 ) -> bool:
-    if not needs_air(model, config, bodies, coil_bodies):
+    """With solid conductors, only when asked and all are closed rings (solid_conductor_air)."""
+    with_solids = solid_conductor_air(model, config, list(solids))
+    if not (with_solids if with_solids is not None else needs_air(model, config, bodies, coil_bodies)):
         return False
     if config.get("magneticBoundaries"):
         raise InvalidInput(
@@ -86,7 +100,8 @@ def air_for_adaptive_passes(
     """The device with its air, meshed once before an adaptive run's passes (em/magnetics/adaptive_air.py)."""
     labeller = FaceLabeller(model)
     coils = coil_specs(model, config, labeller)
-    if not air_needed(model, config, body_magnetics(model, config), {c.body for c in coils}):
+    solids = read_solid_conductors(model, config)
+    if not air_needed(model, config, body_magnetics(model, config), {c.body for c in coils}, solids):
         return None
     return model_with_air(model, config, air_padding(config))
 
@@ -96,12 +111,21 @@ def solve_magnetostatic_job(model: TetModel, config: dict[str, Any], progress: P
     labeller = FaceLabeller(model)
     label_boundaries(config, labeller)
     coils = coil_specs(model, config, labeller)
+    solids = read_solid_conductors(model, config)
+    sigma = material_table(model, config, {"conductivity": 0.0}).column("conductivity")
+    for spec in solids:
+        if not sigma[spec.body] > 0:
+            raise InvalidInput(
+                f"Solid conductor '{spec.name}' has no conductivity: give its body one above 0 (bodyMaterials)."
+            )
+    solid_coils = conduction_coils(solids, coils, labeller)
+    coils = coils + solid_coils
     bodies = body_magnetics(model, config)
     forces = force_bodies(model, config)
     origin, axis = torque_axis(config, model.unit_scale)
     solved_model, labels = model, labeller.labels
     air_info = carried_air(model, config)  # an adaptive pass: the air is part of the refined model
-    if air_info is None and air_needed(model, config, bodies, {c.body for c in coils}):
+    if air_info is None and air_needed(model, config, bodies, {c.body for c in coils}, solids):
         progress(0.02, "Meshing the air around the model")
         air = add_air(model, labels, air_padding(config))
         solved_model, labels, air_info = air.model, air.labels, air.describe()
@@ -140,6 +164,8 @@ def solve_magnetostatic_job(model: TetModel, config: dict[str, Any], progress: P
         label, unit = FIELDS[name]
         solution.add_field(Field(name, label, unit, "vector", values))
     solution.quantities.update(run.quantities)
+    if solid_coils:
+        solution.quantities.update(dc_resistances(run, solid_coils, sigma, list(model.region_names)))
     solution.solver_info.update(run.solver_info)
     solution.solver_info["curved_geometry"] = curving
     if air_info is not None:
@@ -156,3 +182,19 @@ def solve_magnetostatic_job(model: TetModel, config: dict[str, Any], progress: P
         if air_info is not None:
             solution.solver_info["air_region"]["estimated_error_share"] = air_share
     return solution
+
+
+def dc_resistances(
+    run: MagnetostaticRun, solid_coils: list[CoilSpec], sigma: list[float], body_names: list[str]
+) -> dict[str, Any]:
+    """Each solid conductor's DC resistance and its ohmic loss I²R, by conductor and by body (the
+    eddy-current run's names; here DC, not a time average). R = 1/(σ ∫|t|² dV), t the harmonic field of one
+    volt across it (round the ring), whose conduction energy is more accurate than that of the piecewise-
+    constant source it drives the field with."""
+    first = len(run.paths) - len(solid_coils)
+    resistance, loss = {}, {}
+    for spec, path in zip(solid_coils, run.paths[first:], strict=True):
+        r = 1.0 / (sigma[spec.body] * path.unit_rise_energy)
+        resistance[spec.name] = r
+        loss[body_names[spec.body]] = r * spec.current**2
+    return {"resistance_ohm": resistance, "loss_W": loss, "total_loss_W": float(sum(loss.values()))}

@@ -12,6 +12,7 @@ from fieldline_engine.core.regions import FaceLabeller, region_index
 from fieldline_engine.em.magnetics.bh_curve import BhCurve, checked_table
 from fieldline_engine.em.magnetics.coil_paths import CoilPath, closed_path, open_path, wrapping_path
 from fieldline_engine.em.magnetics.quantities import CoilDrive
+from fieldline_engine.em.magnetics.solid_conductors import RING_ADVICE, SolidConductorSpec
 from fieldline_engine.em.magnetics.solver import BodyMagnetics
 from fieldline_engine.errors import InvalidInput
 from fieldline_engine.mesh.tet_model import TetModel
@@ -29,12 +30,19 @@ class CoilSpec:
     axis: np.ndarray | None
     wraps: int | None
     terminals: tuple[str, str] | None  # boundary labels of the in and out faces
+    # a solid conductor at DC: one turn whose current follows the conduction solution (coil_paths.py)
+    conduction: bool = False
 
     @property
     def drive(self) -> CoilDrive:
         return CoilDrive(self.name, self.turns, self.current)
 
     def path(self, mesh: ng.Mesh, order: int) -> CoilPath:
+        if self.conduction:
+            what = f"Solid conductor '{self.name}'"
+            if self.terminals is not None:
+                return open_path(mesh, self.body, *self.terminals, what, order, conduction=True)
+            return closed_path(mesh, self.body, self.axis, what, order, conduction=True, advice=RING_ADVICE)
         what = f"Coil '{self.name}'"
         if self.terminals is not None:
             return open_path(mesh, self.body, *self.terminals, what, order)
@@ -115,6 +123,30 @@ def coil_specs(model: TetModel, config: dict[str, Any], labeller: FaceLabeller) 
             terminals = labels
         specs.append(CoilSpec(name, body, turns, current, axis, wraps, terminals))
     return specs
+
+
+def conduction_coils(
+    specs: list[SolidConductorSpec], coils: list[CoilSpec], labeller: FaceLabeller
+) -> list[CoilSpec]:
+    """Solid conductors at DC (magnetostatics): one turn carrying the given current, spread as the
+    conduction solution spreads it (no skin effect at DC). Open ones claim their terminal faces."""
+    taken = {c.name for c in coils}
+    bodies = {c.body for c in coils}
+    out = []
+    for k, spec in enumerate(specs):
+        what = f"Solid conductor '{spec.name}'"
+        if spec.name in taken:
+            raise InvalidInput(f"{what}: the name is used by a coil or another solid conductor.")
+        if spec.body in bodies:
+            raise InvalidInput(f"{what}: its body is a coil's winding.")
+        taken.add(spec.name)
+        terminals = None
+        if not spec.closed:
+            terminals = (f"solid_in_{k}", f"solid_out_{k}")
+            labeller.assign(spec.terminal_in, terminals[0], f"{what} terminal 'in'")
+            labeller.assign(spec.terminal_out, terminals[1], f"{what} terminal 'out'")
+        out.append(CoilSpec(spec.name, spec.body, 1.0, spec.dc_current, spec.axis, None, terminals, True))
+    return out
 
 
 def label_boundaries(config: dict[str, Any], labeller: FaceLabeller) -> None:

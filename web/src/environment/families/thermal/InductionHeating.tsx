@@ -85,7 +85,7 @@ export function InductionSourceGroups() {
   return (
     <>
       <CoilsGroup eddy />
-      <SolidConductorsGroup />
+      <SolidConductorsGroup eddy />
       <AirAndBoundariesGroup />
     </>
   );

@@ -122,6 +122,13 @@ const SKETCHES: Record<string, ReactNode> = {
       <path d="M2 16 H46" />
     </>
   ),
+  'solid-ring': (
+    <>
+      <ellipse cx="24" cy="16" rx="20" ry="9" />
+      <ellipse cx="24" cy="16" rx="15" ry="5" />
+      <path d="M40 9 l4 0 l-2 3" />
+    </>
+  ),
   'parallel-bars': (
     <>
       <rect x="8" y="10" width="10" height="12" className="filled" />

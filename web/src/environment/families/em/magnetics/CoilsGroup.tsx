@@ -158,12 +158,13 @@ export function CoilsGroup({ eddy }: { eddy: boolean }) {
 }
 
 const CONDUCTOR_TERMINALS: { value: ConductorTerminals; label: string }[] = [
-  { value: 'auto', label: 'Where it meets the model’s boundary (found)' },
+  { value: 'auto', label: 'Found: its boundary patches, or round a ring' },
   { value: 'picked', label: 'Faces picked on the model' },
 ];
 
-/** Massive conductors fed a total current (eddy currents: skin and proximity effect inside). */
-export function SolidConductorsGroup() {
+/** Massive conductors fed a total current (eddy currents: skin and proximity effect inside; magnetostatics:
+ * spread as DC conduction spreads it). */
+export function SolidConductorsGroup({ eddy }: { eddy: boolean }) {
   const { form, set, setRow, addRow } = useForm();
   const bodies = useBodyOptions();
   const remove = (row: SolidConductorRow) =>
@@ -214,17 +215,19 @@ export function SolidConductorsGroup() {
             />
             <div className="row2">
               <TextField
-                label="Total current (peak)"
+                label={eddy ? 'Total current (peak)' : 'Total current (DC)'}
                 unit="A"
                 value={s.current}
                 onChange={(v) => setRow('solidConductors', s.key, { current: v })}
               />
-              <TextField
-                label="Phase"
-                unit="°"
-                value={s.phase}
-                onChange={(v) => setRow('solidConductors', s.key, { phase: v })}
-              />
+              {eddy && (
+                <TextField
+                  label="Phase"
+                  unit="°"
+                  value={s.phase}
+                  onChange={(v) => setRow('solidConductors', s.key, { phase: v })}
+                />
+              )}
             </div>
             <Select<ConductorTerminals>
               label="Current enters and leaves"
@@ -236,6 +239,9 @@ export function SolidConductorsGroup() {
             {s.terminals === 'auto' && (
               <small className="hint">
                 The engine feeds it where it meets the model’s boundary, when that is two separate patches.
+                Otherwise it must be a closed ring round a hole (a shorted turn, a single-turn loop): the
+                current circulates round the hole, right-handed about the ring’s axis. A ring on the model’s
+                outside needs air: set the air padding.
               </small>
             )}
             {s.terminals === 'picked' &&

@@ -51,6 +51,8 @@ export function MagneticMaterialsGroup({ eddy }: { eddy: boolean }) {
   const stored = useEnv((s) => s.bodies);
   const bodies = stored.length > 0 ? stored : [{ region: 0, name: 'Body 1', visible: true }];
   const coilBodies = new Set(form.coils.map((c) => Number(c.body)));
+  // a solid conductor needs its conductivity at DC too: its resistance and loss (docs/magnetics.md §3)
+  const conductorBodies = new Set(form.solidConductors.map((s) => Number(s.body)));
   const update = (region: number, body: MagneticBody | null) => {
     const next = { ...form.magneticBodies };
     if (body) next[region] = body;
@@ -157,7 +159,7 @@ export function MagneticMaterialsGroup({ eddy }: { eddy: boolean }) {
                 </small>
               </>
             )}
-            {eddy && body && (
+            {(eddy || conductorBodies.has(b.region)) && body && (
               <TextField
                 label="Conductivity"
                 unit="S/m"

@@ -10,7 +10,7 @@ export function MagneticsGroups() {
   return (
     <>
       <CoilsGroup eddy={eddy} />
-      {eddy && <SolidConductorsGroup />}
+      <SolidConductorsGroup eddy={eddy} />
       <MagneticMaterialsGroup eddy={eddy} />
       <ForcesGroup />
       <AirAndBoundariesGroup />

@@ -44,7 +44,7 @@ export function magneticMaterial(body: MagneticBody, eddy: boolean): Record<stri
 
 /**
  * The magnetics keys of the backend config (contracts/src/analysis/magnetics.ts): coils, solid conductors
- * (eddy currents; picked terminals when the user picks them, else the engine finds them), flux boundaries, air padding, force bodies and torque axis, and each body's magnetic
+ * (picked terminals when the user picks them, else the engine finds them or takes a closed ring), flux boundaries, air padding, force bodies and torque axis, and each body's magnetic
  * material. Incomplete rows (no turns, no faces) are left out; the submit checks name what a run still lacks.
  */
 export function magneticsToBackend(
@@ -53,6 +53,7 @@ export function magneticsToBackend(
 ): Partial<AnalysisConfigInput> {
   const eddy = context.analysisType === 'eddy-current';
   const names = new Map(context.bodies.map((b) => [b.region, b.name]));
+  const conductorBodies = new Set(form.solidConductors.map((s) => bodyIndex(s.body)));
   /** The faces picked for one end of a coil or a solid conductor (its rows of `rows`, joined). */
   const ends = <R extends { side: 'in' | 'out'; faces: string }>(rows: R[]) => {
     const side = (s: 'in' | 'out') => rows.filter((t) => t.side === s).flatMap((t) => parseFaceList(t.faces));
@@ -83,26 +84,24 @@ export function magneticsToBackend(
   });
   const config: Partial<AnalysisConfigInput> = {
     coils,
-    solidConductors: eddy
-      ? form.solidConductors.flatMap((s) => {
-          const region = bodyIndex(s.body);
-          const current = parseNumber(s.current);
-          if (region === undefined || current === undefined) return [];
-          const terminals =
-            s.terminals === 'picked'
-              ? ends(form.conductorTerminals.filter((t) => t.conductorKey === s.key))
-              : undefined;
-          return [
-            {
-              name: s.name.trim() || undefined,
-              region,
-              current,
-              phase: parseNumber(s.phase) ?? 0,
-              ...(terminals ? { terminals } : {}),
-            },
-          ];
-        })
-      : [],
+    solidConductors: form.solidConductors.flatMap((s) => {
+      const region = bodyIndex(s.body);
+      const current = parseNumber(s.current);
+      if (region === undefined || current === undefined) return [];
+      const terminals =
+        s.terminals === 'picked'
+          ? ends(form.conductorTerminals.filter((t) => t.conductorKey === s.key))
+          : undefined;
+      return [
+        {
+          name: s.name.trim() || undefined,
+          region,
+          current,
+          phase: eddy ? (parseNumber(s.phase) ?? 0) : 0,
+          ...(terminals ? { terminals } : {}),
+        },
+      ];
+    }),
     magneticBoundaries: form.magneticBoundaries.flatMap((row) => {
       const faces = parseFaceList(row.faces);
       return faces.length ? [{ faces, type: row.type }] : [];
@@ -114,7 +113,7 @@ export function magneticsToBackend(
       .map(([region, body]) => ({
         region,
         ...(names.has(region) ? { name: names.get(region) } : {}),
-        ...magneticMaterial(body, eddy),
+        ...magneticMaterial(body, eddy || conductorBodies.has(region)),
       })),
   };
   const padding = parseNumber(form.airPadding);

@@ -45,6 +45,9 @@ export function MagneticsPanel({
       ? configured
       : undefined;
   const impedanceNames = Object.keys(resistance).filter((n) => n in reactance);
+  // a magnetostatic run's solid conductors: a DC resistance and an I²R loss (docs/magnetics.md §3)
+  const dc = info.analysis === 'magnetostatic';
+  const dcNames = Object.keys(resistance).filter((n) => !(n in reactance));
   if (!matrix && forces.length === 0 && Object.keys(losses).length === 0 && impedanceNames.length === 0)
     return null;
   return (
@@ -109,7 +112,7 @@ export function MagneticsPanel({
       )}
       {Object.keys(losses).length > 0 && (
         <>
-          <h3>Losses (time average)</h3>
+          <h3>{dc ? 'Losses (DC, I²R)' : 'Losses (time average)'}</h3>
           <table className="data" data-testid="magnetic-losses">
             <tbody>
               {Object.entries(losses).map(([name, p]) => (
@@ -124,6 +127,21 @@ export function MagneticsPanel({
                   <td>{formatSI(q.total_loss_W, 'W')}</td>
                 </tr>
               )}
+            </tbody>
+          </table>
+        </>
+      )}
+      {dcNames.length > 0 && (
+        <>
+          <h3>DC resistance</h3>
+          <table className="data" data-testid="magnetic-dc-resistance">
+            <tbody>
+              {dcNames.map((n) => (
+                <tr key={n} data-testid={`dc-resistance-${n}`}>
+                  <th scope="row">{n}</th>
+                  <td>{formatSI(resistance[n] as number, 'Ω')}</td>
+                </tr>
+              ))}
             </tbody>
           </table>
         </>
