@@ -17,6 +17,8 @@ export type EngineEvent =
   | { event: 'done'; result?: Record<string, unknown>; message?: string }
   | { event: 'error'; code: string; message: string };
 
+export type EngineStart = 'forked' | 'standby' | 'cold';
+
 export type EngineOutcome =
   | { ok: true; result: Record<string, unknown>; message?: string; seconds: number }
   | { ok: false; code: string; message: string; seconds: number };
@@ -28,8 +30,8 @@ export interface EngineRunOptions {
   timeoutSeconds: number;
   memoryLimitMb: number;
   onProgress?: (percent: number, message: string | undefined) => void;
-  /** How the engine process started: taken from the standby pool, or spawned for this run. */
-  onStart?: (start: 'standby' | 'cold') => void;
+  /** How the engine process started: a standby spare (forked by the fork server or not), or spawned now. */
+  onStart?: (start: EngineStart) => void;
   signal?: AbortSignal;
   /** Extra environment for the engine (e.g. FIELDLINE_ENGINE_PLUGIN, set only in tests). */
   env?: Record<string, string>;
@@ -84,7 +86,7 @@ export function runEngine(engine: EngineLocation, opts: EngineRunOptions): Promi
       return;
     }
     const { child, lines } = launch;
-    opts.onStart?.(launch.standby ? 'standby' : 'cold');
+    opts.onStart?.(launch.start);
     const killGroup = () => killEngineGroup(child);
     const timer = setTimeout(() => {
       killedFor = 'timeout';
@@ -172,7 +174,7 @@ function startEngine(
   opts: EngineRunOptions,
   args: string[],
   ranks: EngineRunOptions['mpi'] | null,
-): { child: ChildProcess; lines: Interface; standby: boolean } | { error: string } {
+): { child: ChildProcess; lines: Interface; start: EngineStart } | { error: string } {
   const taken =
     ranks || opts.extraArgs?.length
       ? null
@@ -182,7 +184,7 @@ function startEngine(
           memoryLimitMb: opts.memoryLimitMb,
           env: opts.env,
         });
-  if (taken) return { ...taken, standby: true };
+  if (taken) return { child: taken.child, lines: taken.lines, start: taken.forked ? 'forked' : 'standby' };
   // Ranks on other machines (a hostfile) talk over the network; on one machine they need none.
   const allowNetwork = Boolean(ranks?.hostfile);
   if (spawnPrefix(engine, { allowNetwork }).length > 0 && isAbsolute(engine.python)) {
@@ -201,7 +203,7 @@ function startEngine(
     stdin: 'ignore',
     env: opts.env,
   });
-  return { child, lines: createInterface({ input: child.stdout as NodeJS.ReadableStream }), standby: false };
+  return { child, lines: createInterface({ input: child.stdout as NodeJS.ReadableStream }), start: 'cold' };
 }
 
 function parseEvent(line: string): EngineEvent | null {

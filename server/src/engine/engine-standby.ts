@@ -16,6 +16,8 @@ export interface StandbyRequest {
 export interface TakenEngine {
   child: ChildProcess;
   lines: Interface;
+  /** Forked by the fork server rather than warmed up by itself. */
+  forked: boolean;
 }
 
 interface Spare {
@@ -93,7 +95,7 @@ export class EngineStandby {
     this.taken += 1;
     if (spare.forked) this.takenForked += 1;
     setImmediate(() => this.refill());
-    return { child: spare.child, lines: spare.lines };
+    return { child: spare.child, lines: spare.lines, forked: spare.forked };
   }
 
   /** Ready spares now (tests wait for one). */

@@ -1,7 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { type EngineLocation, type EngineOutcome, runEngine } from '../engine/engine-runner.ts';
+import {
+  type EngineLocation,
+  type EngineOutcome,
+  type EngineStart,
+  runEngine,
+} from '../engine/engine-runner.ts';
 import { stageFieldsFrom, unstageFieldsFrom } from './fields-from.ts';
 import type { JobRow, JobService, RunOutcome } from './job-service.ts';
 import {
@@ -86,7 +91,7 @@ export async function runClaimedJob(
   let dir: string | null = null;
   let outcome: RunOutcome;
   let cores = 1;
-  let engineStart: 'standby' | 'cold' | undefined;
+  let engineStart: EngineStart | undefined;
   try {
     if (control.shutdown.aborted) stop('shutdown');
     dir = await jobs.files.stageIn(job.id, job.attempts);
