@@ -62,7 +62,15 @@ def serve(socket_path: str, run_command) -> int:
     listener.listen(_LISTEN_BACKLOG)
     server = _ForkServer(listener, run_command)
     protocol.ready()
-    return server.loop()
+    try:
+        return server.loop()
+    finally:
+        # The server is gone (it would have killed us and removed these itself): leave no stale socket, and
+        # no empty directory, behind in the temp dir.
+        with contextlib.suppress(OSError):
+            os.unlink(socket_path)
+        with contextlib.suppress(OSError):
+            os.rmdir(os.path.dirname(os.path.abspath(socket_path)))
 
 
 def check_single_threaded() -> None:

@@ -271,3 +271,32 @@ def test_spares_outlive_their_fork_server_and_still_die_with_their_launcher(tmp_
         time.sleep(0.02)
     print(f"orphaned spare gone {time.monotonic() - started:.3f} s after its launcher was killed")
     assert time.monotonic() - started < 1.0
+
+
+def test_a_fork_server_whose_server_dies_kills_its_spares_and_removes_its_socket(tmp_path):
+    directory = tmp_path / "fork"
+    directory.mkdir()
+    socket_path = directory / "s"
+    # A stand-in for the server: a shell that starts the fork server with its own pid to watch.
+    shell = subprocess.Popen(
+        [
+            "sh",
+            "-c",
+            f"FIELDLINE_PARENT_PID=$$ {sys.executable} -m fieldline_engine forkserver --socket {socket_path} & wait",
+        ],
+        cwd=ENGINE_DIR,
+        env=ENV,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert json.loads(shell.stdout.readline()) == {"event": "ready"}
+    spare = launch(str(socket_path))
+    assert json.loads(spare.stdout.readline()) == {"event": "ready"}
+    shell.kill()
+    shell.wait()
+    spare.wait(timeout=10)  # its forked child was killed with the fork server's exit
+    started = time.monotonic()
+    while directory.exists() and time.monotonic() - started < 5:
+        time.sleep(0.05)
+    assert not directory.exists()
