@@ -40,8 +40,8 @@ describe('design study sweeps from the environment', () => {
     await page.click('[data-testid=group-materials] .section-head');
     await page.getByLabel('Anisotropic materials', { exact: true }).check();
     await page.getByRole('button', { name: '+ Add anisotropic material' }).click();
-    // the capacitor's one body is body 0 (the engine numbers bodies from 0)
-    await page.getByLabel('Material id', { exact: true }).fill('0');
+    // a new row names the first body, 0, as the engine counts them (it said "1": no such body here)
+    expect(await page.getByLabel('Body (index or name)', { exact: true }).inputValue()).toBe('0');
     // each component of the vector has its own Sweep link beside it ("Sweep εr z"); the input itself is
     // labelled "εr z", which getByLabel would also find in the link's name without `exact`
     await page.getByLabel('εr z', { exact: true }).fill('3');

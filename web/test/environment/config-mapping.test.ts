@@ -231,8 +231,9 @@ describe('toBackendConfig', () => {
         lossTangent: 0,
       },
     ]);
+    // The row names the first body, as the engine counts them (from 0), not "1" (no such body on one body).
     expect(c.anisotropicMaterials).toEqual([
-      { id: 1, permittivity: [1, 1, 1], permeability: [1, 1, 1], conductivity: [0, 0, 0] },
+      { id: 0, permittivity: [1, 1, 1], permeability: [1, 1, 1], conductivity: [0, 0, 0] },
     ]);
     expect(() => AnalysisConfig.parse(c)).not.toThrow();
   });

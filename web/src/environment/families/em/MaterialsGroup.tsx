@@ -91,7 +91,7 @@ export function MaterialsGroup() {
             <div className="row-card" key={m.key}>
               <div className="row-head">
                 <TextField
-                  label="Material id"
+                  label="Body (index or name)"
                   value={m.id}
                   onChange={(v) => setRow('anisotropicMaterials', m.key, { id: v })}
                 />

@@ -201,9 +201,10 @@ export const newEmRows = {
     boxMax: ['', '', ''],
     phase: '0',
   }),
+  // `id` names the body as bodyMaterials' region does: its index from 0 (or its name).
   anisotropic: (index: number): AnisotropicRow => ({
     key: rowKey(),
-    id: String(index + 1),
+    id: String(index),
     permittivity: ['1', '1', '1'],
     permeability: ['1', '1', '1'],
     conductivity: ['0', '0', '0'],

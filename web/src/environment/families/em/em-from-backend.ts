@@ -120,8 +120,9 @@ export function emFromBackend(
   return { ...form, bodyMaterials };
 }
 
-const idText = (v: unknown, index: number): string =>
-  typeof v === 'number' || (typeof v === 'string' && v.trim() !== '') ? String(v) : String(index + 1);
+/** A saved id as text, else `fallback` (port ids count from 1; anisotropic rows name a body, from 0). */
+const idText = (v: unknown, fallback: number): string =>
+  typeof v === 'number' || (typeof v === 'string' && v.trim() !== '') ? String(v) : String(fallback);
 
 function dirichletFaceGroup(e: Record<string, unknown>): DirichletFaceGroupRow | null {
   const faces = faceText(e.faces);
@@ -148,7 +149,7 @@ function wavePortRow(e: Record<string, unknown>, i: number): WavePortRow | null 
   if (faces === null || !mode) return null;
   return {
     key: rowKey(),
-    portID: idText(e.portID, i),
+    portID: idText(e.portID, i + 1),
     faces,
     mode,
     amplitude: numText(e.amplitude, '1'),

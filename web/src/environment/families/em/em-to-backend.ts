@@ -153,7 +153,7 @@ export function emToBackend(form: AnalysisForm, context: ToBackendContext): Part
     useAnisotropicMaterials: form.useAnisotropicMaterials,
     anisotropicMaterials: form.useAnisotropicMaterials
       ? form.anisotropicMaterials.map((m, i) => ({
-          id: portId(m.id, i),
+          id: portId(m.id, i - 1), // a body: its index from 0 (a blank row: the row's own index)
           permittivity: triple(m.permittivity, 1),
           permeability: triple(m.permeability, 1),
           conductivity: triple(m.conductivity, 0),
