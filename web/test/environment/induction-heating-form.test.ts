@@ -4,8 +4,15 @@ import type { AnalysisForm } from '../../src/environment/config/analysis-form.ts
 import { defaultAnalysisForm } from '../../src/environment/config/form-defaults.ts';
 import { fromBackendConfig } from '../../src/environment/config/from-backend-config.ts';
 import { toBackendConfig } from '../../src/environment/config/to-backend-config.ts';
-import { newMagneticsRows } from '../../src/environment/families/em/magnetics/magnetics-form.ts';
-import { inductionMaterialDefaults } from '../../src/environment/families/thermal/induction-materials.ts';
+import {
+  defaultMagneticBody,
+  newMagneticsRows,
+} from '../../src/environment/families/em/magnetics/magnetics-form.ts';
+import { magneticsToBackend } from '../../src/environment/families/em/magnetics/magnetics-to-backend.ts';
+import {
+  inductionMagneticOverrides,
+  inductionMaterialDefaults,
+} from '../../src/environment/families/thermal/induction-materials.ts';
 import { newThermalRows } from '../../src/environment/families/thermal/thermal-form.ts';
 import { faceMarks } from '../../src/environment/viewer-bridge/face-marks.ts';
 
@@ -55,7 +62,8 @@ function billetForm(): AnalysisForm {
     bodyMaterials: { 0: 'steel', 1: 'vacuum', 2: 'copper', 3: 'vacuum' },
     // the billet above its Curie point: μr 1, σ of hot steel
     bodyOverrides: { 0: { relativePermeability: '1', conductivity: '1000000' } },
-    // the EM form's own materials and forces are not the thermal run's
+    // the EM form's own forces are not the thermal run's; its materials' σ and μr are, under the values typed
+    // above (the billet's 9 S/m below loses to the typed 1e6)
     magneticBodies: {
       0: {
         kind: 'iron',
@@ -210,5 +218,46 @@ describe('induction heating: materials of bodies left without a choice', () => {
     expect(config.analysisType).toBe('thermal-structural');
     expect(materialOf(config, 2)).toMatchObject({ material: 'copper', conductivity: 5.8e7 });
     expect(materialOf(config, 3)?.material).toBe('vacuum');
+  });
+});
+
+describe("induction heating: the Electromagnetic form's magnetic materials", () => {
+  const entryOf = (config: ReturnType<typeof toBackendConfig>, region: number) =>
+    (config.bodyMaterials as Record<string, unknown>[]).find((m) => m.region === region);
+
+  it('reach the thermal run: σ and μr set for the eddy-current part replace the material’s, a typed value wins', () => {
+    const billet = { ...defaultMagneticBody('linear'), relativePermeability: '100', conductivity: '2e6' };
+    const core = { ...defaultMagneticBody('iron'), conductivity: '0' };
+    const form = { ...billetForm(), bodyOverrides: {}, magneticBodies: { 0: billet, 1: core } };
+    // what the eddy-current run itself would solve with
+    const eddy = magneticsToBackend(form, { bodies, analysisType: 'eddy-current' });
+    expect(eddy.bodyMaterials?.find((m) => m.region === 0)).toMatchObject({
+      relativePermeability: 100,
+      conductivity: 2e6,
+    });
+    const thermal = toBackendConfig(form, { bodies });
+    expect(entryOf(thermal, 0)).toMatchObject({
+      material: 'steel',
+      relativePermeability: 100,
+      conductivity: 2e6,
+    });
+    // soft iron: its conductivity (0 here) but not a μr (an eddy-current solve takes μr, not the curve)
+    const vacuumMu = entryOf(toBackendConfig(billetForm(), { bodies }), 1)?.relativePermeability;
+    expect(entryOf(thermal, 1)).toMatchObject({ conductivity: 0, relativePermeability: vacuumMu });
+    expect(inductionMagneticOverrides(form)).toEqual({
+      0: { conductivity: '2000000', relativePermeability: '100' },
+      1: { conductivity: '0' },
+    });
+    // a value typed in the thermal Materials group wins over the magnetic material
+    const typed = { ...form, bodyOverrides: { 0: { conductivity: '3e6' } } };
+    expect(entryOf(toBackendConfig(typed, { bodies }), 0)).toMatchObject({
+      relativePermeability: 100,
+      conductivity: 3e6,
+    });
+    // saved and read back: the same config (the values return as the table's typed overrides)
+    const { form: back } = fromBackendConfig(JSON.parse(JSON.stringify(thermal)));
+    expect(toBackendConfig(back, { bodies })).toEqual(thermal);
+    // without induction heating the thermal run sends neither
+    expect(inductionMagneticOverrides({ ...form, inductionHeating: false })).toEqual({});
   });
 });

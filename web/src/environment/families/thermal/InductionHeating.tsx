@@ -7,7 +7,12 @@ import { useEnv } from '../../state/EnvironmentContext.tsx';
 import { TextField } from '../../ui/fields.tsx';
 import { CoilsGroup, SolidConductorsGroup } from '../em/magnetics/CoilsGroup.tsx';
 import { AirAndBoundariesGroup } from '../em/magnetics/FieldRegionGroup.tsx';
-import { assumedIds, inductionMaterialDefaults } from './induction-materials.ts';
+import {
+  assumedIds,
+  inductionMagneticOverrides,
+  inductionMaterialDefaults,
+  inductionOverrides,
+} from './induction-materials.ts';
 
 const MU0 = 4e-7 * Math.PI;
 
@@ -21,7 +26,7 @@ export function InductionSettings() {
   const entries = bodyMaterialEntries(
     bodies,
     form.bodyMaterials,
-    form.bodyOverrides,
+    inductionOverrides(form),
     ['conductivity', 'relativePermeability'],
     FAMILY_DEFAULT_MATERIAL,
     assumedIds(assumed),
@@ -32,6 +37,23 @@ export function InductionSettings() {
     if (!(sigma > 0)) return [];
     const delta = f && f > 0 ? 1 / Math.sqrt(Math.PI * f * MU0 * mu * sigma) : undefined;
     return [{ name: String(e.name), sigma, mu, delta }];
+  });
+  const fromEm = inductionMagneticOverrides(form);
+  const typed = (region: number, p: 'conductivity' | 'relativePermeability') =>
+    form.bodyOverrides[region]?.[p] !== undefined &&
+    parseNumber(form.bodyOverrides[region]?.[p] ?? '') !== undefined;
+  const magnetic = bodies.flatMap((b) => {
+    const e = fromEm[b.region];
+    if (!e) return [];
+    const parts = [
+      e.conductivity !== undefined &&
+        !typed(b.region, 'conductivity') &&
+        `σ ${formatSI(Number(e.conductivity), 'S/m', 3)}`,
+      e.relativePermeability !== undefined &&
+        !typed(b.region, 'relativePermeability') &&
+        `μr ${e.relativePermeability}`,
+    ].filter((x): x is string => typeof x === 'string');
+    return parts.length > 0 ? [`${b.name} ${parts.join(', ')}`] : [];
   });
   const guesses = bodies.flatMap((b) => {
     const a = assumed[b.region];
@@ -61,6 +83,13 @@ export function InductionSettings() {
           </li>
         ))}
       </ul>
+      {magnetic.length > 0 && (
+        <p className="small muted" data-testid="induction-from-em">
+          From the Electromagnetic form’s magnetic materials (what its eddy-current run uses):{' '}
+          {magnetic.join('; ')}. They replace the conductivity and permeability of the body’s material; a
+          value typed in Materials wins.
+        </p>
+      )}
       {guesses.length > 0 && (
         <p className="small muted" data-testid="induction-assumed">
           No material chosen, so assumed:{' '}

@@ -1,7 +1,8 @@
 import type { AnalysisForm } from '../../config/analysis-form.ts';
+import type { MaterialProperty } from '../../config/common/body-materials.ts';
 import { FAMILY_DEFAULT_MATERIAL } from '../../config/common/body-materials.ts';
 import { materialsLibrary } from '../../config/materials-library.ts';
-import { parseInteger } from '../../config/numbers.ts';
+import { parseInteger, parseNumber } from '../../config/numbers.ts';
 import type { BodyRef } from '../../config/to-backend-config.ts';
 
 /** What an induction-heated run takes for a body the user chose no material for, and why. */
@@ -53,4 +54,42 @@ function escapeRegExp(text: string): string {
 /** The ids alone, as the material tables take them. */
 export function assumedIds(assumed: Record<number, AssumedMaterial>): Record<number, string> {
   return Object.fromEntries(Object.entries(assumed).map(([region, a]) => [region, a.id]));
+}
+
+type EddyProperty = 'conductivity' | 'relativePermeability';
+type Overrides = Record<number, Partial<Record<MaterialProperty, string>>>;
+
+/**
+ * The conductivity and permeability the user set for the eddy-current part in the Electromagnetic form's
+ * Magnetic materials (a body given a kind there), as the induction-heated run's overrides: the same numbers an
+ * eddy-current run would solve with. A soft-iron body gives only its conductivity (an eddy-current solve needs
+ * a μr, not a B–H curve: its thermal material's μr stays); a body left 'air' there gives nothing.
+ */
+export function inductionMagneticOverrides(
+  form: Pick<AnalysisForm, 'inductionHeating' | 'magneticBodies'>,
+): Record<number, Partial<Record<EddyProperty, string>>> {
+  if (!form.inductionHeating) return {};
+  const out: Record<number, Partial<Record<EddyProperty, string>>> = {};
+  for (const [region, body] of Object.entries(form.magneticBodies)) {
+    const entry: Partial<Record<EddyProperty, string>> = {};
+    const sigma = parseNumber(body.conductivity);
+    if (sigma !== undefined && sigma >= 0) entry.conductivity = String(sigma);
+    const mu = parseNumber(body.relativePermeability);
+    if (body.kind !== 'iron' && mu !== undefined && mu > 0) entry.relativePermeability = String(mu);
+    if (Object.keys(entry).length > 0) out[Number(region)] = entry;
+  }
+  return out;
+}
+
+/** The thermal table's typed overrides over the Electromagnetic form's eddy-current properties: a value typed in
+ * Materials wins, then the magnetic material, then the body's (chosen or assumed) library material. */
+export function inductionOverrides(
+  form: Pick<AnalysisForm, 'inductionHeating' | 'magneticBodies' | 'bodyOverrides'>,
+): Overrides {
+  const fromEm = inductionMagneticOverrides(form);
+  const out: Overrides = { ...form.bodyOverrides };
+  for (const [region, entry] of Object.entries(fromEm)) {
+    out[Number(region)] = { ...entry, ...form.bodyOverrides[Number(region)] };
+  }
+  return out;
 }

@@ -9,7 +9,7 @@ import {
 import { parseFaceList } from '../../config/face-list.ts';
 import { parseInteger, parseNumber } from '../../config/numbers.ts';
 import type { BodyRef } from '../../config/to-backend-config.ts';
-import { assumedIds, inductionMaterialDefaults } from './induction-materials.ts';
+import { assumedIds, inductionMaterialDefaults, inductionOverrides } from './induction-materials.ts';
 
 export type ThermalConditionKind = 'temperature' | 'flux' | 'convection' | 'radiation';
 
@@ -151,7 +151,7 @@ export function thermalToBackend(
     bodyMaterials: bodyMaterialEntries(
       list,
       form.bodyMaterials,
-      form.bodyOverrides,
+      form.inductionHeating ? inductionOverrides(form) : form.bodyOverrides,
       heatingProperties(form),
       FAMILY_DEFAULT_MATERIAL,
       assumedIds(inductionMaterialDefaults(form, list)),

@@ -12,10 +12,12 @@ export function InductionHeatingGuide() {
         magnetics form, the frequency and the air and flux boundaries; each body’s electrical conductivity and
         permeability sit in <strong>Materials</strong> beside its thermal properties, and the form lists the
         bodies that will carry eddy currents with their skin depth δ = 1/√(πfμσ) — a body left on the default
-        steel conducts, so make the air around the part “Vacuum / air”. Before the run the viewer draws each
-        coil’s current direction as arrows round it. The results hold the temperature, the eddy-current fields
-        (the loss density among them), the losses per body and the coil’s resistance and reactance. Steady or
-        transient alike.
+        steel conducts, so make the air around the part “Vacuum / air”. A σ or μr set for a body in the
+        Electromagnetic form’s <strong>Magnetic materials</strong> is taken over (a value typed in Materials
+        wins), and the form says so under the frequency. Before the run the viewer draws each coil’s current
+        direction as arrows round it. The results hold the temperature, the eddy-current fields (the loss
+        density among them), the losses per body and the coil’s resistance and reactance. Steady or transient
+        alike.
       </p>
       <h4 id="example-billet">Worked example: a steel billet in a coil</h4>
       <ol>

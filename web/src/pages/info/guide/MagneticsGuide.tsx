@@ -15,10 +15,14 @@ export function MagneticsGuide() {
         (the engine finds the axis, or give one), a shell wrapping another body (a toroid), or open ends
         picked on the model as in and out faces. Each body is air, linear (μr), soft iron on a B–H curve (the
         library’s M-19 steel or a pasted <code>[[H, B], …]</code> table, plotted and checked as you type) or a
-        magnet (its remanence Br as a vector). Upload the device without air: air is meshed around it.
-        Results: |B| in tesla on the model (with arrows and field lines), the inductance matrix with the flux
-        linkage and coupling, the stored energy, forces and torques on chosen bodies, and with eddy currents
-        the losses per body and each coil’s resistance and reactance. Details: docs/magnetics.md.
+        magnet (its remanence Br as a vector). A <strong>solid conductor</strong> is a massive body fed a
+        total current — skin and proximity effect inside with eddy currents, spread by DC conduction in
+        magnetostatics — between picked (or found) ends, or round a closed ring with no ends at all (a shorted
+        turn, a single-turn loop: set an air padding when the ring is all you upload). Upload the device
+        without air: air is meshed around it. Results: |B| in tesla on the model (with arrows and field
+        lines), the inductance matrix with the flux linkage and coupling, the stored energy, forces and
+        torques on chosen bodies, and with eddy currents the losses per body and each coil’s resistance and
+        reactance. Details: docs/magnetics.md.
       </p>
       <h3 id="example-inductor">Worked example: a gapped E-core inductor</h3>
       <ol>
