@@ -93,3 +93,37 @@ def test_refusals_name_the_offending_item(toroid_model):
         )
     with pytest.raises(InvalidInput, match="no body 'yoke'"):
         solve(toroid_model, coils=[{"name": "w", "region": "yoke", "turns": 10, "current": 1.0}])
+
+
+def test_a_winding_wrapping_a_half_ring_core_is_refused_saying_why():
+    """A toroid halved by a plane through its axis: the wrapping path needs the whole core's centre circle."""
+    import ngsolve as ng
+    from netgen import occ
+
+    from fieldline_engine.core.h1_scalar import SolverOptions
+    from fieldline_engine.em.magnetics.run import run_magnetostatic
+    from fieldline_engine.em.magnetics.setup import CoilSpec
+    from fieldline_engine.em.magnetics.solver import BodyMagnetics
+
+    half = occ.Box(occ.Pnt(-0.05, 0, -0.05), occ.Pnt(0.05, 0.05, 0.05))
+
+    def ring(r1, r2, h):
+        outer = occ.Cylinder(occ.Pnt(0, 0, -h / 2), occ.Z, r=r2, h=h)
+        return outer - occ.Cylinder(occ.Pnt(0, 0, -h / 2), occ.Z, r=r1, h=h)
+
+    core = ring(0.02, 0.03, 0.01) * half
+    core.mat("body0")
+    winding = ring(0.018, 0.032, 0.014) * half - core
+    winding.mat("body1")
+    air = occ.Cylinder(occ.Pnt(0, 0, -0.02), occ.Z, r=0.04, h=0.04) * half - core - winding
+    air.mat("body2")
+    mesh = ng.Mesh(occ.OCCGeometry(occ.Glue([core, winding, air])).GenerateMesh(maxh=0.01))
+    coil = CoilSpec("winding", 1, 100, 1.0, None, 0, None)
+    with pytest.raises(InvalidInput, match="needs that body whole.*half or quarter toroid"):
+        run_magnetostatic(
+            mesh,
+            [BodyMagnetics(1000.0), BodyMagnetics(), BodyMagnetics()],
+            [coil],
+            1,
+            SolverOptions(choice="auto"),
+        )

@@ -126,6 +126,14 @@ def _positive(axis: np.ndarray) -> np.ndarray:
 WINDING_ADVICE = "Give the winding `terminals` (the faces it starts and ends on), or `wraps` (the body it is wound around)."
 
 
+WRAPS_ADVICE = (
+    "A winding that wraps a body needs that body whole: a ring core that goes all the way round its axis, "
+    "because the current's path is taken about the core's centre circle. A core cut by a symmetry plane (a "
+    "half or quarter toroid) is not supported: model the whole ring core with its winding (air is added "
+    "around a bare device), or give the winding `terminals` if it really ends on faces."
+)
+
+
 def ring_axis(
     mesh: ng.Mesh, body: int, axis: np.ndarray | None, what: str, advice: str = WINDING_ADVICE
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -293,7 +301,7 @@ def wrapping_path(
 ) -> CoilPath:
     """The current circulates around the core's cross-section so that the core's flux turns right-handed
     about the core's ring axis."""
-    centre, direction = ring_axis(mesh, core, axis, f"{what} (the body it wraps)")
+    centre, direction = ring_axis(mesh, core, axis, f"{what} (the body it wraps)", WRAPS_ADVICE)
     cpoints, ctets, _ = _volume_elements(mesh, core)
     cvol, ccentroids, _ = _tet_geometry(cpoints, ctets)
     _, rho = _angle_about(ccentroids, centre, direction)
