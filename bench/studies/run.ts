@@ -8,7 +8,10 @@
 //   wall: from POST /api/fea/studies to the poll that sees the last point finished;
 //   run: each point's compute_seconds (the job's own metered run, engine start to results);
 //   overhead per point (1 slot): (wall − Σ run) / 16 — everything a point costs besides its own run
-//   (submit to queued, queued to running, result into the table) when the points run one after another.
+//   (submit to queued, queued to running, result into the table) when the points run one after another,
+//   the study's own start and end included; timeline.ts splits it from the server's SQLite file: the
+//   POST, study row → first point queued, the gap between one point's end and the next one's start, a
+//   point's result into the table (overlapping the next point's run) and the study's end.
 // Usage: npx tsx bench/studies/run.ts   (env: BENCH_SLOTS="1 2", BENCH_LABEL)
 // Writes bench/studies/out/<label>.json and prints one line per run.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -17,6 +20,7 @@ import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeBracketStep } from '../../e2e/support/geometry-files.ts';
+import { describeTimeline, readTimeline, type StudyTimeline } from './timeline.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const OUT = join(ROOT, 'bench', 'studies', 'out');
@@ -61,6 +65,9 @@ interface RunResult {
   runS: number[];
   loadBefore: number[];
   loadAfter: number[];
+  /** POST /api/fea/studies round trip */
+  postMs: number;
+  timeline: StudyTimeline;
 }
 
 async function runWith(slots: number, step: Buffer): Promise<RunResult> {
@@ -167,6 +174,7 @@ async function runWith(slots: number, step: Buffer): Promise<RunResult> {
       headers: { ...headers, cookie },
       body: JSON.stringify(body),
     });
+    const postMs = Math.round(performance.now() - t0);
     if (created.status !== 201) throw new Error(`study: ${created.status} ${await created.text()}`);
     const { study_id } = (await created.json()) as { study_id: string };
     type Point = { status: string; compute_seconds: number | null; error: string | null };
@@ -197,6 +205,8 @@ async function runWith(slots: number, step: Buffer): Promise<RunResult> {
           runS: s.points.map((x) => x.compute_seconds ?? Number.NaN),
           loadBefore,
           loadAfter: loadavg(),
+          postMs,
+          timeline: readTimeline(dataDir, study_id, slots),
         };
       }
     }
@@ -222,6 +232,7 @@ for (const slots of SLOTS) {
       (slots === 1
         ? `, overhead ${overhead.toFixed(3)} s per point = ${((100 * overhead) / mean).toFixed(1)} % of a point's run`
         : '') +
+      `; POST ${r.postMs} ms; ${describeTimeline(r.timeline, mean)}` +
       `; load ${r.loadBefore.map((l) => l.toFixed(1)).join(' ')} → ${r.loadAfter.map((l) => l.toFixed(1)).join(' ')}`,
   );
 }
