@@ -7,9 +7,13 @@ element matrices and half adding them into its sparse matrix. For P1 on straight
 scipy COO→CSR of the six edge couplings (the upper triangle), its transpose and a bincount for the diagonal.
 """
 
+from typing import TYPE_CHECKING
+
 import ngsolve as ng
 import numpy as np
-import scipy.sparse as sp
+
+if TYPE_CHECKING:  # SciPy is imported where a matrix is built: a small job's solve never loads it
+    import scipy.sparse as sp
 
 from fieldline_engine.mesh.ngsolve_mesh import body_of_domain
 
@@ -19,10 +23,12 @@ _EDGES = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
 _BLOCK = 16384
 
 
-def p1_stiffness(coords: np.ndarray, tets: np.ndarray, kappa: np.ndarray) -> sp.csr_matrix:
+def p1_stiffness(coords: np.ndarray, tets: np.ndarray, kappa: np.ndarray) -> "sp.csr_matrix":
     """The n × n stiffness matrix (CSR, sorted indices, duplicates summed, exact zeros dropped) of
     ∫ κ ∇u·∇v over the tetrahedra `tets` (m × 4 vertex indices into `coords`, n × 3), κ constant per
     element (`kappa`, m)."""
+    import scipy.sparse as sp
+
     n, m = len(coords), len(tets)
     index = np.int32 if n < 2**31 else np.int64
     # Corners in increasing vertex order (K is the same under a consistent relabelling): every edge (i, j),
@@ -82,7 +88,7 @@ class CsrOperator(ng.BaseMatrix):
     """A scipy CSR matrix as an NGSolve operator (CG, residuals) that also answers `CSR()` and `nze` the way
     NGSolve's SparseMatrix does, so the AMG set-up (core/amg.py) reads its arrays without a copy."""
 
-    def __init__(self, csr: sp.csr_matrix):
+    def __init__(self, csr: "sp.csr_matrix"):
         super().__init__()
         self.csr = csr
 
@@ -103,7 +109,7 @@ class CsrOperator(ng.BaseMatrix):
         return self.csr.shape[1]
 
 
-def mesh_p1_stiffness(mesh: ng.Mesh, kappa_by_body: list[float]) -> sp.csr_matrix | None:
+def mesh_p1_stiffness(mesh: ng.Mesh, kappa_by_body: list[float]) -> "sp.csr_matrix | None":
     """∫ κ ∇u·∇v for order-1 H1 on `mesh` (vertex i is DOF i) with κ = kappa_by_body[k] on body k (material
     `bodyk`), or None where this closed form does not hold and NGSolve must assemble: not a straight
     tetrahedral 3D mesh."""
