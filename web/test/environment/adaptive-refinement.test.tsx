@@ -4,6 +4,7 @@ import { AnalysisConfigForm } from '../../src/environment/config/AnalysisConfigF
 import { defaultAnalysisForm } from '../../src/environment/config/form-defaults.ts';
 import { fromBackendConfig } from '../../src/environment/config/from-backend-config.ts';
 import { toBackendConfig } from '../../src/environment/config/to-backend-config.ts';
+import { newEmRows } from '../../src/environment/families/em/em-form.ts';
 import { quantityLabel, quantityValue } from '../../src/environment/results/adaptive-passes.ts';
 import { FeaResults } from '../../src/environment/results/FeaResults.tsx';
 import { loadCharts } from '../../src/environment/results/lazy-charts.tsx';
@@ -159,6 +160,73 @@ describe('adaptive refinement', () => {
     // nor with another family's analysis
     const structural = toBackendConfig({ ...harmonic, physics: 'structural' }, { bodies: [] });
     expect(structural.adaptiveRefinement).not.toHaveProperty('frequency');
+  });
+
+  it("offers the adaptation frequency for a full-wave run (blank: the band's highest), not a static one", () => {
+    const { store } = mount(<AnalysisConfigForm />);
+    const ports = [
+      { ...newEmRows.wavePort(0), faces: '1' },
+      { ...newEmRows.wavePort(1), faces: '2' },
+    ];
+    act(() =>
+      store.set((s) => ({
+        form: {
+          ...s.form,
+          physics: 'em',
+          analysisType: 'em',
+          frequencyHz: 1e10,
+          useWavePorts: true,
+          wavePorts: ports,
+          calculateSParameters: true,
+          sParamFreqMin: '9e9',
+          sParamFreqMax: '1.1e10',
+        },
+      })),
+    );
+    quantityOptions(); // opens the group and ticks it on
+    const field = within(openGroup()).getByTestId('adaptive-frequency') as HTMLInputElement;
+    expect(field.placeholder).toBe("the band's highest (11 GHz)");
+    fireEvent.change(field, { target: { value: '1e10' } });
+    const fullwave = store.get().form;
+    expect(fullwave.adaptiveFrequency).toBe('1e10');
+    const sent = toBackendConfig(fullwave, { bodies: [] });
+    expect(sent.adaptiveRefinement).toMatchObject({ frequency: 1e10 });
+    expect(sent).toMatchObject({ sParamFreqMax: 1.1e10, useWavePorts: true });
+    expect(fromBackendConfig(JSON.parse(JSON.stringify(sent))).form).toMatchObject({
+      analysisType: 'em',
+      adaptiveEnabled: true,
+      adaptiveFrequency: '10000000000',
+    });
+    // blank: the engine's default (the band's highest), nothing sent
+    expect(
+      toBackendConfig({ ...fullwave, adaptiveFrequency: '' }, { bodies: [] }).adaptiveRefinement,
+    ).not.toHaveProperty('frequency');
+    // ports without a sweep: the run's one frequency is the default
+    act(() => store.set((s) => ({ form: { ...s.form, calculateSParameters: false } })));
+    expect((within(openGroup()).getByTestId('adaptive-frequency') as HTMLInputElement).placeholder).toBe(
+      "the run's frequency (10 GHz)",
+    );
+    // forced full-wave without ports also adapts at a frequency
+    act(() =>
+      store.set((s) => ({ form: { ...s.form, useWavePorts: false, formulation: 'fullwave' as const } })),
+    );
+    expect(toBackendConfig(store.get().form, { bodies: [] }).adaptiveRefinement).toMatchObject({
+      frequency: 1e10,
+    });
+    // a quasi-static or DC run adapts on its one solve: no field, a typed value is not sent
+    for (const form of [
+      { formulation: 'auto' as const },
+      { formulation: 'auto' as const, useWavePorts: true, frequencyHz: 0 },
+    ]) {
+      act(() => store.set((s) => ({ form: { ...s.form, ...form } })));
+      expect(within(openGroup()).queryByTestId('adaptive-frequency')).toBeNull();
+      expect(toBackendConfig(store.get().form, { bodies: [] }).adaptiveRefinement).not.toHaveProperty(
+        'frequency',
+      );
+    }
+    // a time-domain run adapts on its whole history: no adaptation frequency either
+    act(() => store.set((s) => ({ form: { ...s.form, frequencyHz: 1e10, transient: true } })));
+    expect(within(openGroup()).queryByTestId('adaptive-frequency')).toBeNull();
   });
 
   it('maps the group to adaptiveRefinement and back; off sends nothing', () => {

@@ -3,6 +3,7 @@ import { lazyChart } from '../../results/lazy-charts.tsx';
 import { formatHz } from '../../results/quantities.ts';
 import type { FaceListRole, FaceRow, FamilyModule } from '../family-module.ts';
 import { ElectromagneticGroups } from './ElectromagneticGroups.tsx';
+import { emAdaptationFrequency } from './em-adaptation-frequency.ts';
 import { defaultEmForm } from './em-form.ts';
 import { emFromBackend } from './em-from-backend.ts';
 import { emAnalysisLabel, emRunSettings } from './em-run-settings.ts';
@@ -104,6 +105,8 @@ const em: FamilyModule = {
                   { value: 'stored_energy_J', label: 'Stored energy' },
                   { value: 'dissipated_power_W', label: 'Dissipated power' },
                 ],
+  // Full-wave passes solve one frequency (HFSS's rule): the chosen one, else the band's highest (docs/adaptive.md).
+  adaptiveFrequency: emAdaptationFrequency,
   analysisType: (form): AnalysisType =>
     form.transient && !isMagneticType(form.analysisType) ? 'em-time' : form.analysisType,
   mode: emMode,

@@ -24,9 +24,12 @@ export function AdaptiveGuide() {
           the elements around where it lies are refined every pass too, so its change means something.
         </li>
         <li>
-          <strong>Full-wave S-parameters</strong>: as in HFSS, the passes run at one frequency (the sweep's
-          highest unless you set one) and stop when the largest |ΔS| over the ports between two passes is
-          below the tolerance (default 0.02); then the requested sweep is solved on the final mesh.
+          <strong>Full-wave S-parameters</strong>: as in HFSS, the passes run at one frequency — the group's{' '}
+          <em>Adaptation frequency</em> if you set one (<code>adaptiveRefinement.frequency</code>), else the
+          sweep's highest, where the mesh is coarsest in wavelengths (without a sweep, the run's frequency) —
+          and stop when the largest |ΔS| over the ports between two passes is below the tolerance (default
+          0.02); then the requested sweep is solved on the final mesh. A filter adapted at its passband's
+          centre (say 10 GHz for a 9–11 GHz sweep) gets the mesh where its fields matter most.
         </li>
         <li>
           <strong>Natural frequencies and cavity modes</strong> (Vibration modal, EM eigenmodes): every
