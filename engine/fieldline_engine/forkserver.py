@@ -46,9 +46,23 @@ class ForkSafetyError(RuntimeError):
 
 def serve(socket_path: str, run_command) -> int:
     """Warm up, listen, fork a spare per connection until the server that started us is gone."""
+    server_pid = _server_pid()
+    try:
+        return _serve(socket_path, run_command, server_pid)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(socket_path)
+        # The directory is the server's (it made it, and restarts a fork server in it): removed here only once
+        # the server is gone — it would have removed it itself, unless it was killed — on every way out,
+        # including the server dying before we were ready.
+        if server_pid is None or os.getppid() != server_pid:
+            with contextlib.suppress(OSError):
+                os.rmdir(os.path.dirname(os.path.abspath(socket_path)))
+
+
+def _serve(socket_path: str, run_command, server_pid: int | None) -> int:
     from fieldline_engine.standby import warm
 
-    server_pid = _server_pid()
     if server_pid is not None and os.getppid() != server_pid:
         return 137  # the server that started us is gone already
     if not warm():
@@ -62,15 +76,7 @@ def serve(socket_path: str, run_command) -> int:
     listener.listen(_LISTEN_BACKLOG)
     server = _ForkServer(listener, run_command)
     protocol.ready()
-    try:
-        return server.loop()
-    finally:
-        # The server is gone (it would have killed us and removed these itself): leave no stale socket, and
-        # no empty directory, behind in the temp dir.
-        with contextlib.suppress(OSError):
-            os.unlink(socket_path)
-        with contextlib.suppress(OSError):
-            os.rmdir(os.path.dirname(os.path.abspath(socket_path)))
+    return server.loop()
 
 
 def check_single_threaded() -> None:

@@ -219,9 +219,13 @@ def test_a_launcher_without_a_fork_server_becomes_a_standby_process(tmp_path):
     ]
 
 
-def test_a_fork_server_whose_server_is_gone_exits_before_warming_up(tmp_path):
+def test_a_fork_server_whose_server_is_gone_exits_before_warming_up_and_removes_its_directory(tmp_path):
+    # The server was SIGKILLed between making the fork server's directory and the fork server's start
+    # (how the fault suites left empty /tmp/fieldline-fork-* directories behind).
+    directory = tmp_path / "fork"
+    directory.mkdir()
     proc = subprocess.run(
-        [sys.executable, "-m", "fieldline_engine", "forkserver", "--socket", str(tmp_path / "s")],
+        [sys.executable, "-m", "fieldline_engine", "forkserver", "--socket", str(directory / "s")],
         cwd=ENGINE_DIR,
         env={**ENV, "FIELDLINE_PARENT_PID": "1"},
         capture_output=True,
@@ -229,6 +233,28 @@ def test_a_fork_server_whose_server_is_gone_exits_before_warming_up(tmp_path):
         timeout=60,
     )
     assert proc.returncode == 137 and proc.stdout == ""
+    assert not directory.exists()
+
+
+def test_a_fork_server_that_fails_while_its_server_lives_leaves_the_servers_directory(tmp_path):
+    # The server restarts a failed fork server in the same directory: it must still be there.
+    directory = tmp_path / "fork"
+    directory.mkdir()
+    (directory / "s").mkdir()  # binding the socket fails: the path is taken
+    shell = subprocess.run(
+        [
+            "sh",
+            "-c",
+            f"FIELDLINE_PARENT_PID=$$ {sys.executable} -m fieldline_engine forkserver --socket {directory / 's'}",
+        ],
+        cwd=ENGINE_DIR,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert shell.returncode != 0 and "Address already in use" in shell.stderr
+    assert directory.is_dir()
 
 
 def sleepy_job(directory: Path, seconds: float) -> dict:

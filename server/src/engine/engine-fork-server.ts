@@ -1,10 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type EngineInstallation, killEngineGroup, spawnEngineProcess } from './engine-process.ts';
 import type { StandbyLog } from './engine-standby.ts';
+import { makeForkDirectory } from './fork-dir.ts';
 
 export type ForkServerState = 'starting' | 'ready' | 'down';
 
@@ -57,7 +57,7 @@ export class EngineForkServer {
 
   start(): void {
     if (this.closed || this.child || this.restartTimer) return;
-    this.dir ||= mkdtempSync(join(tmpdir(), 'fieldline-fork-')); // mode 0700: only this user connects
+    this.dir ||= makeForkDirectory(); // mode 0700: only this user connects
     this.spawn();
   }
 
