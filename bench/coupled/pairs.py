@@ -1,4 +1,4 @@
-"""A B pairs of two prepared run folders (whole process, GNU time -v): medians and the ratio A/B pair by pair.
+"""A B pairs of two prepared run folders (whole process, wait4: process_clock.py): medians and the ratio A/B pair by pair.
 
 A folder with job.json runs the engine (`python -m fieldline_engine solve --job .`, this checkout's engine, one
 thread); a folder with one .inp runs CalculiX (`ccx -i NAME`, one thread).
@@ -16,8 +16,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from ab_pairs import ab_pairs
-from ccx_deck import timed
 from cylinder import engine_env
+from process_clock import timed
 
 
 def command(folder: Path) -> list[str]:

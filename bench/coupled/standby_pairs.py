@@ -4,8 +4,8 @@ The server keeps an engine process started and warmed up ahead of its job (`pyth
 standby`, ENGINE_STANDBY, docs/compute.md): imports and first-use costs are paid before the job arrives. This
 starts one per pair, waits for its {"event":"ready"}, then hands it the job on stdin and measures from the
 handover to the process's exit: wall seconds, and CPU seconds (user + system of the whole process, from
-wait4, minus what /proc said it had used at the handover). Peak RSS is the process's whole life (warm-up
-included). CalculiX runs as a whole process (GNU time -v), as in pairs.py.
+wait4, minus what the scheduler said it had run at the handover: process_clock.py). Peak RSS is the process's
+whole life (warm-up included). CalculiX runs as a whole process (wait4), as in pairs.py.
 
 Usage:
   .venv/bin/python bench/coupled/standby_pairs.py OUT/fieldline OUT/ccx [PAIRS]
@@ -25,16 +25,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from ab_pairs import ab_pairs
-from ccx_deck import timed
 from cylinder import engine_env
 from pairs import command
-
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def _cpu_so_far(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
+from process_clock import cpu_so_far, timed
 
 
 def standby_job(folder: Path, engine_dir: Path | None = None) -> dict:
@@ -56,7 +49,7 @@ def standby_job(folder: Path, engine_dir: Path | None = None) -> dict:
             break
     else:
         raise SystemExit("the standby engine exited before it was ready")
-    before = _cpu_so_far(proc.pid)
+    before = cpu_so_far(proc.pid)
     started = time.perf_counter()
     request = {"command": "solve", "job": str(folder.resolve()), "env": {}}
     proc.stdin.write(json.dumps(request) + "\n")
@@ -68,8 +61,8 @@ def standby_job(folder: Path, engine_dir: Path | None = None) -> dict:
     if proc.returncode != 0 or '"event":"done"' not in events:
         raise SystemExit(f"standby job failed in {folder}: {events[-2000:]}")
     return {
-        "seconds": round(wall, 3),
-        "cpu_seconds": round(usage.ru_utime + usage.ru_stime - before, 3),
+        "seconds": round(wall, 4),
+        "cpu_seconds": round(usage.ru_utime + usage.ru_stime - before, 4),
         "peak_mb": round(usage.ru_maxrss / 1024, 1),
     }
 

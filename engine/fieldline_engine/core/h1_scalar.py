@@ -21,6 +21,7 @@ from typing import Any, Protocol
 import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.core import bits
 from fieldline_engine.core.linear_solve import LinearSolver
 from fieldline_engine.core.p1_stiffness import CsrOperator, mesh_p1_stiffness
 from fieldline_engine.limits import parallel
@@ -154,7 +155,7 @@ class PotentialSolver:
         scratch = ng.GridFunction(self.fes)
         if self.interface is not None and self.interface_values is not None:
             scratch.Set(self.interface_values, ng.BND, definedon=self.interface)
-            dofs = np.nonzero(np.array(self.fes.GetDofs(self.interface), dtype=bool))[0]
+            dofs = bits.indices(self.fes.GetDofs(self.interface))
             values[dofs] = scratch.vec.FV().NumPy()[dofs]
         for group in self.bnd.dirichlet:
             if voltages is None:
@@ -189,7 +190,7 @@ class PotentialSolver:
         if not self._dof_cache:
             taken = np.zeros(self.fes.ndof, dtype=bool)
             for group in reversed(self.bnd.dirichlet):
-                mask = np.array(self.fes.GetDofs(self.mesh.Boundaries(group.label)), dtype=bool) & ~taken
+                mask = bits.mask(self.fes.GetDofs(self.mesh.Boundaries(group.label))) & ~taken
                 self._dof_cache[group.label] = np.nonzero(mask)[0]
                 taken |= mask
         return self._dof_cache[label]

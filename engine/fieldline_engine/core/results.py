@@ -42,12 +42,13 @@ def animation_entry(frames: Frames) -> dict[str, Any]:
 
 
 def mesh_section(model: TetModel) -> dict[str, Any]:
-    """Geometry in the model's own length unit, as uploaded."""
+    """Geometry in the model's own length unit, as uploaded. NumPy arrays, like the fields: results.json writes
+    them as they are and results.bin takes them without a round trip through Python lists."""
     return {
-        "vertices": (model.vertices / model.unit_scale).tolist(),
-        "faces": model.faces.tolist(),
-        "tetrahedra": model.tetrahedra.tolist(),
-        "tetrahedron_regions": model.regions.tolist(),
+        "vertices": np.ascontiguousarray(model.vertices / model.unit_scale, dtype=np.float64),
+        "faces": np.ascontiguousarray(model.faces, dtype=np.int64),
+        "tetrahedra": np.ascontiguousarray(model.tetrahedra, dtype=np.int64),
+        "tetrahedron_regions": np.ascontiguousarray(model.regions, dtype=np.int64),
         "region_names": model.region_names,
     }
 

@@ -16,6 +16,7 @@ from typing import Any
 import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.core import bits
 from fieldline_engine.core.h1_scalar import PotentialSolver, SolverOptions
 from fieldline_engine.em.boundary_conditions import ResolvedBoundaries
 from fieldline_engine.em.field_solution import (
@@ -42,12 +43,12 @@ def driven_conductors(
     """Conducting bodies split into those a terminal (or touching conductor) reaches and floating ones."""
     conducting = [i for i, m in enumerate(materials) if is_conducting(m)]
     probe = ng.H1(mesh, order=1)  # vertex DOFs are enough to see which bodies touch what
-    masks = {b: np.array(probe.GetDofs(mesh.Materials(f"body{b}")), dtype=bool) for b in conducting}
+    masks = {b: bits.mask(probe.GetDofs(mesh.Materials(f"body{b}"))) for b in conducting}
     anchored = np.zeros(probe.ndof, dtype=bool)
     for g in bnd.dirichlet:
-        anchored |= np.array(probe.GetDofs(mesh.Boundaries(g.label)), dtype=bool)
+        anchored |= bits.mask(probe.GetDofs(mesh.Boundaries(g.label)))
     for label, _z in bnd.impedance:
-        anchored |= np.array(probe.GetDofs(mesh.Boundaries(label)), dtype=bool)
+        anchored |= bits.mask(probe.GetDofs(mesh.Boundaries(label)))
     anchored[list(fixed)] = True
     parent = {b: b for b in conducting}
 
@@ -198,13 +199,13 @@ def solve_steady_conduction(
 def _touches(solver: PotentialSolver, label: str) -> bool:
     """Whether a Dirichlet group has DOFs in the conduction space (it lies on a driven conductor)."""
     dofs = solver.group_dofs(label)
-    free_or_fixed = np.array(solver.fes.GetDofs(solver.mesh.Materials(".*")), dtype=bool)
+    free_or_fixed = bits.mask(solver.fes.GetDofs(solver.mesh.Materials(".*")))
     return bool(dofs.size and np.any(free_or_fixed[dofs]))
 
 
 def _vertices_in(mesh: ng.Mesh, fixed: dict[int, float], bodies: list[int]) -> dict[int, float]:
     probe = ng.H1(mesh, order=1, definedon=region_regex(bodies))
-    inside = np.array(probe.GetDofs(mesh.Materials(region_regex(bodies))), dtype=bool)
+    inside = bits.mask(probe.GetDofs(mesh.Materials(region_regex(bodies))))
     return {v: volts for v, volts in fixed.items() if inside[v]}
 
 

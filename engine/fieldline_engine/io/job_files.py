@@ -1,20 +1,26 @@
 """Reading a job's input and writing its results inside the job directory."""
 
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import orjson
 
 from fieldline_engine.errors import InvalidInput
 
 
 def read_job(job_dir: Path) -> dict[str, Any]:
+    text = (job_dir / "job.json").read_bytes()
     try:
-        data = json.loads((job_dir / "job.json").read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise InvalidInput(f"job.json is not valid JSON: {exc}") from exc
+        data = orjson.loads(text)  # ≈ 4× json.loads on a mesh's numbers
+    except orjson.JSONDecodeError:
+        try:  # what orjson refuses and json takes (NaN literals), or json's own words for the error
+            data = json.loads(text.decode("utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise InvalidInput(f"job.json is not valid JSON: {exc}") from exc
     if not isinstance(data, dict):
         raise InvalidInput("job.json must hold an object")
     return data
@@ -46,14 +52,40 @@ def _json_default(value: Any) -> Any:
 
 
 def write_json_atomic(path: Path, payload: Any) -> None:
-    """Writes via a temporary file and rename, so a reader never sees half a results file. json.dumps, not
-    json.dump: only the one-shot call uses the C encoder (json.dump streams through the pure-Python one, 6 of
-    the 62 CPU-s of a 0.21 M-DOF modal run)."""
+    """Writes via a temporary file and rename, so a reader never sees half a results file."""
     tmp = path.with_suffix(path.suffix + ".tmp")
-    text = json.dumps(payload, separators=(",", ":"), allow_nan=False, default=_json_default)
-    tmp.write_text(text, encoding="utf-8")
-    del text
+    tmp.write_bytes(json_bytes(payload))
     os.replace(tmp, path)
+
+
+# NumPy arrays (the named fields' data) written as they are; keys that are not strings as json.dumps writes them.
+_ORJSON_OPTIONS = orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS
+
+
+def json_bytes(payload: Any) -> bytes:
+    """Compact UTF-8 JSON, as json.dumps(separators=(",", ":"), allow_nan=False) would write it, ≈ 10× faster
+    (orjson: 4.0 → 0.35 ms for a 4 k-unknown thermal-stress job's 130 kB; json.dumps took 6 of the 62 CPU s of
+    a 0.21 M-DOF modal run). orjson writes NaN and ±inf as null where json.dumps refuses them: a file holding
+    null is checked for them, so a non-finite result still fails the job instead of turning into a null."""
+    data = orjson.dumps(payload, default=_json_default, option=_ORJSON_OPTIONS)
+    if b"null" in data:
+        _require_finite(payload)
+    return data
+
+
+def _require_finite(value: Any) -> None:
+    if isinstance(value, float):  # numpy's float64 too
+        if not math.isfinite(value):
+            raise ValueError(f"Out of range float values are not JSON compliant: {value!r}")
+    elif isinstance(value, np.ndarray | np.generic):
+        if value.dtype.kind in "fc" and not np.all(np.isfinite(value)):
+            raise ValueError("Out of range float values are not JSON compliant (an array holds NaN or inf)")
+    elif isinstance(value, dict):
+        for item in value.values():
+            _require_finite(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _require_finite(item)
 
 
 def write_results(job_dir: Path, results: dict[str, Any]) -> Path:

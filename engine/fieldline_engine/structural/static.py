@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import ngsolve as ng
 import numpy as np
 
-from fieldline_engine.core import amg
+from fieldline_engine.core import amg, bits
 from fieldline_engine.core.elasticity.loads import applied_load, component_dirichlet, support_region
 from fieldline_engine.core.elasticity.node_blocked import NodeBlockedStiffness
 from fieldline_engine.core.elasticity.operator import Elasticity
@@ -125,9 +125,12 @@ def _with_thermal_energy(sol: StaticSolution) -> StaticSolution:
         thermal_strain = e.eigen_stress / (3 * e.lam + 2 * e.mu)
         stress = e.stress(sol.displacement) - e.eigen_stress
         elastic_strain = e.strain(sol.displacement) - thermal_strain
-        # Exact at 2p: stress and elastic strain are each of degree p − 1 on straight tetrahedra (the temperature
-        # is piecewise linear or uniform, the materials constant per body); 2p + 2 took 6× the points.
-        energy = ng.Integrate(0.5 * ng.InnerProduct(stress, elastic_strain), e.mesh, order=2 * e.order)
+        # Exact at max(2p − 2, 2): on straight tetrahedra ε(u) is of degree p − 1 and the thermal strain of degree
+        # ≤ 1 (the temperature is piecewise linear or uniform, the materials constant per body), so stress and
+        # elastic strain are each of degree max(p − 1, 1). Compiled, the expression tree runs as one program: with
+        # the lower order, 4.0 → 1.4 ms of a 4 k-unknown job (2p + 2 had taken 6× 2p's points).
+        integrand = (0.5 * ng.InnerProduct(stress, elastic_strain)).Compile()
+        energy = ng.Integrate(integrand, e.mesh, order=max(2 * e.order - 2, 2))
         sol.strain_energy = float(energy)
     return sol
 
@@ -139,7 +142,7 @@ def _node_blocked(elasticity: Elasticity, choice: str) -> bool:
     fes = elasticity.fes
     if elasticity.order < 2 or resolve_choice(choice, fes.ndof, TWO_LEVEL_DIRECT_MAX_DOFS) != "cg-amg":
         return False
-    free = np.array(fes.FreeDofs(), dtype=bool).reshape(3, -1)[:, : elasticity.mesh.nv]
+    free = bits.mask(fes.FreeDofs()).reshape(3, -1)[:, : elasticity.mesh.nv]
     return int(free.sum()) <= VERTEX_CHOLESKY_MAX_DOFS or not amg.available()
 
 
@@ -226,7 +229,7 @@ def _set_prescribed(gfu: ng.GridFunction, setup: ElasticSetup, mesh: ng.Mesh) ->
 
 def _component_dofs(fes: ng.FESpace, region: ng.Region, component: int) -> np.ndarray:
     """DOFs of one displacement component on a support's region (VectorH1 stores component blocks)."""
-    on_region = np.nonzero(np.array(fes.GetDofs(region), dtype=bool))[0]
+    on_region = bits.indices(fes.GetDofs(region))
     block = fes.ndof // 3
     return on_region[(on_region >= component * block) & (on_region < (component + 1) * block)]
 

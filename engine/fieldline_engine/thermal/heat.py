@@ -13,6 +13,7 @@ weighted by the function that is 1 on the face, like the structural reactions.
 import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.core import bits
 from fieldline_engine.core.materials import MaterialTable
 from fieldline_engine.thermal.setup import ThermalSetup
 
@@ -101,7 +102,7 @@ class HeatProblem:
         return gf
 
     def _dofs(self, label: str) -> np.ndarray:
-        return np.nonzero(np.array(self.fes.GetDofs(self.mesh.Boundaries(label)), dtype=bool))[0]
+        return bits.indices(self.fes.GetDofs(self.mesh.Boundaries(label)))
 
     # ------------------------------------------------------------------ heat flows (W, into the body)
 

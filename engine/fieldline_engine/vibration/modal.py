@@ -18,6 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 
+from fieldline_engine.core import bits
 from fieldline_engine.core.eigen.free_block import FreeBlock
 from fieldline_engine.core.eigen.lobpcg import lobpcg
 from fieldline_engine.core.elasticity.loads import component_dirichlet
@@ -162,7 +163,7 @@ def solve_modes(
     elasticity = Elasticity(mesh, materials, order, fixed)
     elasticity.prestress = prestress
     fes = elasticity.fes
-    free = np.nonzero(np.array(fes.FreeDofs(), dtype=bool))[0]
+    free = bits.indices(fes.FreeDofs())
     wanted = count + (0 if min_frequency else rigid)
     wanted = min(wanted, len(free) - 2)
     info: dict = {}

@@ -15,6 +15,7 @@ with the same scalar numbering of the H1 DOFs (the two spaces share the mesh and
 import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.core import bits
 from fieldline_engine.core.elasticity.operator import ComponentDirichlet, Elasticity
 
 
@@ -50,7 +51,7 @@ def blocked_forms(
 
 def free_components(fes: ng.FESpace) -> np.ndarray:
     """The free entries of a node-major vector (3 per free DOF)."""
-    nodes = np.nonzero(np.array(fes.FreeDofs(), dtype=bool))[0]
+    nodes = bits.indices(fes.FreeDofs())
     return (3 * nodes[:, None] + np.arange(3)).ravel()
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.core import bits
 from fieldline_engine.limits import parallel
 from fieldline_engine.mesh.ngsolve_mesh import per_tetrahedron
 from fieldline_engine.mesh.tet_model import TetModel
@@ -196,7 +197,7 @@ def _interior_facets(mesh: ng.Mesh) -> ng.GridFunction:
     space = ng.FacetFESpace(mesh, order=0)
     indicator = ng.GridFunction(space)
     indicator.vec[:] = 1.0
-    boundary = np.nonzero(np.array(space.GetDofs(mesh.Boundaries(".*")), dtype=bool))[0]
+    boundary = bits.indices(space.GetDofs(mesh.Boundaries(".*")))
     indicator.vec.FV().NumPy()[boundary] = 0.0
     return indicator
 

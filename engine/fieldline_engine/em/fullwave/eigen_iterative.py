@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.core import bits
 from fieldline_engine.core.eigen.free_block import FreeBlock
 from fieldline_engine.core.eigen.lobpcg import lobpcg
 from fieldline_engine.core.heap import reuse_freed_blocks
@@ -180,7 +181,7 @@ def lobpcg_cavity_modes(
         mass.Assemble()
     progress(0.2, "Gradient projection: H1 Laplacian with BDDC")
     project = GradientProjector(fes, mass.mat, media.eps_r)
-    free = np.nonzero(np.array(fes.FreeDofs(), dtype=bool))[0]
+    free = bits.indices(fes.FreeDofs())
     A = FreeBlock(shifted.mat, shifted.mat, free, fes.ndof)
     M = FreeBlock(mass.mat, shifted.mat, free, fes.ndof)
     T = FreeBlock(bddc.mat, shifted.mat, free, fes.ndof)
