@@ -167,17 +167,9 @@ def read_msh(path: Path) -> dict:
     }
 
 
-def run_fieldline(directory: Path, order: int, solver: str = "auto") -> dict:
-    sys.path.insert(0, str(ENGINE))
-    from fieldline_engine import analyses  # noqa: F401
-    from fieldline_engine.core.registry import analysis_for
-    from fieldline_engine.mesh.tet_model import model_from_mesh_data
-    from fieldline_engine.protocol import SILENT
-
-    started = time.perf_counter()
-    model = model_from_mesh_data(read_msh(directory / "toroid.msh"))
+def toroid_config(order: int, solver: str) -> dict:
     p = TOROID
-    config = {
+    return {
         "analysisType": "magnetostatic",
         "meshOrder": order,
         "airPadding": 0,
@@ -193,6 +185,18 @@ def run_fieldline(directory: Path, order: int, solver: str = "auto") -> dict:
         ],
         "bodyMaterials": [{"region": "core", "relativePermeability": p["mur"]}],
     }
+
+
+def run_fieldline(directory: Path, order: int, solver: str = "auto") -> dict:
+    sys.path.insert(0, str(ENGINE))
+    from fieldline_engine import analyses  # noqa: F401
+    from fieldline_engine.core.registry import analysis_for
+    from fieldline_engine.mesh.tet_model import model_from_mesh_data
+    from fieldline_engine.protocol import SILENT
+
+    started = time.perf_counter()
+    model = model_from_mesh_data(read_msh(directory / "toroid.msh"))
+    config = toroid_config(order, solver)
     sol = analysis_for(config).solve(model, config, SILENT)
     inductance = sol.quantities["inductance_H"]
     return {
@@ -241,9 +245,112 @@ def run_getdp(directory: Path) -> dict:
     }
 
 
+def _process_cpu(command: list[str], cwd: Path) -> tuple[float, float, str]:
+    """A whole process's CPU seconds (user + system, from wait4's rusage), its wall seconds and its stdout."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{command[:3]} failed ({proc.returncode})")
+    return usage.ru_utime + usage.ru_stime, time.perf_counter() - started, out
+
+
+def run_pairs(directory: Path, pairs: int, order: int, solver: str) -> None:
+    """The product measurement and the cold one, interleaved on the same mesh (warm, GetDP, cold per round):
+    - `warm`: the job as the server runs it, on a spare forked from the engine's fork server (warm_job.py):
+      the forked child's CPU from the job line to its result, results files written;
+    - `getdp`: GetDP's whole process (how GetDP runs a job: it has no server, its start-up is ~10 ms of C);
+    - `cold`: a whole `bench.py fieldline` process (Python, NumPy, SciPy and NGSolve imported first, ≈ 1 s).
+    Prints one JSON line per round with the ratios, then the medians, and the load average around the run."""
+    from warm_job import ForkServer, read_result, write_job
+
+    job_dir = directory / "warm-job"
+    write_job(job_dir, toroid_config(order, solver), read_msh(directory / "toroid.msh"))
+    load_before = os.getloadavg()
+    server = ForkServer(sys.executable, ENGINE)
+    rows = []
+    try:
+        for _ in range(pairs):
+            warm = server.run_job(job_dir)
+            warm_L = read_result(job_dir)["quantities"]["inductance_H"]
+            getdp_cpu, getdp_wall, _ = _process_cpu(
+                [
+                    "getdp",
+                    "toroid.pro",
+                    "-msh",
+                    "toroid.msh",
+                    "-solve",
+                    "MagSta",
+                    "-pos",
+                    "energy",
+                    "-v",
+                    "0",
+                ],
+                directory,
+            )
+            getdp_L = (
+                2
+                * float((directory / "energy.txt").read_text().split()[-1])
+                / TOROID["current"] ** 2
+            )
+            cold_cpu, cold_wall, _ = _process_cpu(
+                [
+                    sys.executable,
+                    str(HERE / "bench.py"),
+                    "fieldline",
+                    "--dir",
+                    str(directory),
+                    "--order",
+                    str(order),
+                    "--solver",
+                    solver,
+                ],
+                HERE,
+            )
+            row = {
+                "warm_cpu_s": warm["job_cpu_s"],
+                "warm_wall_s": warm["job_wall_s"],
+                "launcher_cpu_s": warm["launcher_cpu_s"],
+                "getdp_cpu_s": round(getdp_cpu, 3),
+                "getdp_wall_s": round(getdp_wall, 3),
+                "cold_cpu_s": round(cold_cpu, 3),
+                "cold_wall_s": round(cold_wall, 3),
+                "warm_over_getdp_cpu": round(warm["job_cpu_s"] / getdp_cpu, 3),
+                "cold_over_getdp_cpu": round(cold_cpu / getdp_cpu, 3),
+                "fieldline_L_H": warm_L,
+                "getdp_L_H": getdp_L,
+                "load": round(os.getloadavg()[0], 2),
+            }
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    finally:
+        server.close()
+    med = {
+        k: float(np.median([r[k] for r in rows]))
+        for k in rows[0]
+        if k.endswith("_s") or "_over_" in k
+    }
+    print(
+        json.dumps(
+            {
+                "medians": med,
+                "pairs": pairs,
+                "load_before": load_before,
+                "load_after": os.getloadavg(),
+            }
+        )
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("command", choices=["mesh", "fieldline", "getdp", "compare"])
+    parser.add_argument(
+        "command", choices=["mesh", "fieldline", "getdp", "compare", "pairs"]
+    )
     parser.add_argument("--case", default="toroid", choices=["toroid", "team7"])
     parser.add_argument("--size", type=float, default=0.003)
     parser.add_argument(
@@ -256,6 +363,12 @@ def main() -> None:
         "--solver",
         default="auto",
         help="Fieldline's linearSolver: auto | direct | cg-amg (HX-AMG at order 1)",
+    )
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        default=3,
+        help="pairs: rounds of warm job, GetDP, cold process",
     )
     parser.add_argument("--freq", type=float, nargs="+", default=[50.0, 200.0])
     args = parser.parse_args()
@@ -272,6 +385,9 @@ def main() -> None:
         return
     if args.command == "mesh":
         mesh_toroid(args.size, args.dir)
+        return
+    if args.command == "pairs":
+        run_pairs(args.dir, args.pairs, args.order, args.solver)
         return
     exact = toroid_exact()
     on_mesh = meshed_exact(args.dir)

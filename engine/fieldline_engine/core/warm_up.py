@@ -24,6 +24,7 @@ def warm_up() -> None:
 
     matrices = _finite_elements()
     _sparse_linear_algebra(matrices)
+    _algebraic_multigrid()
     _dense_linear_algebra()
     np.fft.irfft(np.fft.rfft(np.linspace(0.0, 1.0, 64)))
     gc.collect()
@@ -63,6 +64,54 @@ def _finite_elements() -> list:
         u, v = surface.TnT()
         ng.BilinearForm(ng.grad(u).Trace() * ng.grad(v).Trace() * ng.ds + u * v * ng.ds).Assemble()
     return matrices
+
+
+def _algebraic_multigrid() -> None:
+    """pyamg (CG with AMG: scalar and elastic systems, and first-order Nédélec through the auxiliary-space
+    preconditioner, core/hcurl_aux.py): importing it with the SciPy modules it pulls in was ≈ 0.2 of the
+    0.75 CPU s of a forked 16 k-unknown magnetostatic job (bench/magnetics), paid by every job that used it."""
+    from fieldline_engine.core import amg
+
+    if not amg.available():
+        return
+    import ngsolve as ng
+
+    from fieldline_engine.core.hcurl_aux import AuxiliarySpaceHCurl
+    from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh
+    from fieldline_engine.mesh.tet_model import model_from_mesh_data
+
+    mesh = build_ngsolve_mesh(model_from_mesh_data(_cubes(3)))  # interior vertices: free nodal DOFs
+    space = ng.HCurl(mesh, order=1, nograds=True, dirichlet="default")  # as magnetostatics uses it
+    u, v = space.TnT()
+    form = ng.BilinearForm(ng.curl(u) * ng.curl(v) * ng.dx + 1e-3 * u * v * ng.dx, symmetric=True).Assemble()
+    pre = AuxiliarySpaceHCurl(form.mat, space, space.FreeDofs())
+    x = form.mat.CreateColVector()
+    x[:] = 1.0
+    y = x.CreateVector()
+    pre.Mult(x, y)
+    h1 = ng.H1(mesh, order=1, dirichlet="default")
+    u, v = h1.TnT()
+    laplace = ng.BilinearForm(ng.grad(u) * ng.grad(v) * ng.dx).Assemble()
+    cycle = amg.ClassicalAMG(laplace.mat, h1.FreeDofs(), None)
+    x = laplace.mat.CreateColVector()
+    x[:] = 1.0
+    cycle.Mult(x, x.CreateVector())
+
+
+def _cubes(n: int) -> dict:
+    """The unit cube as n³ cells of the six Kuhn tetrahedra each."""
+    index = lambda x, y, z: x + (n + 1) * (y + (n + 1) * z)  # noqa: E731
+    vertices = [[x / n, y / n, z / n] for z in range(n + 1) for y in range(n + 1) for x in range(n + 1)]
+    tets = []
+    for z in range(n):
+        for y in range(n):
+            for x in range(n):
+                corners = [index(x + cx, y + cy, z + cz) for cx, cy, cz in (_CORNER_OFFSETS)]
+                tets += [[corners[k] for k in tet] for tet in _CUBE_TETS]
+    return {"vertices": vertices, "tetrahedra": tets}
+
+
+_CORNER_OFFSETS = [(int(x), int(y), int(z)) for x, y, z in _CUBE_VERTICES]
 
 
 def _dense_linear_algebra() -> None:

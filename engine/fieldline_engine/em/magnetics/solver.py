@@ -33,9 +33,10 @@ SMALLEST_STEP = 1.0 / 1024
 # of an earlier tangent, to this relative residual, and factor anew only when CG needs more iterations than
 # this: the steps are the same Newton steps (the convergence check is unchanged), without a factorization each.
 # `auto` at order 1 factors up to this many unknowns and above uses CG with the auxiliary-space AMG
-# (core/hcurl_aux.py). bench/magnetics toroid, 57 k unknowns, whole process: 0.82× the factorization's CPU time
-# and 294 vs 821 MB peak.
-AUX_SPACE_FROM_DOFS = 30_000
+# (core/hcurl_aux.py). bench/magnetics toroid, a warmed job (as the fork server runs it): 8.8 k unknowns, CG
+# 0.34–0.43 vs Cholesky 0.39–0.46 CPU s; 16 k, 0.55–0.62 vs 0.88–0.95; 57 k, whole process 0.82× the
+# factorization's CPU time and 294 vs 821 MB peak.
+AUX_SPACE_FROM_DOFS = 10_000
 REUSE_TOLERANCE = 1e-10
 REUSE_MAX_ITERATIONS = 10
 # An inexact Newton step (Eisenstat–Walker): the tangent is solved to a relative residual of the last step's
@@ -111,29 +112,17 @@ def solve_magnetostatic(
     source = sum((d * turns for d, turns in coil_currents), ng.CF((0, 0, 0)))
 
     fes = ng.HCurl(mesh, order=order, nograds=True, dirichlet=flux_tangent)
-    u, v = fes.TnT()
     size = bounding_box_diagonal(mesh)
     nu_max = max(b.nu for b in bodies) if bodies else 1.0 / MU0
     eps = 1e-8 * nu_max / size**2
-    b_u = ng.curl(u)
-    a = ng.BilinearForm(fes, symmetric=True)
     lin = _group(mesh, linear)
     dx_lin = ng.dx(definedon=lin, bonus_intorder=CURVED_BONUS_ORDER if curved_mesh(mesh) else 0)
-    if br is None:
-        a += ng.Variation(0.5 * nu * b_u * b_u * dx_lin)
+    curves = {i: bodies[i].bh for i in curved}
+    if curved:
+        a = _energy_form(fes, nu, br, curves, source if coil_currents else None, dx_lin, eps)
+        load = None
     else:
-        a += ng.Variation(0.5 * nu * (b_u - br) * (b_u - br) * dx_lin)
-    curves = {}
-    for i in curved:
-        curve = bodies[i].bh
-        assert curve is not None
-        curves[i] = curve
-        a += ng.Variation(
-            curve.energy(ng.sqrt(1e-12 + b_u * b_u)) * ng.dx(definedon=mesh.Materials(f"body{i}"))
-        )
-    a += ng.Variation(0.5 * eps * u * u * ng.dx)
-    if coil_currents:
-        a += ng.Variation(-source * u * ng.dx)
+        a, load = _linear_forms(fes, nu, br, source if coil_currents else None, dx_lin, eps)
     solver = LinearSolver(
         a,
         fes,
@@ -146,8 +135,10 @@ def solve_magnetostatic(
     )
     gf = ng.GridFunction(fes)
     gf.vec[:] = 0.0
-    steps, residual, preparations = _newton(a, fes, gf, solver, bool(curved), progress)
-
+    if load is None:
+        steps, residual, preparations = _newton(a, fes, gf, solver, True, progress)
+    else:
+        steps, residual, preparations = _linear(a, load, fes, gf, solver, progress)
     b_field = ng.curl(gf)
     h_parts = {
         f"body{i}": bodies[i].nu * (b_field - ng.CF(bodies[i].remanence or (0.0, 0.0, 0.0))) for i in linear
@@ -215,6 +206,52 @@ def solve_tangent(
     solver.prepare(free)
     solver.solve(rhs, gf, label)
     return True
+
+
+def _energy_form(fes, nu, br, curves, source, dx_lin, eps) -> ng.BilinearForm:
+    """Π as a form NGSolve linearises (B–H curves: Newton)."""
+    u = fes.TrialFunction()
+    b_u = ng.curl(u)
+    a = ng.BilinearForm(fes, symmetric=True)
+    if br is None:
+        a += ng.Variation(0.5 * nu * b_u * b_u * dx_lin)
+    else:
+        a += ng.Variation(0.5 * nu * (b_u - br) * (b_u - br) * dx_lin)
+    for i, curve in curves.items():
+        a += ng.Variation(
+            curve.energy(ng.sqrt(1e-12 + b_u * b_u)) * ng.dx(definedon=fes.mesh.Materials(f"body{i}"))
+        )
+    a += ng.Variation(0.5 * eps * u * u * ng.dx)
+    if source is not None:
+        a += ng.Variation(-source * u * ng.dx)
+    return a
+
+
+def _linear_forms(fes, nu, br, source, dx_lin, eps) -> tuple[ng.BilinearForm, ng.LinearForm]:
+    """A quadratic Π (no B–H curve): its minimum solves a(A, v) = ∫J₀·v + ∫ν Br·curl v, assembled as a bilinear
+    and a linear form — the matrix AssembleLinearization of Π gives, without the symbolic linearisation and the
+    residual's Apply (≈ 0.1 of the 0.6 CPU s of a 16 k-unknown toroid job)."""
+    u, v = fes.TnT()
+    a = ng.BilinearForm(fes, symmetric=True)
+    a += nu * ng.curl(u) * ng.curl(v) * dx_lin
+    a += eps * u * v * ng.dx
+    f = ng.LinearForm(fes)
+    if source is not None:
+        f += source * v * ng.dx
+    if br is not None:
+        f += nu * br * ng.curl(v) * dx_lin
+    return a, f
+
+
+def _linear(a, f, fes, gf, solver: LinearSolver, progress) -> tuple[int, float, int]:
+    """One solve; (steps, relative residual, factorizations) as _newton reports them."""
+    progress(0.15, "Magnetic field")
+    with parallel(fes.ndof):
+        a.Assemble()
+        f.Assemble()
+    solver.prepare(fes.FreeDofs())
+    solver.solve(f.vec, gf, "Magnetic field")
+    return 1, 0.0, 1
 
 
 def _newton(a, fes, gf, solver: LinearSolver, nonlinear: bool, progress) -> tuple[int, float, int]:
