@@ -9,6 +9,7 @@ orders. The matrix goes to scipy once (free DOFs only); each application is one 
 """
 
 import importlib.util
+from collections.abc import Callable
 
 import ngsolve as ng
 import numpy as np
@@ -89,19 +90,22 @@ class SmoothedAggregation(ng.BaseMatrix):
         self.free = np.nonzero(free)[0]
         restricted = without_round_off(top[self.free][:, self.free].tocsr())
         del top
-        self.cycle = self._hierarchy(restricted, near_null).aspreconditioner(cycle="V")
+        self.cycle = self._cycle(restricted, near_null)
 
-    def _hierarchy(self, restricted, near_null: np.ndarray | None):
+    def _cycle(self, restricted, near_null: np.ndarray | None) -> Callable[[np.ndarray], np.ndarray]:
+        """b ↦ one V-cycle applied to b (free DOFs only)."""
         import pyamg
 
         if near_null is not None:  # elasticity keeps pyamg's defaults, tuned with its modes
-            return pyamg.smoothed_aggregation_solver(restricted, B=np.ascontiguousarray(near_null[self.free]))
-        return pyamg.smoothed_aggregation_solver(restricted, **SCALAR_SMOOTHERS)
+            ml = pyamg.smoothed_aggregation_solver(restricted, B=np.ascontiguousarray(near_null[self.free]))
+        else:
+            ml = pyamg.smoothed_aggregation_solver(restricted, **SCALAR_SMOOTHERS)
+        return ml.aspreconditioner(cycle="V").matvec
 
     def Mult(self, x: ng.BaseVector, y: ng.BaseVector) -> None:  # noqa: N802 - NGSolve's interface
         out = y.FV().NumPy()
         out[:] = 0.0
-        out[self.free] = self.cycle.matvec(x.FV().NumPy()[self.free])
+        out[self.free] = self.cycle(x.FV().NumPy()[self.free])
 
     def Height(self) -> int:  # noqa: N802
         return self.n
@@ -116,12 +120,11 @@ class ClassicalAMG(SmoothedAggregation):
     DOFs: 7 against 11; at 1e6: 10 against 12) and its set-up skips the spectral-radius estimate and the
     prolongation smoothing; pyamg's default classical interpolation costs ~2× the set-up for no fewer
     iterations there. Coarse levels stop at 200 unknowns (pyamg's default 10 adds levels that cost more in
-    set-up than the pseudo-inverse of a 200 × 200 matrix)."""
+    set-up than the pseudo-inverse of a 200 × 200 matrix). pyamg's hierarchy, built and cycled on its kernels
+    without its Python bookkeeping (core/ruge_stuben.py: ~25 % less set-up and ~20 % less per cycle)."""
 
-    def _hierarchy(self, restricted, near_null: np.ndarray | None):
-        import pyamg
+    def _cycle(self, restricted, near_null: np.ndarray | None) -> Callable[[np.ndarray], np.ndarray]:
+        from fieldline_engine.core.ruge_stuben import RugeStubenCycle
 
         assert near_null is None
-        return pyamg.ruge_stuben_solver(
-            restricted, interpolation="direct", max_coarse=200, **SCALAR_SMOOTHERS
-        )
+        return RugeStubenCycle(restricted, max_coarse=200).apply
