@@ -65,6 +65,9 @@ export class EngineForkServer {
     this.closed = true;
     if (this.restartTimer) clearTimeout(this.restartTimer);
     const child = this.child;
+    // Removed before waiting for the fork server's end: a caller that exits without awaiting close()
+    // leaves no directory behind (the killed fork server never touches it again).
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
     if (child && child.exitCode === null && child.signalCode === null) {
       await new Promise<void>((resolve) => {
         child.once('close', () => resolve());
@@ -73,7 +76,6 @@ export class EngineForkServer {
     }
     this.child = null;
     this.state = 'down';
-    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
   }
 
   private setState(state: ForkServerState): void {
