@@ -1,5 +1,6 @@
 """Resource limits the engine applies to itself before touching untrusted input."""
 
+import contextlib
 import os
 import resource
 
@@ -62,12 +63,31 @@ THREADED_MIN_DOFS = 30_000
 
 
 def parallel(ndof: int):
-    """`with parallel(n):` — NGSolve's TaskManager for large systems, nothing for small ones."""
-    import contextlib
-
+    """`with parallel(n):` — NGSolve's TaskManager for large systems, one thread for small ones."""
     import ngsolve as ng
 
-    return ng.TaskManager() if ndof >= THREADED_MIN_DOFS else contextlib.nullcontext()
+    return ng.TaskManager() if ndof >= THREADED_MIN_DOFS else _one_thread()
+
+
+@contextlib.contextmanager
+def _one_thread():
+    """Some NGSolve operations run outside a TaskManager start one of their own with every thread allowed
+    (the sparse Cholesky factor does): on a 2-core machine with the other core busy, waking its worker cost
+    12–30 ms of CPU per factorization of a few hundred unknowns that takes 0.1 ms on one thread (measured on
+    bench/adaptive's L-shape passes). Inside a one-thread TaskManager they stay on this thread."""
+    import ngsolve as ng
+
+    # The count ng.SetNumThreads set; ng.GetNumThreads() is the running TaskManager's, 1 when none runs.
+    threads = int(ng.ngsglobals.numthreads)
+    if threads <= 1 or ng.GetNumThreads() > 1:  # one thread anyway, or inside a running TaskManager
+        yield
+    else:
+        ng.SetNumThreads(1)
+        try:
+            with ng.TaskManager():
+                yield
+        finally:
+            ng.SetNumThreads(threads)
 
 
 def watch_parent_from_env() -> None:

@@ -85,6 +85,31 @@ def _patches(tris: np.ndarray, normals: np.ndarray, surface: np.ndarray) -> tupl
     return np.array([root(i) for i in range(len(tris))]), edge_tris
 
 
+# Two triangles whose normals differ by less than this angle (radians) are one plane: vertex normals within a
+# fan of them differ by ~1e-13 at most, moving a midpoint by ~1e-14 of the edge, below the 1e-12 that counts.
+_COPLANAR_SINE = 1e-14
+
+
+def _piecewise_flat(tris: np.ndarray, normals: np.ndarray, surface: np.ndarray) -> bool:
+    """Whether every pair of triangles that `_patches` would join (one surface, bending less than the crease
+    angle across a shared edge) is coplanar, so each smooth patch is flat (a box, an L-shaped prism)."""
+    edges = np.sort(tris[:, [[0, 1], [1, 2], [2, 0]]].reshape(-1, 2), axis=1)
+    owner = np.repeat(np.arange(len(tris)), 3)
+    order = np.lexsort((edges[:, 1], edges[:, 0]))
+    edges, owner = edges[order], owner[order]
+    same = np.all(edges[1:] == edges[:-1], axis=1)
+    # Only edges with exactly two triangles join patches (as in _patches).
+    before = np.concatenate([[False], same[:-1]])
+    after = np.concatenate([same[1:], [False]])
+    pair = same & ~before & ~after
+    a, b = owner[:-1][pair], owner[1:][pair]
+    joined = (surface[a] == surface[b]) & (
+        np.abs(np.einsum("ij,ij->i", normals[a], normals[b])) >= np.cos(np.radians(CREASE_DEGREES))
+    )
+    sine = np.linalg.norm(np.cross(normals[a][joined], normals[b][joined]), axis=1)
+    return bool(np.all(sine <= _COPLANAR_SINE))
+
+
 def edge_displacements(model: TetModel) -> dict[tuple[int, int], np.ndarray]:
     """Midpoint displacement of every curved surface edge (sorted vertex pair → vector, metres); flat
     edges are left out. The quadratic arc through an edge is its midpoint moved by this vector."""
@@ -93,6 +118,8 @@ def edge_displacements(model: TetModel) -> dict[tuple[int, int], np.ndarray]:
     raw = np.cross(p[tris[:, 1]] - p[tris[:, 0]], p[tris[:, 2]] - p[tris[:, 0]])
     # Orient interface normals consistently within a patch only matters up to sign: the formula uses N N.
     normals = raw / np.linalg.norm(raw, axis=1, keepdims=True)
+    if _piecewise_flat(tris, normals, surface):
+        return {}  # every patch is a plane: no edge moves (what the loops below would find, at a fraction of the time)
     patch, edge_tris = _patches(tris, normals, surface)
 
     # One area-weighted normal per (vertex, patch); signs aligned with the first triangle seen.

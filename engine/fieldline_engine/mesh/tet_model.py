@@ -89,9 +89,15 @@ def _orient_out_of(vertices: np.ndarray, tris: np.ndarray, opposite: np.ndarray)
     return out
 
 
+def _given(mesh_data: dict[str, Any], key: str) -> Any:
+    """mesh_data[key], or [] when absent; lists from JSON and NumPy arrays (refinement's) alike."""
+    value = mesh_data.get(key)
+    return [] if value is None else value
+
+
 def model_from_mesh_data(mesh_data: dict[str, Any]) -> TetModel:
     scale = metres_per_unit(mesh_data.get("units"))
-    vertices = np.asarray(mesh_data.get("vertices") or [], dtype=np.float64)
+    vertices = np.asarray(_given(mesh_data, "vertices"), dtype=np.float64)
     if vertices.ndim != 2 or vertices.shape[0] == 0 or vertices.shape[1] != 3:
         raise InvalidInput("Invalid mesh data: No vertices found.")
     if not np.all(np.isfinite(vertices)):
@@ -111,7 +117,10 @@ def model_from_mesh_data(mesh_data: dict[str, Any]) -> TetModel:
     tets = tets.copy()
     tets[neg, 2], tets[neg, 3] = tets[neg, 3], tets[neg, 2].copy()
 
-    regions = np.asarray(mesh_data.get("tetrahedron_regions") or np.zeros(tets.shape[0]), dtype=np.int64)
+    regions = mesh_data.get("tetrahedron_regions")
+    regions = np.asarray(
+        regions if regions is not None and np.size(regions) else np.zeros(tets.shape[0]), dtype=np.int64
+    )
     if regions.shape != (tets.shape[0],) or regions.min() < 0:
         raise InvalidInput("Invalid mesh data: tetrahedron_regions must give one body id per tetrahedron.")
     n_regions = int(regions.max()) + 1

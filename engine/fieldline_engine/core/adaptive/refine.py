@@ -73,11 +73,11 @@ def refine_model(model: TetModel, marked: np.ndarray, surface: SurfaceProjector 
 
     refined = model_from_mesh_data(
         {
-            "vertices": (coords / model.unit_scale).tolist(),
-            "tetrahedra": tets.tolist(),
-            "tetrahedron_regions": regions.tolist(),
+            "vertices": coords / model.unit_scale,
+            "tetrahedra": tets,
+            "tetrahedron_regions": regions,
             "region_names": list(model.region_names),
-            "faces": tris[listed].tolist(),
+            "faces": tris[listed],
             "units": None,
         }
     )
