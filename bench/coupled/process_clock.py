@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -57,15 +58,28 @@ def timed(cmd: list[str], cwd: Path, env: dict | None = None) -> dict:
 
 
 def cpu_so_far(pid: int) -> float:
-    """CPU seconds a running process has used: its live threads' run time (ns), plus any that threads which
-    have already ended used (the tick count's excess over it, when there is one)."""
+    """CPU seconds a process has used, read once it waits (a standby engine blocked on its job line): the
+    scheduler brings a thread's run time up to date when the thread stops running, so a running one's lags by up
+    to a tick. Its live threads' run time (ns), plus what threads that have already ended used (the tick count's
+    excess over it, when there is one)."""
+    _wait_until_asleep(pid)
     tasks = Path(f"/proc/{pid}/task")
     live = (
         sum(int((t / "schedstat").read_text().split()[0]) for t in tasks.iterdir())
         / 1e9
     )
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    fields = _stat_fields(pid)
     ticks = (
         int(fields[11]) + int(fields[12])
     ) / TICKS  # utime, stime: each rounded down to a tick
     return live + max(0.0, ticks - live)
+
+
+def _stat_fields(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def _wait_until_asleep(pid: int, timeout: float = 2.0) -> None:
+    deadline = time.monotonic() + timeout
+    while _stat_fields(pid)[0] == "R" and time.monotonic() < deadline:
+        time.sleep(0.0005)

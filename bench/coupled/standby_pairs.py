@@ -12,6 +12,7 @@ Usage:
   # this engine against another revision's, both on standby engines (the job folder may be the same):
   git archive REV engine | tar -x -C /tmp/before
   .venv/bin/python bench/coupled/standby_pairs.py OUT/fieldline OUT/fieldline [PAIRS] --b-engine /tmp/before/engine
+  # A on another checkout's engine too (a snapshot, while this one's changes): --a-engine /tmp/after/engine
 """
 
 import json
@@ -67,9 +68,15 @@ def standby_job(folder: Path, engine_dir: Path | None = None) -> dict:
     }
 
 
-def pairs(a: Path, b: Path, count: int, b_engine: Path | None = None) -> dict:
+def pairs(
+    a: Path,
+    b: Path,
+    count: int,
+    b_engine: Path | None = None,
+    a_engine: Path | None = None,
+) -> dict:
     env = engine_env()
-    run_a = lambda: standby_job(a)
+    run_a = lambda: standby_job(a, a_engine)
     if b_engine is not None:
         run_b = lambda: standby_job(b, b_engine)
         label_b = f"{b} on a standby engine of {b_engine}"
@@ -77,19 +84,25 @@ def pairs(a: Path, b: Path, count: int, b_engine: Path | None = None) -> dict:
         run_b = lambda: timed(command(b), b, env)
         label_b = str(b)
     out = ab_pairs(run_a, run_b, count, label_a="A (standby)")
-    return {"A": f"{a} on a standby engine", "B": label_b, **out}
+    label_a = f"{a} on a standby engine" + (f" of {a_engine}" if a_engine else "")
+    return {"A": label_a, "B": label_b, **out}
 
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    b_engine = None
-    if "--b-engine" in args:
-        at = args.index("--b-engine")
-        b_engine = Path(args[at + 1]).resolve()
-        del args[at : at + 2]
+    engines: dict[str, Path | None] = {"--a-engine": None, "--b-engine": None}
+    for flag in engines:
+        if flag in args:
+            at = args.index(flag)
+            engines[flag] = Path(args[at + 1]).resolve()
+            del args[at : at + 2]
     if len(args) < 2:
         raise SystemExit(__doc__)
     result = pairs(
-        Path(args[0]), Path(args[1]), int(args[2]) if len(args) > 2 else 5, b_engine
+        Path(args[0]),
+        Path(args[1]),
+        int(args[2]) if len(args) > 2 else 5,
+        engines["--b-engine"],
+        engines["--a-engine"],
     )
     print(json.dumps(result, indent=2))
