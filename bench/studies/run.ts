@@ -12,7 +12,11 @@
 //   the study's own start and end included; timeline.ts splits it from the server's SQLite file: the
 //   POST, study row → first point queued, the gap between one point's end and the next one's start, a
 //   point's result into the table (overlapping the next point's run) and the study's end.
-// Usage: npx tsx bench/studies/run.ts   (env: BENCH_SLOTS="1 2", BENCH_LABEL)
+//   server CPU per point: the server process's CPU time (every thread: event loop, storage worker, results
+//   reader; not the engines) from the POST to the last poll, / 16 — what the server takes from the cores
+//   the points run on (load-insensitive, unlike the wall time).
+// Usage: npx tsx bench/studies/run.ts   (env: BENCH_SLOTS="1 2", BENCH_LABEL, BENCH_POLL_MS (default 50),
+//   BENCH_CPU_PROF=<dir> (V8 CPU profiles of the server's threads), BENCH_DUMP_STUDY=<file> (the study's body))
 // Writes bench/studies/out/<label>.json and prints one line per run.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,12 +30,25 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 const OUT = join(ROOT, 'bench', 'studies', 'out');
 const SLOTS = (process.env.BENCH_SLOTS ?? '1 2').split(' ').filter(Boolean).map(Number);
 const LABEL = process.env.BENCH_LABEL ?? 'latest';
+/** How often the study is polled (the web's Study panel polls every 2 s; 50 ms bounds the wall's error). */
+const POLL_MS = Number(process.env.BENCH_POLL_MS ?? 50);
 
 // @ts-expect-error plain ESM helper without types
 const { ensureServerBuilt, SERVER_ENTRY, SERVER_ENV, SERVER_NODE_ARGS } = await import(
   '../../scripts/build-server.mjs'
 );
 await ensureServerBuilt();
+
+/** CPU seconds (user + system, every thread) the process has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return Number.NaN;
+  }
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -67,6 +84,8 @@ interface RunResult {
   loadAfter: number[];
   /** POST /api/fea/studies round trip */
   postMs: number;
+  /** the server process's CPU seconds (all its threads, not the engines) from the POST to the study's end */
+  serverCpuS: number;
   timeline: StudyTimeline;
 }
 
@@ -74,20 +93,28 @@ async function runWith(slots: number, step: Buffer): Promise<RunResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fieldline-bench-studies-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server: ChildProcess = spawn(process.execPath, [...SERVER_NODE_ARGS, SERVER_ENTRY, 'serve'], {
-    cwd: ROOT,
-    env: {
-      ...SERVER_ENV,
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      JOB_SLOTS: String(slots),
-      WELCOME_GRANT_TOKENS: '100000',
+  // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the server's threads (open in Chrome DevTools or speedscope)
+  const prof = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`, '--cpu-prof-interval=200']
+    : [];
+  const server: ChildProcess = spawn(
+    process.execPath,
+    [...SERVER_NODE_ARGS, ...prof, SERVER_ENTRY, 'serve'],
+    {
+      cwd: ROOT,
+      env: {
+        ...SERVER_ENV,
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        DATA_DIR: dataDir,
+        JOB_SLOTS: String(slots),
+        WELCOME_GRANT_TOKENS: '100000',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  );
   try {
     const deadline = Date.now() + 60_000;
     for (;;) {
@@ -167,7 +194,9 @@ async function runWith(slots: number, step: Buffer): Promise<RunResult> {
       combine: 'grid',
       outputs: ['max_von_mises_Pa', 'max_displacement_m'],
     };
+    if (process.env.BENCH_DUMP_STUDY) writeFileSync(process.env.BENCH_DUMP_STUDY, JSON.stringify(body));
     const loadBefore = loadavg();
+    const cpu0 = cpuSeconds(server.pid);
     const t0 = performance.now();
     const created = await fetch(`${base}/api/fea/studies`, {
       method: 'POST',
@@ -180,7 +209,7 @@ async function runWith(slots: number, step: Buffer): Promise<RunResult> {
     type Point = { status: string; compute_seconds: number | null; error: string | null };
     for (;;) {
       // a short poll: its interval bounds the error of the wall time (/16 per point)
-      await sleep(50);
+      await sleep(POLL_MS);
       const s = (await (
         await fetch(`${base}/api/fea/studies/${study_id}`, { headers: { cookie } })
       ).json()) as {
@@ -206,6 +235,7 @@ async function runWith(slots: number, step: Buffer): Promise<RunResult> {
           loadBefore,
           loadAfter: loadavg(),
           postMs,
+          serverCpuS: cpuSeconds(server.pid) - cpu0,
           timeline: readTimeline(dataDir, study_id, slots),
         };
       }
@@ -232,7 +262,7 @@ for (const slots of SLOTS) {
       (slots === 1
         ? `, overhead ${overhead.toFixed(3)} s per point = ${((100 * overhead) / mean).toFixed(1)} % of a point's run`
         : '') +
-      `; POST ${r.postMs} ms; ${describeTimeline(r.timeline, mean)}` +
+      `; POST ${r.postMs} ms; server CPU ${((1000 * r.serverCpuS) / r.points).toFixed(0)} ms per point; ${describeTimeline(r.timeline, mean)}` +
       `; load ${r.loadBefore.map((l) => l.toFixed(1)).join(' ')} → ${r.loadAfter.map((l) => l.toFixed(1)).join(' ')}`,
   );
 }

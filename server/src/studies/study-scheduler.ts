@@ -11,6 +11,7 @@ import type { JobService } from '../jobs/job-service.ts';
 import type { EncryptedStorage } from '../storage/encrypted-storage.ts';
 import { convergenceReport, convergenceSize } from './convergence.ts';
 import { parsePath, withValueAt } from './parameter-paths.ts';
+import { sweepPointInput } from './point-input.ts';
 import type { ResultsReader } from './results-reader.ts';
 import { outputValue } from './study-outputs.ts';
 import { countsMesh, type StudySpec, specOf } from './study-service.ts';
@@ -316,7 +317,11 @@ export class StudyScheduler {
       } else {
         const base = study.base_location ? await this.deps.storage.get(study.base_location) : null;
         if (!base) throw new Error('the study’s stored model is missing');
-        built = await this.deps.reader.baseInput(base, config, spec.testHooks);
+        const spliced = spec.baseMesh ? sweepPointInput(base, config, spec.testHooks) : null;
+        built =
+          spec.baseMesh && spliced
+            ? { ...spec.baseMesh, input: spliced, meshHash: spec.baseMesh.hash }
+            : await this.deps.reader.baseInput(base, config, spec.testHooks);
       }
       const counts = countsMesh(built.vertices, built.faces, built.tetrahedra);
       // the point's job stores its mesh's hash like any analysis job: points can be compared and chained

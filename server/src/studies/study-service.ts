@@ -26,6 +26,7 @@ import type { JobService } from '../jobs/job-service.ts';
 import type { EncryptedStorage } from '../storage/encrypted-storage.ts';
 import { convergenceSize } from './convergence.ts';
 import { checkParameter, parsePath, withValueAt } from './parameter-paths.ts';
+import type { BaseMeshFacts } from './point-input.ts';
 import { checkOutputs } from './study-outputs.ts';
 import { type PlannedPoint, parameterValues, planPoints } from './study-plan.ts';
 import {
@@ -48,6 +49,12 @@ export interface StudySpec {
   /** every point meshes the upload first (a mesh parameter, a convergence study, or no volume mesh given) */
   meshes: boolean;
   units: string | undefined;
+  /**
+   * The shared mesh's counts and hash, computed once at create (a sweep on a given volume mesh): each
+   * point's input is then spliced from the stored base without parsing it (point-input.ts). Studies
+   * created before it was stored have none; their points' inputs are built on the results reader.
+   */
+  baseMesh?: BaseMeshFacts;
   /** ENGINE_TEST_HOOKS only: put into every point's job input */
   testHooks?: TestHooks;
 }
@@ -79,6 +86,8 @@ export class StudyService {
   constructor(private readonly deps: StudyServiceDeps) {
     // Points that wait for a slot hold their estimate against the balance, as queued jobs do.
     deps.accounts.reservations.push((userId) => deps.store.waitingEstimate(userId));
+    // A point's status reply is built when someone opens the point, not as it completes.
+    deps.fea.builtOnDemand.push((jobId) => deps.store.isPointJob(jobId));
   }
 
   async create(
@@ -159,9 +168,20 @@ export class StudyService {
         (c, [path, value]) => withValueAt(c, parsePath(path), value),
         config,
       );
+    let baseMesh: BaseMeshFacts | undefined;
     if (!meshes && mesh) {
       const first = planned[0];
-      if (first) await this.deps.fea.prepare(owner, mesh, pointConfig(first), modelBytes);
+      const prepared = first
+        ? await this.deps.fea.prepare(owner, mesh, pointConfig(first), modelBytes)
+        : null;
+      if (prepared?.meshHash)
+        baseMesh = {
+          hash: prepared.meshHash,
+          vertices: mesh.vertices.length,
+          faces: mesh.faces.length,
+          tetrahedra: mesh.tetrahedra?.length ?? 0,
+          hasPatches: Array.isArray(mesh.face_patches),
+        };
     }
     const estimates = this.pointEstimates(planned, pointConfig, mesh, config, convergence);
     const total = convergence
@@ -187,6 +207,7 @@ export class StudyService {
       config: baseConfig,
       meshes,
       units: mesh?.units,
+      ...(baseMesh ? { baseMesh } : {}),
       ...(testHooks ? { testHooks } : {}),
     };
     await this.deps.admission.run(userId, async () => {

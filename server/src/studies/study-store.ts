@@ -143,6 +143,16 @@ export class StudyStore {
     await this.db.updateTable('studies').set(values).where('id', '=', id).execute();
   }
 
+  /** Whether the job is a study point's analysis or meshing job. */
+  async isPointJob(jobId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('study_points')
+      .select('idx')
+      .where((eb) => eb.or([eb('job_id', '=', jobId), eb('mesh_job_id', '=', jobId)]))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Estimates of a user's points that wait for a slot (admitted with their study, not yet jobs). */
   async waitingEstimate(userId: string): Promise<number> {
     const row = await this.db

@@ -10,6 +10,7 @@ import * as m0008 from './0008_job_status_notify.ts';
 import * as m0009 from './0009_job_mesh_hash.ts';
 import * as m0010 from './0010_studies.ts';
 import * as m0011 from './0011_api_tokens.ts';
+import * as m0012 from './0012_study_points_mesh_job.ts';
 
 /** Migrations in order. Add new files here; never edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009_job_mesh_hash': m0009,
   '0010_studies': m0010,
   '0011_api_tokens': m0011,
+  '0012_study_points_mesh_job': m0012,
 };
 
 export const migrationProvider: MigrationProvider = {
