@@ -230,3 +230,30 @@ gmsh.finalize()
   execFileSync(join(REPO_ROOT, '.venv/bin/python'), ['-c', script, path], { stdio: 'pipe' });
   return path;
 }
+
+/** The ring coil's dimensions (mm): see writeRingCoilStep. */
+export const RING_COIL = { inner: 10, outer: 15, height: 10 } as const;
+
+/**
+ * A thick ring coil as STEP, in mm, one body and no air round it (a winding as a user draws it): inner
+ * radius 10, outer 15, 10 tall along z from z = 0. A magnetic run adds the air (`airPadding`).
+ */
+export function writeRingCoilStep(dir: string): string {
+  const path = join(dir, 'ring-coil.step');
+  const c = RING_COIL;
+  const script = `
+import gmsh, sys
+gmsh.initialize(); gmsh.option.setNumber('General.Terminal', 0)
+gmsh.option.setString('Geometry.OCCTargetUnit', 'MM')
+gmsh.model.add('ring')
+occ = gmsh.model.occ
+outer = occ.addCylinder(0, 0, 0, 0, 0, ${c.height}, ${c.outer})
+inner = occ.addCylinder(0, 0, 0, 0, 0, ${c.height}, ${c.inner})
+occ.cut([(3, outer)], [(3, inner)])
+occ.synchronize()
+gmsh.write(sys.argv[1])
+gmsh.finalize()
+`;
+  execFileSync(join(REPO_ROOT, '.venv/bin/python'), ['-c', script, path], { stdio: 'pipe' });
+  return path;
+}

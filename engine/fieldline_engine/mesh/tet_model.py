@@ -41,6 +41,9 @@ class TetModel:
     # from CAD: core/adaptive/cad_surface.py): curved geometry then bends surface edges onto it exactly
     # instead of onto the surface reconstructed from the triangulation (mesh/curving.py).
     true_surface: Any = None
+    # After adaptive refinement: (n, 6) rows of a surface triangle's sorted vertex triple and the sorted triple
+    # of the unrefined model's triangle it was cut from (core/adaptive/surface_origin.py); None when unrefined.
+    surface_origin: np.ndarray | None = None
 
     @property
     def face_id_count(self) -> int:

@@ -12,6 +12,7 @@ from typing import Protocol
 
 import numpy as np
 
+from fieldline_engine.core.adaptive.surface_origin import origin_triangles
 from fieldline_engine.errors import EngineError
 from fieldline_engine.mesh.ngsolve_mesh import build_ngsolve_mesh, element_order
 from fieldline_engine.mesh.tet_model import TetModel, model_from_mesh_data
@@ -52,6 +53,8 @@ def refine_model(model: TetModel, marked: np.ndarray, surface: SurfaceProjector 
     e2 = ngmesh.Elements2D().NumPy()
     tris = np.asarray(e2["nodes"][:, :3], dtype=np.int64) - 1
     root = _root_surface_elements(ngmesh, len(tris), n_parent_surface)
+    # the unrefined model's triangle each refined one descends from, through every pass (surface_origin.py)
+    origin = origin_triangles(model, parent_surface)[root]
 
     listed_row = _rows_of(parent_surface, model.faces, model.nv)  # parent surface element → face row or −1
     row_of_child = listed_row[root]
@@ -88,6 +91,7 @@ def refine_model(model: TetModel, marked: np.ndarray, surface: SurfaceProjector 
     refined.face_ids = parent_ids[row_of_child[listed]]
     refined.vertex_parents = parents
     refined.true_surface = model.true_surface
+    refined.surface_origin = np.hstack([np.sort(tris, axis=1), origin])
     return refined
 
 

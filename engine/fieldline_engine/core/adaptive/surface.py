@@ -4,15 +4,31 @@ through its vertices and its edges' arcs, x(λ) = Σ λᵢPᵢ + 4 Σ_{i<j} λ�
 displacement). Flat faces stay flat; a new vertex on a curved face lands on that patch instead of on the
 chord, so refinement converges to the curved body rather than to its first faceting. Models meshed from
 CAD in the engine use core/adaptive/cad_surface.py instead.
+
+The surface is reconstructed ONCE, from the unrefined model (the upload, or the device with the air a
+magnetic run adds), and every pass places its new vertices on those same patches, found through the
+triangle each refined triangle was cut from (surface_origin.py). Rebuilt from each pass's facets instead,
+the reconstruction took the previous pass's approximations for true surface points: on a cylinder the flat
+caps warped a little more every pass (their rim arcs lean with the wall's vertex normals) and a sphere's new
+vertices kept their error instead of sampling one fixed surface (tests/adaptive/test_adaptive_surface_drift.py).
 """
 
 import numpy as np
 
+from fieldline_engine.core.adaptive.surface_origin import find_triples, origin_triangles
 from fieldline_engine.mesh.curving import edge_displacements
 from fieldline_engine.mesh.tet_model import TetModel
 
+_EDGES = ((0, 1), (1, 2), (2, 0))
+
 
 class ReconstructedSurface:
+    """The surface of the first model it is given (an unrefined one); later passes' models, refined from it,
+    are placed on that surface."""
+
+    def __init__(self) -> None:
+        self._patches: _Patches | None = None
+
     def project(
         self,
         model: TetModel,
@@ -21,26 +37,57 @@ class ReconstructedSurface:
         points: np.ndarray,
         other_rows: np.ndarray | None = None,
     ) -> np.ndarray:
-        # On a crease edge both triangles give the same point: the edge's displacement is shared.
+        patches = self._patches
+        if patches is None or (model.surface_origin is None and patches.model is not model):
+            # An unrefined model is the surface's source; a refined one met first (its source unknown here)
+            # gets its own reconstruction, as before.
+            patches = self._patches = _Patches(model)
+        # On a crease edge both triangles give the same point: the edge's arc is shared by both patches.
+        return patches.place(origin_triangles(model, triangles), points)
+
+
+class _Patches:
+    """The quadratic patches of one model's surface triangles (boundary and interfaces)."""
+
+    def __init__(self, model: TetModel) -> None:
+        self.model = model
+        self.vertices = model.vertices.copy()
         displacement = edge_displacements(model)
-        if not displacement:
-            return points
-        p = model.vertices
-        lam = _barycentric(p[triangles[:, 0]], p[triangles[:, 1]], p[triangles[:, 2]], points)
-        out = points.copy()
-        for i, j in ((0, 1), (1, 2), (2, 0)):
-            a, b = triangles[:, i], triangles[:, j]
-            d = np.array(
-                [
-                    displacement.get((min(x, y), max(x, y)), _ZERO)
+        self.curved = bool(displacement)
+        tris = [model.faces]
+        if model.interface_faces is not None and len(model.interface_faces):
+            tris.append(model.interface_faces)
+        self.triangles = np.concatenate(tris).astype(np.int64)
+        self.sorted = np.sort(self.triangles, axis=1)
+        zero = np.zeros(3)
+        self.arcs = np.zeros((len(self.triangles), 3, 3))
+        if self.curved:
+            for k, (i, j) in enumerate(_EDGES):
+                a, b = self.triangles[:, i], self.triangles[:, j]
+                self.arcs[:, k] = [
+                    displacement.get((min(x, y), max(x, y)), zero)
                     for x, y in zip(a.tolist(), b.tolist(), strict=True)
                 ]
-            )
-            out += 4.0 * (lam[:, i] * lam[:, j])[:, None] * d
+
+    def place(self, origin: np.ndarray, points: np.ndarray) -> np.ndarray:
+        """Each point onto the patch of its origin triangle: its barycentric coordinates in the flat triangle
+        (the point's orthogonal projection onto its plane, kept inside it), lifted by the edges' arcs."""
+        if not self.curved or len(points) == 0:
+            return points
+        row = find_triples(self.sorted, origin)
+        known = row >= 0
+        out = points.copy()
+        if not known.any():
+            return out
+        tri, p = self.triangles[row[known]], self.vertices
+        lam = np.clip(_barycentric(p[tri[:, 0]], p[tri[:, 1]], p[tri[:, 2]], points[known]), 0.0, None)
+        lam /= lam.sum(axis=1, keepdims=True)
+        placed = np.einsum("mi,mij->mj", lam, p[tri])
+        arcs = self.arcs[row[known]]
+        for k, (i, j) in enumerate(_EDGES):
+            placed += 4.0 * (lam[:, i] * lam[:, j])[:, None] * arcs[:, k]
+        out[known] = placed
         return out
-
-
-_ZERO = np.zeros(3)
 
 
 def _barycentric(a: np.ndarray, b: np.ndarray, c: np.ndarray, x: np.ndarray) -> np.ndarray:
