@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { get as httpGet, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import {
+  get as httpGet,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -204,6 +209,50 @@ echo '{"event":"done","result":{},"message":"Completed"}'
     const touchstone = await readAll(await open(`/api/fea/download/${jobId}?format=touchstone`));
     expect(touchstone.status).toBe(404);
     expect(JSON.parse(touchstone.body.toString('utf8')).message).toBe('No S-parameters for this job');
+  });
+
+  it('answers HEAD with the headers of GET and reads none of the stored object', async () => {
+    // Count what storage hands the route: Fastify's own HEAD answer read (and discarded) the whole stream.
+    const files = t.ctx.jobs.files;
+    const streamResult = files.streamResult.bind(files);
+    let read = 0;
+    files.streamResult = async (id, name) => {
+      const file = await streamResult(id, name);
+      file?.body.on('data', (c: Buffer) => {
+        read += c.length;
+      });
+      return file;
+    };
+    try {
+      const head = (path: string, headers: Record<string, string> = {}) =>
+        new Promise<IncomingMessage>((resolve, reject) => {
+          httpRequest(
+            `${base}${path}`,
+            { method: 'HEAD', headers: { cookie, 'sec-fetch-site': 'same-origin', ...headers } },
+            resolve,
+          )
+            .on('error', reject)
+            .end();
+        });
+      const bin = await readAll(await head(`/api/fea/results/${jobId}/binary`));
+      expect(bin.status).toBe(200);
+      expect(bin.headers['content-length']).toBe(String(binary.length));
+      expect(bin.body.length).toBe(0);
+      const json = await readAll(await head(`/api/fea/download/${jobId}?format=json`));
+      expect(json.status).toBe(200);
+      expect(json.headers['content-length']).toBe(String(Buffer.byteLength(resultsJson)));
+      const br = await readAll(
+        await head(`/api/fea/download/${jobId}?format=json`, { 'accept-encoding': 'br' }),
+      );
+      expect(br.headers['content-encoding']).toBe('br');
+      await new Promise((r) => setTimeout(r, 200)); // a stream left flowing would go on reading now
+      console.log(
+        `HEAD of ${BINARY_MB} MB results.bin and results.json (${_backend}): ${read} bytes read from storage`,
+      );
+      expect(read).toBeLessThan(1 << 20);
+    } finally {
+      files.streamResult = streamResult;
+    }
   });
 
   it("answers another user's job with a 404 before any byte of it", async () => {

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { requireUser } from '../accounts/guards.ts';
 import { compressStream } from '../http/compress-stream.ts';
 import { fieldError, HttpError, notFound } from '../http/errors.ts';
+import { bodyForMethod } from '../http/head-body.ts';
 import type { Route } from '../http/route.ts';
 import { ownerForWrite, ownerOfRequest } from '../jobs/job-owner.ts';
 import type { JobService } from '../jobs/job-service.ts';
@@ -213,7 +214,7 @@ export function registerFeaRoutes(route: Route, deps: FeaRouteDeps): void {
         .header('content-type', 'application/octet-stream')
         .header('cache-control', 'private, no-store')
         .header('content-length', String(file.bytes))
-        .send(file.body);
+        .send(bodyForMethod(request, file.body));
     },
   });
 

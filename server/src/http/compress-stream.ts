@@ -3,6 +3,7 @@ import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { brotliOptions, GZIP_OPTIONS } from '../fea/reply-format.mjs';
 import { pickEncoding } from '../fea/status-replies.ts';
+import { bodyForMethod } from './head-body.ts';
 
 /**
  * A streamed text reply (a study's table, a results file) compressed as it streams, by the request's
@@ -21,11 +22,12 @@ export function compressStream(
   const encoding = pickEncoding(request.headers['accept-encoding']);
   if (encoding === 'identity') {
     if (bytes !== undefined) reply.header('content-length', String(bytes));
-    return body;
+    return bodyForMethod(request, body);
   }
   const zip =
     encoding === 'br' ? zlib.createBrotliCompress(brotliOptions(bytes ?? 0)) : zlib.createGzip(GZIP_OPTIONS);
   reply.header('content-encoding', encoding);
+  if (request.method === 'HEAD') return bodyForMethod(request, body);
   // An error on either side ends both (Fastify then cuts the response short); a client that goes away
   // destroys `zip`, which stops the read of `body`.
   return pipeline(body, zip, () => undefined);
