@@ -61,7 +61,7 @@ def test_hierarchy_and_cycle_are_pyamgs(stiffness_with_a_jump):
     expected = reference.aspreconditioner(cycle="V").matvec(b)
     cycle_error = np.max(np.abs(ours.apply(b) - expected)) / np.max(np.abs(expected))
     print(
-        f"[validation] lean Ruge–Stüben vs pyamg, {matrix.shape[0]} unknowns, levels {sizes}: "
+        f"[solver] lean Ruge–Stüben vs pyamg, {matrix.shape[0]} unknowns, levels {sizes}: "
         f"operators {operator_error:.1e}, one V-cycle {cycle_error:.1e}"
     )
     assert operator_error < 1e-13 and cycle_error < 1e-12
@@ -83,9 +83,51 @@ def test_cycle_is_a_symmetric_preconditioner_that_converges(stiffness_with_a_jum
         counts.append(len(residuals) - 1)
     error = np.max(np.abs(x - exact)) / np.max(np.abs(exact))
     print(
-        f"[validation] lean Ruge–Stüben in CG: asymmetry {asymmetry:.1e}, iterations {counts[0]} (pyamg {counts[1]})"
+        f"[solver] lean Ruge–Stüben in CG: asymmetry {asymmetry:.1e}, iterations {counts[0]} (pyamg {counts[1]})"
     )
     assert asymmetry < 1e-12 and counts[0] == counts[1] < 30 and error < 1e-7
+
+
+def cg_iterations(matrix, precondition, rhs) -> tuple[int, np.ndarray]:
+    residuals: list[float] = []
+    operator = spla.LinearOperator(matrix.shape, matvec=precondition)
+    x = pyamg.krylov.cg(matrix, rhs, tol=1e-10, maxiter=100, M=operator, residuals=residuals)[0]
+    return len(residuals) - 1, x
+
+
+def test_single_precision_cycle_converges_like_double_in_any_units(stiffness_with_a_jump):
+    """The float32 hierarchy (what the engine runs) on the matrix in units 1e-30, 1 and 1e30 (ε₀ is 8.9e-12,
+    a metal's σ 6e7): CG in double precision takes the iterations of the double-precision cycle and reaches
+    the same solution; one cycle agrees with the double one to float32's precision in every unit."""
+    exact = np.random.default_rng(3).standard_normal(stiffness_with_a_jump.shape[0])
+    double = RugeStubenCycle(stiffness_with_a_jump, max_coarse=MAX_COARSE)
+    reference_count, _ = cg_iterations(stiffness_with_a_jump, double.apply, stiffness_with_a_jump @ exact)
+    b = np.random.default_rng(4).standard_normal(stiffness_with_a_jump.shape[0])
+    for unit in (1e-30, 1.0, 1e30):
+        matrix = stiffness_with_a_jump * unit
+        single = RugeStubenCycle(matrix, max_coarse=MAX_COARSE, single=True)
+        assert single.operators[0].dtype == np.float32
+        count, x = cg_iterations(matrix, single.apply, matrix @ exact)
+        error = np.max(np.abs(x - exact)) / np.max(np.abs(exact))
+        expected = double.apply(b) / unit
+        difference = np.max(np.abs(single.apply(b * 1e-20) * 1e20 - expected)) / np.max(np.abs(expected))
+        print(
+            f"[solver] single-precision Ruge–Stüben, unit {unit:g}: {count} CG iterations (double: "
+            f"{reference_count}), solution error {error:.1e}, one cycle vs double {difference:.1e}"
+        )
+        assert count <= reference_count + 1 and error < 1e-7 and difference < 1e-5
+        assert not np.any(single.apply(np.zeros_like(b)))
+
+
+def test_a_contrast_beyond_single_precision_stays_double():
+    """Diagonal entries 1e-40 of the largest are below float32's normal range: that hierarchy stays in double."""
+    laplacian = pyamg.gallery.poisson((12, 12), format="csr")
+    matrix = sp.block_diag([laplacian, laplacian * 1e-40], format="csr")
+    cycle = RugeStubenCycle(matrix, max_coarse=MAX_COARSE, single=True)
+    assert cycle.operators[0].dtype == np.float64 and cycle.scale == 1.0
+    b = np.ones(matrix.shape[0])
+    expected = RugeStubenCycle(matrix, max_coarse=MAX_COARSE).apply(b)
+    assert np.allclose(cycle.apply(b), expected, rtol=1e-12, atol=0)
 
 
 def test_isolated_unknowns_and_a_matrix_below_the_coarse_size():

