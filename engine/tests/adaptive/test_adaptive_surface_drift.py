@@ -109,3 +109,20 @@ def test_a_cylinder_s_flat_caps_stay_within_their_patches_level_after_level():
         assert err.min() >= wall.min() - 1e-4 and err.max() <= wall.max() + 1e-4, (
             f"level {level} left the wall"
         )
+
+
+def test_a_refined_model_met_without_its_source_is_placed_on_its_own_facets_reconstruction():
+    """A projector that never saw the unrefined model (its source) still curves: it reconstructs the refined
+    model's own facets, as before, instead of leaving the new vertices on the chords."""
+    model = _upload(occ.Sphere(occ.Pnt(0, 0, 0), R), maxh=8.0)
+    refined = refine_model(model, np.ones(model.nt, dtype=bool), ReconstructedSurface())
+    assert refined.surface_origin is not None
+    tris = refined.faces[:200]
+    chord_mid = 0.5 * (refined.vertices[tris[:, 0]] + refined.vertices[tris[:, 1]])
+    placed = ReconstructedSurface().project(refined, tris, np.arange(len(tris)), chord_mid)
+    chord = np.abs(np.linalg.norm(chord_mid, axis=1) - R).mean() / R
+    curved = np.abs(np.linalg.norm(placed, axis=1) - R).mean() / R
+    print(
+        f"\n[surface drift] source unknown: edge midpoints {chord:.3%} off R on the chords, {curved:.3%} placed"
+    )
+    assert curved < 0.3 * chord

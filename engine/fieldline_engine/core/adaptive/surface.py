@@ -23,11 +23,11 @@ _EDGES = ((0, 1), (1, 2), (2, 0))
 
 
 class ReconstructedSurface:
-    """The surface of the first model it is given (an unrefined one); later passes' models, refined from it,
-    are placed on that surface."""
+    """The surface of the unrefined models it is given; a refined model's points go onto the surface of the
+    unrefined model it descends from (a run's passes: the upload, or the device with its added air)."""
 
     def __init__(self) -> None:
-        self._patches: _Patches | None = None
+        self._sources: list[_Patches] = []  # the unrefined models met, newest first
 
     def project(
         self,
@@ -37,13 +37,24 @@ class ReconstructedSurface:
         points: np.ndarray,
         other_rows: np.ndarray | None = None,
     ) -> np.ndarray:
-        patches = self._patches
-        if patches is None or (model.surface_origin is None and patches.model is not model):
-            # An unrefined model is the surface's source; a refined one met first (its source unknown here)
-            # gets its own reconstruction, as before.
-            patches = self._patches = _Patches(model)
         # On a crease edge both triangles give the same point: the edge's arc is shared by both patches.
-        return patches.place(origin_triangles(model, triangles), points)
+        origin = origin_triangles(model, triangles)
+        if model.surface_origin is None:
+            return self._source(model).place(origin, points)
+        for source in self._sources:
+            placed, known = source.place_known(origin, points)
+            if known.all():
+                return placed
+        # A refined model whose unrefined source was never met here: its own facets' reconstruction.
+        return _Patches(model).place(np.sort(np.asarray(triangles, dtype=np.int64), axis=1), points)
+
+    def _source(self, model: TetModel) -> "_Patches":
+        for source in self._sources:
+            if source.model is model:
+                return source
+        source = _Patches(model)
+        self._sources = [source, *self._sources[:3]]
+        return source
 
 
 class _Patches:
@@ -70,15 +81,17 @@ class _Patches:
                 ]
 
     def place(self, origin: np.ndarray, points: np.ndarray) -> np.ndarray:
+        return self.place_known(origin, points)[0]
+
+    def place_known(self, origin: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each point onto the patch of its origin triangle: its barycentric coordinates in the flat triangle
-        (the point's orthogonal projection onto its plane, kept inside it), lifted by the edges' arcs."""
-        if not self.curved or len(points) == 0:
-            return points
+        (the point's orthogonal projection onto its plane, kept inside it), lifted by the edges' arcs; and
+        which origins are triangles of this surface (the others are returned as given)."""
         row = find_triples(self.sorted, origin)
         known = row >= 0
+        if not self.curved or not known.any():
+            return points, known
         out = points.copy()
-        if not known.any():
-            return out
         tri, p = self.triangles[row[known]], self.vertices
         lam = np.clip(_barycentric(p[tri[:, 0]], p[tri[:, 1]], p[tri[:, 2]], points[known]), 0.0, None)
         lam /= lam.sum(axis=1, keepdims=True)
@@ -87,7 +100,7 @@ class _Patches:
         for k, (i, j) in enumerate(_EDGES):
             placed += 4.0 * (lam[:, i] * lam[:, j])[:, None] * arcs[:, k]
         out[known] = placed
-        return out
+        return out, known
 
 
 def _barycentric(a: np.ndarray, b: np.ndarray, c: np.ndarray, x: np.ndarray) -> np.ndarray:
