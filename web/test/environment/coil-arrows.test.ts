@@ -112,7 +112,7 @@ describe("a coil's current direction drawn before the run", () => {
   it('goes round a closed ring right-handed about the axis the engine would find (+z), at its mean radius', () => {
     const mesh = emptyMesh();
     addBody(mesh, 0, { r0: 10, r1: 12, h: 4 });
-    const arrows = coilArrows(coilForm({}), asMesh(mesh), false);
+    const arrows = coilArrows(coilForm({}), asMesh(mesh));
     expect(arrows).toHaveLength(8);
     for (const a of arrows) {
       expect(sense(a, [0, 0, 2], [0, 0, 1])).toBe(1);
@@ -130,7 +130,7 @@ describe("a coil's current direction drawn before the run", () => {
   it('finds the axis of a tall solenoid, whose largest moment is across it', () => {
     const mesh = emptyMesh();
     addBody(mesh, 0, { r0: 5, r1: 6, h: 60, along: 'y' });
-    const arrows = coilArrows(coilForm({}), asMesh(mesh), false);
+    const arrows = coilArrows(coilForm({}), asMesh(mesh));
     expect(arrows).toHaveLength(8);
     for (const a of arrows) expect(sense(a, [0, 30, 0], [0, 1, 0])).toBe(1);
   });
@@ -138,18 +138,16 @@ describe("a coil's current direction drawn before the run", () => {
   it('turns round for a negative current and follows a given axis', () => {
     const mesh = emptyMesh();
     addBody(mesh, 0, { r0: 10, r1: 12, h: 4 });
-    const reversed = coilArrows(coilForm({ current: '-2' }), asMesh(mesh), false);
+    const reversed = coilArrows(coilForm({ current: '-2' }), asMesh(mesh));
     expect(reversed.every((a) => sense(a, [0, 0, 2], [0, 0, 1]) === -1)).toBe(true);
     const down = coilForm({ axis: ['0', '0', '-1'] });
-    expect(coilArrows(down, asMesh(mesh), false).every((a) => sense(a, [0, 0, 2], [0, 0, 1]) === -1)).toBe(
-      true,
-    );
+    expect(coilArrows(down, asMesh(mesh)).every((a) => sense(a, [0, 0, 2], [0, 0, 1]) === -1)).toBe(true);
   });
 
   it('draws nothing for a body with no hole (the engine asks for terminals or wraps)', () => {
     const mesh = emptyMesh();
     addBody(mesh, 0, { r0: 0, r1: 12, h: 4 });
-    expect(coilArrows(coilForm({}), asMesh(mesh), false)).toEqual([]);
+    expect(coilArrows(coilForm({}), asMesh(mesh))).toEqual([]);
   });
 
   it('goes into an open coil at its in faces and out at its out faces', () => {
@@ -166,7 +164,7 @@ describe("a coil's current direction drawn before the run", () => {
         { ...newMagneticsRows.terminal(coil.key, 'out'), faces: end.join(', ') },
       ],
     };
-    const [into, out] = coilArrows(form, asMesh(mesh), false);
+    const [into, out] = coilArrows(form, asMesh(mesh));
     // at θ = 0 the body lies towards +y: the current enters along +y, ending on the face
     expect(into?.direction[1]).toBeGreaterThan(0);
     expect(into!.origin[1] + into!.direction[1]).toBeCloseTo(0, 6);
@@ -176,7 +174,7 @@ describe("a coil's current direction drawn before the run", () => {
     expect(out!.origin[0]).toBeLessThan(0);
   });
 
-  it("draws a solid conductor's picked ends with eddy currents only", () => {
+  it("draws a solid conductor's picked ends", () => {
     const mesh = emptyMesh();
     const { start, end } = addBody(mesh, 0, { r0: 10, r1: 12, h: 4, theta0: 0, theta1: Math.PI });
     const bar = { ...newMagneticsRows.solidConductor(0, '0'), terminals: 'picked' as const };
@@ -188,8 +186,28 @@ describe("a coil's current direction drawn before the run", () => {
         { ...newMagneticsRows.conductorTerminal(bar.key, 'out'), faces: end.join(', ') },
       ],
     };
-    expect(coilArrows(form, asMesh(mesh), true)).toHaveLength(2);
-    expect(coilArrows(form, asMesh(mesh), false)).toHaveLength(0);
+    expect(coilArrows(form, asMesh(mesh))).toHaveLength(2);
+    // the same half ring with its ends left to the engine: they are known only after the run
+    expect(coilArrows({ ...form, solidConductors: [{ ...bar, terminals: 'auto' }] }, asMesh(mesh))).toEqual(
+      [],
+    );
+  });
+
+  it('goes round a closed solid ring (a shorted turn) as the engine will, reversed for a negative current', () => {
+    const mesh = emptyMesh();
+    addBody(mesh, 0, { r0: 10, r1: 12, h: 4 });
+    const ring = { ...newMagneticsRows.solidConductor(0, '0'), terminals: 'auto' as const };
+    for (const analysisType of ['magnetostatic', 'eddy-current'] as const) {
+      const form: AnalysisForm = { ...defaultAnalysisForm(), analysisType, solidConductors: [ring] };
+      const arrows = coilArrows(form, asMesh(mesh));
+      expect(arrows).toHaveLength(8);
+      expect(arrows.every((a) => sense(a, [0, 0, 2], [0, 0, 1]) === 1)).toBe(true);
+    }
+    const reversed = coilArrows(
+      { ...defaultAnalysisForm(), solidConductors: [{ ...ring, current: '-5' }] },
+      asMesh(mesh),
+    );
+    expect(reversed.every((a) => sense(a, [0, 0, 2], [0, 0, 1]) === -1)).toBe(true);
   });
 
   it("goes round a toroid's core section, along +axis on the inner wall", () => {
@@ -198,7 +216,7 @@ describe("a coil's current direction drawn before the run", () => {
     // the winding shell: a ring just inside the core (its inner wall) and one outside it
     addBody(mesh, 1, { r0: 17, r1: 19, h: 10 });
     const form = coilForm({ body: '1', routing: 'wraps', wraps: '0' });
-    const arrows = coilArrows(form, asMesh(mesh), false);
+    const arrows = coilArrows(form, asMesh(mesh));
     expect(arrows.length).toBeGreaterThan(4);
     // the shell lies inside the core's mean radius: the current runs along +z there
     for (const a of arrows) expect(a.direction[2]).toBeGreaterThan(0);

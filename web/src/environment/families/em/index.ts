@@ -70,8 +70,7 @@ const em: FamilyModule = {
   ],
   Groups: ElectromagneticGroups,
   faceLists: (form) => (isMagneticType(form.analysisType) ? magneticsFaceLists(form) : electricFaceLists),
-  arrowMarks: (form, mesh) =>
-    isMagneticType(form.analysisType) ? coilArrows(form, mesh, form.analysisType === 'eddy-current') : [],
+  arrowMarks: (form, mesh) => (isMagneticType(form.analysisType) ? coilArrows(form, mesh) : []),
   // Static and conduction runs stop on the estimated error or a figure; full-wave on max |ΔS|; eigenmodes on the
   // change of the modes' frequencies; magnetostatics and eddy currents on B's estimated error or a figure
   // (docs/adaptive.md). A time-domain run adapts on its history: every pass runs the whole transient.

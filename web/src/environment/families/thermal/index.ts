@@ -43,7 +43,7 @@ const thermal: FamilyModule = {
     ...(form.inductionHeating ? magneticsFaceLists(form) : []),
   ],
   // the coils' current direction before an induction-heated run
-  arrowMarks: (form, mesh) => (form.inductionHeating ? coilArrows(form, mesh, true) : []),
+  arrowMarks: (form, mesh) => (form.inductionHeating ? coilArrows(form, mesh) : []),
   // A transient adapts on its history: every pass runs the whole transient (docs/adaptive.md).
   adaptiveQuantities: (form) =>
     form.thermalTransient

@@ -212,6 +212,51 @@ function meanRadius(body: Body, centre: V, axis: V): { rho: number; zeta: number
   return { rho: rho / (total || 1), zeta: zeta / (total || 1) };
 }
 
+/**
+ * Whether a body is a ring topologically — one handle, as the engine's cut needs: the Euler characteristic
+ * V − E + F of its boundary surface is 0 (a torus) rather than 2 (a ball; a half ring too, which the
+ * principal-axis test alone can take for a ring about a line through its middle).
+ */
+function hasOneHandle(mesh: MeshData, region: number): boolean {
+  const key = (a: number, b: number, c: number) => [a, b, c].sort((x, y) => x - y).join(',');
+  const triangles = new Map<string, number[]>();
+  const tets = mesh.tetrahedra ?? [];
+  const regions = mesh.tetrahedron_regions;
+  if (tets.length > 0 && regions?.length === tets.length) {
+    tets.forEach((t, i) => {
+      if (regions[i] !== region) return;
+      for (const [a, b, c] of [
+        [t[0], t[1], t[2]],
+        [t[0], t[1], t[3]],
+        [t[0], t[2], t[3]],
+        [t[1], t[2], t[3]],
+      ] as [number, number, number][]) {
+        const k = key(a, b, c);
+        // a face two of the body's tetrahedra share is inside it
+        if (triangles.has(k)) triangles.delete(k);
+        else triangles.set(k, [a, b, c]);
+      }
+    });
+  } else {
+    const single = mesh.faces.every((f) => f.length < 4);
+    for (const f of mesh.faces)
+      if (single ? region === 0 : f[3] === region) triangles.set(key(f[0]!, f[1]!, f[2]!), f.slice(0, 3));
+  }
+  if (triangles.size === 0) return false;
+  const vertices = new Set<number>();
+  const edges = new Set<string>();
+  for (const [a, b, c] of triangles.values() as Iterable<[number, number, number]>) {
+    vertices.add(a).add(b).add(c);
+    for (const [p, q] of [
+      [a, b],
+      [b, c],
+      [a, c],
+    ] as [number, number][])
+      edges.add(p < q ? `${p},${q}` : `${q},${p}`);
+  }
+  return vertices.size - edges.size + triangles.size === 0;
+}
+
 const ARROWS_PER_RING = 8;
 
 /** Arrows round a closed ring, right-handed about `axis` (reversed for a negative current). */
@@ -330,8 +375,8 @@ const sides = <R extends { side: 'in' | 'out'; faces: string }>(rows: R[]) => ({
   out: rows.filter((r) => r.side === 'out').flatMap((r) => parseFaceList(r.faces)),
 });
 
-/** Every coil's arrows (and, with eddy currents, every solid conductor's picked terminals'), one member each. */
-export function coilArrows(form: AnalysisForm, mesh: MeshData, eddy: boolean): ArrowMark[] {
+/** Every coil's arrows and every solid conductor's, one member each. */
+export function coilArrows(form: AnalysisForm, mesh: MeshData): ArrowMark[] {
   const out: ArrowMark[] = [];
   form.coils.forEach((coil, member) => {
     const r = region(coil.body);
@@ -355,15 +400,21 @@ export function coilArrows(form: AnalysisForm, mesh: MeshData, eddy: boolean): A
         ),
       );
   });
-  if (eddy)
-    form.solidConductors.forEach((s, k) => {
-      if (s.terminals !== 'picked') return;
-      const r = region(s.body);
-      const body = r === undefined ? null : bodyOf(mesh, r);
-      if (!body) return;
-      const sign = (parseNumber(s.current) ?? 1) < 0 ? -1 : 1;
+  form.solidConductors.forEach((s, k) => {
+    const r = region(s.body);
+    const body = r === undefined ? null : bodyOf(mesh, r);
+    if (!body) return;
+    const sign = (parseNumber(s.current) ?? 1) < 0 ? -1 : 1;
+    const member = form.coils.length + k;
+    if (s.terminals === 'picked') {
       const ends = sides(form.conductorTerminals.filter((t) => t.conductorKey === s.key));
-      out.push(...terminalArrows(mesh, body, ends, sign, form.coils.length + k));
-    });
+      out.push(...terminalArrows(mesh, body, ends, sign, member));
+    } else if (r !== undefined && hasOneHandle(mesh, r)) {
+      // Ends left to the engine: a ring round a hole has none (a shorted turn, a solid secondary), and its
+      // current circulates as a closed coil's, about the axis the engine finds; an open conductor's ends
+      // are known only after the run, so nothing is drawn for it.
+      out.push(...ringArrows(body, undefined, sign, member));
+    }
+  });
   return out;
 }
