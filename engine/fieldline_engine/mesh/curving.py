@@ -6,8 +6,9 @@
   from the triangulation itself: surface triangles are grouped into smooth patches (creases above 30°
   split them), each vertex gets one normal per patch, and every surface edge becomes a quadratic arc
   whose end tangents are perpendicular to those normals (the midpoint moves by
-  −⅛[((P₂−P₁)·N₁)N₁ + ((P₁−P₂)·N₂)N₂], exact to O(h³) on smooth surfaces; a crease edge takes the sum
-  of both patches' displacements). The arcs become a second-order isoparametric deformation of the
+  −⅛[((P₂−P₁)·N₁)N₁ + ((P₁−P₂)·N₂)N₂], exact to O(h³) on smooth surfaces; on a crease edge N N becomes
+  the projection onto the span of both patches' normals at that end, so the arc lies in both tangent
+  planes: the rim of a flat cap stays in the cap's plane). The arcs become a second-order isoparametric deformation of the
   mesh (`Mesh.SetDeformation`), so every integral sees the curved boundary and body interfaces; the
   vertices, which already lie on the true surface, do not move. Higher element orders keep this
   quadratic geometry. Flat faces stay flat, so boxes are unchanged.
@@ -137,14 +138,30 @@ def edge_displacements(model: TetModel) -> dict[tuple[int, int], np.ndarray]:
 
     displacement: dict[tuple[int, int], np.ndarray] = {}
     for (a, b), ts in edge_tris.items():
-        d = np.zeros(3)
-        for pid in {int(patch[t]) for t in ts}:
-            n1, n2 = vertex_normal[(a, pid)], vertex_normal[(b, pid)]
-            c = p[b] - p[a]
-            d += -0.125 * ((c @ n1) * n1 + (-c @ n2) * n2)
-        if np.linalg.norm(d) > 1e-12 * np.linalg.norm(p[b] - p[a]):
+        pids = sorted({int(patch[t]) for t in ts})
+        c = p[b] - p[a]
+        # The arc's end tangents lie in the tangent plane of every patch the edge borders: at each end, the
+        # chord loses its part in the span of those patches' normals. On a crease (two patches) that keeps the
+        # rim of a flat cap in the cap's plane; summing each patch's own correction instead let the wall's
+        # vertex normals, tilted by their triangles, lift the cap's rim (and with it the cap's patches).
+        d = -0.125 * (
+            _onto_span(c, [vertex_normal[(a, pid)] for pid in pids])
+            - _onto_span(c, [vertex_normal[(b, pid)] for pid in pids])
+        )
+        if np.linalg.norm(d) > 1e-12 * np.linalg.norm(c):
             displacement[(a, b)] = d
     return displacement
+
+
+def _onto_span(c: np.ndarray, normals: list[np.ndarray]) -> np.ndarray:
+    """The orthogonal projection of c onto the span of the unit normals (Gram–Schmidt)."""
+    basis: list[np.ndarray] = []
+    for n in normals:
+        u = n - sum(((n @ e) * e for e in basis), np.zeros(3))
+        size = np.linalg.norm(u)
+        if size > 1e-6:
+            basis.append(u / size)
+    return sum(((c @ e) * e for e in basis), np.zeros(3))
 
 
 def exact_edge_displacements(model: TetModel) -> dict[tuple[int, int], np.ndarray]:
