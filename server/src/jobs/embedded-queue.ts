@@ -17,6 +17,12 @@ export class EmbeddedQueue implements JobQueue {
   readonly backend = 'embedded' as const;
   readonly location = `in-process on ${hostname()}`;
   private readonly running = new Map<string, AbortController>();
+  /**
+   * Running jobs whose engine has not ended yet: what the slots bound. A job whose engine has ended still
+   * stores its results and records its outcome (a few ms of the server's own work) while the slot's next
+   * job stages in and starts its engine — a study's points follow each other without that gap.
+   */
+  private readonly engines = new Set<string>();
   private readonly finished = new Set<Promise<void>>();
   private stopping = false;
   private pumping = false;
@@ -117,15 +123,23 @@ export class EmbeddedQueue implements JobQueue {
   }
 
   private async fillSlots(): Promise<void> {
-    while (!this.stopping && this.running.size < this.deps.slots) {
+    while (!this.stopping && this.engines.size < this.deps.slots) {
       const job = await this.deps.jobs.claimNext(this.workerId, this.deps.leaseSeconds);
       if (!job) break;
       const shutdown = new AbortController();
       this.running.set(job.id, shutdown);
-      const done = runClaimedJob(job, this.workerId, this.deps, { shutdown: shutdown.signal })
+      this.engines.add(job.id);
+      const engineDone = () => {
+        if (this.engines.delete(job.id) && !this.stopping) void this.pump();
+      };
+      const done = runClaimedJob(job, this.workerId, this.deps, {
+        shutdown: shutdown.signal,
+        onEngineDone: engineDone,
+      })
         .then(() => undefined)
         .catch((err) => this.deps.log.error({ err, jobId: job.id }, 'job execution error'))
         .finally(() => {
+          this.engines.delete(job.id);
           this.running.delete(job.id);
           this.finished.delete(done);
           if (!this.stopping) void this.pump();

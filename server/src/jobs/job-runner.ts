@@ -53,7 +53,15 @@ export async function runClaimedJob(
   job: JobRow,
   workerId: string,
   deps: RunnerDeps,
-  control: { shutdown: AbortSignal; onHeartbeat?: () => Promise<void> },
+  control: {
+    shutdown: AbortSignal;
+    onHeartbeat?: () => Promise<void>;
+    /**
+     * Called once the engine's process has ended (or will not start): the job's core is free while its
+     * results are stored and its outcome recorded, so a queue may start its next job meanwhile.
+     */
+    onEngineDone?: () => void;
+  },
 ): Promise<RunEnd> {
   const { jobs, log } = deps;
   const startedAt = Date.parse(job.started_at ?? new Date().toISOString());
@@ -128,6 +136,7 @@ export async function runClaimedJob(
             void heartbeat({ percent, message });
           },
         });
+    control.onEngineDone?.();
     const reason = stopReason as StopReason | null;
     if (reason === 'shutdown') {
       const requeued = await jobs.requeue(job, workerId, 'Re-queued: the server or worker was restarting');
