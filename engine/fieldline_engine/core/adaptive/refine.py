@@ -72,7 +72,8 @@ def refine_model(model: TetModel, marked: np.ndarray, surface: SurfaceProjector 
         projected = _project_new_surface_vertices(
             model, surface, coords, tris, root, parent_surface, listed_row, nv_old
         )
-        coords = _keep_orientation(coords, projected, tets, nv_old)
+        if not np.array_equal(projected, coords):  # flat faces move nothing: no orientation to check
+            coords = _keep_orientation(coords, projected, tets, nv_old)
 
     refined = model_from_mesh_data(
         {
