@@ -10,7 +10,7 @@ Each code runs in its own process (peak memory is per code), single-threaded unl
 otherwise for NGSolve:
 - Fieldline/NGSolve: the engine's mesh import (build_ngsolve_mesh) timed alone, H1 of the rung's order,
   BilinearForm.Assemble (matrix + right-hand side) timed alone; then the engine's LinearSolver for
-  `linearSolver: cg-amg` (core/linear_solve.py: pyamg smoothed aggregation for P1, Gauss–Seidel around
+  `linearSolver: cg-amg` (core/linear_solve.py: classical AMG, core/ruge_stuben.py, for P1; Gauss–Seidel around
   pyamg on the vertex block for P2) — its prepare() is the set-up, its CG to a relative residual of 1e-8.
 - scikit-fem 12.0.2: `asm(laplace, basis)` timed alone; then `condense` + pyamg 5.4.1 smoothed
   aggregation set-up + CG (the same 1e-8), the usual recipe for large scikit-fem problems.
