@@ -86,6 +86,9 @@ def mesh_toroid(size: float, out: Path) -> None:
     ]
     sphere = [s for s in outer if gmsh.model.getBoundingBox(2, s)[3] > 0.9 * p["air"]]
     gmsh.model.addPhysicalGroup(2, sphere, 10)
+    # a point of the winding shell, where GetDP's source correction fixes its potential (toroid.pro, XiNode)
+    shell_points = gmsh.model.getBoundary([(3, shell_tag)], recursive=True)
+    gmsh.model.addPhysicalGroup(0, [shell_points[0][1]], 20)
     gmsh.option.setNumber("Mesh.MeshSizeMax", 8 * size)
     field = gmsh.model.mesh.field
     dist = field.add("Distance")

@@ -163,4 +163,7 @@ def test_a_bare_ring_needs_air_and_a_reversed_axis_reverses_the_field(bare_ring)
     b_up = up.field("magnetic_flux_density").values
     b_down = down.field("magnetic_flux_density").values
     assert abs(b_up[:, 2]).max() > 0
-    assert b_down == pytest.approx(-b_up, abs=1e-9 * abs(b_up).max())
+    # The two runs' sources are computed separately (not bitwise negatives), and with the air this first-order
+    # model (> 10 k unknowns) is solved by CG to its 1e-6 residual: B agrees to ~4e-9 of its peak (a field not
+    # reversed would differ by twice the peak).
+    assert b_down == pytest.approx(-b_up, abs=1e-7 * abs(b_up).max())
