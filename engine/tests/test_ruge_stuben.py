@@ -2,6 +2,7 @@
 hierarchy and the same V-cycle as pyamg's `ruge_stuben_solver` with direct interpolation (which it replaces
 for speed, bench/em-static), on a P1 stiffness of distorted tetrahedra with a jump in κ."""
 
+import ngsolve as ng
 import numpy as np
 import pyamg
 import pytest
@@ -141,3 +142,36 @@ def test_isolated_unknowns_and_a_matrix_below_the_coarse_size():
     small = RugeStubenCycle(laplacian, max_coarse=200)
     assert len(small.operators) == 1
     assert np.allclose(laplacian @ small.apply(b[:144]), b[:144])
+
+
+def test_a_transient_heat_matrix_through_the_engine_solver():
+    """K + M/Δt (consistent mass, Δt small enough that positive mass couplings outweigh the stiffness's) through
+    the engine's LinearSolver with `cg-amg` at order 1, as a thermal time step runs it: the single-precision
+    classical AMG, against the sparse factorisation of the same system."""
+    from netgen.csg import unit_cube
+
+    from fieldline_engine.core.linear_solve import LinearSolver
+
+    mesh = ng.Mesh(unit_cube.GenerateMesh(maxh=0.1))
+    fes = ng.H1(mesh, order=1, dirichlet="left")
+    u, v = fes.TnT()
+    a = ng.BilinearForm(fes, symmetric=True)
+    a += (ng.grad(u) * ng.grad(v) + 2e3 * u * v) * ng.dx
+    solver = LinearSolver(a, fes, "cg-amg", 1e-10, 200, kind="h1")
+    a.Assemble()
+    solver.prepare(fes.FreeDofs())
+    f = ng.LinearForm(fes)
+    f += (1 + ng.x * ng.y) * v * ng.dx
+    f.Assemble()
+    gf = ng.GridFunction(fes)
+    solver.solve(f.vec, gf)
+    reference = ng.GridFunction(fes)
+    reference.vec.data = a.mat.Inverse(fes.FreeDofs(), inverse="sparsecholesky") * f.vec
+    values = reference.vec.FV().NumPy()
+    error = np.max(np.abs(gf.vec.FV().NumPy() - values)) / np.max(np.abs(values))
+    info = solver.report.as_info()
+    print(
+        f"[solver] K + M/Δt, {fes.ndof} DOFs, single-precision classical AMG: {info['iterations']} CG iterations, error {error:.1e}"
+    )
+    assert info["preconditioner"] == "classical AMG (pyamg)" and info["converged"]
+    assert info["iterations"] < 30 and error < 1e-8
