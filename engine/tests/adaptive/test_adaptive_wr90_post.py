@@ -79,6 +79,7 @@ def test_wr90_post_adaptive_passes_stop_by_delta_s_and_match_the_fine_mesh(tmp_p
     assert len(passes) >= 2
     # The sweep ran on the final mesh: three points, the results' mesh is the last pass's.
     assert sweep["frequencies"] == [9e9, 9.5e9, F0]
+    assert r["solver_info"]["adaptation_frequency_Hz"] == F0  # where the passes ran, shown with the sweep
     assert (
         len(r["tetrahedra"]) == passes[-1]["elements"]
         and r["solver_info"]["matrix_size"] == passes[-1]["unknowns"]

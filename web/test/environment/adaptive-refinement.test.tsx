@@ -321,6 +321,20 @@ describe('adaptive refinement', () => {
     expect(screen.getByTestId('adaptive-outcome').textContent).toMatch(/Converged after pass 3/);
     expect(within(screen.getByTestId('adaptive-table')).getByText('max_temperature_K')).toBeTruthy();
     expect(screen.getByTestId('adaptive-convergence').querySelectorAll('svg')).toHaveLength(2);
+    // a steady run solves no one frequency: nothing said of one
+    expect(screen.queryByTestId('adaptive-frequency-used')).toBeNull();
+
+    // a run whose passes solved one frequency (full-wave, harmonic) says which
+    cleanup();
+    const adapted = { ...result, solver_info: { ...result.solver_info, adaptation_frequency_Hz: 1e10 } };
+    mount(<FeaResults />, ({ store }) =>
+      store.set({
+        results: processResults(adapted),
+        rawResults: adapted,
+        analysis: { status: 'completed', progress: 100 },
+      }),
+    );
+    expect(screen.getByTestId('adaptive-frequency-used').textContent).toMatch(/^The passes solved 10 GHz/);
   });
 
   it('shows a modal run by its first frequency, an S run by its largest |S|', () => {

@@ -136,7 +136,11 @@ def run_adaptive(
     if final_solve:
         protocol.log("Adaptive passes done: solving the full run on the final mesh")
         final_config = {key: v for key, v in config.items() if key != "adaptiveRefinement"}
+        # where the passes ran (full-wave, harmonic: one frequency) stays in the results of the full run
+        adapted_at = solution.solver_info.get("adaptation_frequency_Hz")
         solution = analysis.solve(model, final_config, progress.sub(share, 0.95))
+        if adapted_at is not None:
+            solution.solver_info.setdefault("adaptation_frequency_Hz", adapted_at)
     _attach(solution, model, estimate, passes, stop, settings, tolerance, name)
     present = getattr(analysis, "adaptive_results", None)
     if present is not None:

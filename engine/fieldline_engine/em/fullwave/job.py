@@ -220,6 +220,8 @@ def solve_fullwave_job(model: TetModel, config: dict[str, Any]) -> Solution | No
         if pml_setup is not None:
             raise InvalidInput("Adaptive refinement does not yet work with the radial PML.")
         k0 = field_solution.k0
+        # the pass config solves the adaptation frequency alone (fullwave_pass_config)
+        solution.solver_info["adaptation_frequency_Hz"] = float(config.get("frequency") or 0.0)
         solution.error_estimate = fullwave_estimate(
             model,
             mesh,

@@ -1,6 +1,7 @@
 import { adaptiveSummary, quantityLabel, quantityValue } from './adaptive-passes.ts';
 import { lazyChart } from './lazy-charts.tsx';
 import type { ProcessedResults } from './process-results.ts';
+import { formatHz } from './quantities.ts';
 
 // The convergence plot draws with the line charts: their own chunk, fetched when such a result is shown.
 const AdaptiveConvergence = lazyChart(() =>
@@ -24,6 +25,12 @@ export function AdaptivePasses({ results }: { results: ProcessedResults }) {
       <p className={summary.converged ? 'small' : 'small warning'} data-testid="adaptive-outcome">
         {summary.message}
       </p>
+      {summary.adaptationFrequency !== null && (
+        <p className="small" data-testid="adaptive-frequency-used">
+          The passes solved {formatHz(summary.adaptationFrequency)} (the adaptation frequency); the requested
+          sweep then ran on the final mesh.
+        </p>
+      )}
       <table className="kv adaptive-table" data-testid="adaptive-table">
         <thead>
           <tr>

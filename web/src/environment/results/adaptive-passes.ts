@@ -21,6 +21,8 @@ export interface AdaptiveSummary {
   stoppedBy: string;
   message: string;
   tolerance: number | null;
+  /** where the passes solved one frequency (full-wave, harmonic response): that frequency in Hz */
+  adaptationFrequency: number | null;
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -48,6 +50,7 @@ export function adaptiveSummary(info: Record<string, unknown> | null): AdaptiveS
     stoppedBy: typeof end.stopped_by === 'string' ? end.stopped_by : '',
     message: typeof end.message === 'string' ? end.message : '',
     tolerance: num(end.tolerance),
+    adaptationFrequency: num(info?.adaptation_frequency_Hz),
   };
 }
 

@@ -28,8 +28,9 @@ export function AdaptiveGuide() {
           <em>Adaptation frequency</em> if you set one (<code>adaptiveRefinement.frequency</code>), else the
           sweep's highest, where the mesh is coarsest in wavelengths (without a sweep, the run's frequency) —
           and stop when the largest |ΔS| over the ports between two passes is below the tolerance (default
-          0.02); then the requested sweep is solved on the final mesh. A filter adapted at its passband's
-          centre (say 10 GHz for a 9–11 GHz sweep) gets the mesh where its fields matter most.
+          0.02); then the requested sweep is solved on the final mesh, and the passes table says which
+          frequency the passes solved. A filter adapted at its passband's centre (say 10 GHz for a 9–11 GHz
+          sweep) gets the mesh where its fields matter most.
         </li>
         <li>
           <strong>Natural frequencies and cavity modes</strong> (Vibration modal, EM eigenmodes): every
