@@ -129,7 +129,7 @@ def run_getdp(msh: Path, freq: float, order: int) -> dict:
     bz = rows[:, -4] + 1j * rows[:, -1]
     dofs = next(
         (
-            int(w.split()[2])
+            int(w.split()[w.split().index("Dofs") - 1])  # "Info    : System 1/1: 145528 Dofs"
             for w in t["log"].splitlines()
             if "Dofs" in w and "System" in w
         ),

@@ -21,6 +21,7 @@ DATA = Path(__file__).with_name("team7_measurements.json")
 PLATE_SIGMA = 3.526e7  # S/m
 AMPERE_TURNS = 2742.0  # peak, maximal at ωt = 0, anticlockwise seen from +z
 REGION_NAMES = ["air", "plate", "coil"]  # region ids 0, 1, 2 (gmsh physical volumes 1, 2, 3)
+PLATE_SKIN_TAG = 5  # in the .msh only
 OUTER_BOUNDARY_TAG = 4
 
 
@@ -146,6 +147,11 @@ def build_team7_mesh(
                 if etype == 2:
                     faces.append(index[nodes.astype(np.int64)].reshape(-1, 3))
         if msh_path is not None:
+            # The plate's skin for GetDP (bench/magnetics/team7.pro): its gauge tree in the air starts there.
+            skin = gmsh.model.getBoundary([(3, t) for t in volumes["plate"]], combined=True, oriented=False)
+            gmsh.model.addPhysicalGroup(
+                2, sorted({abs(t) for _, t in skin}), PLATE_SKIN_TAG, name="plate_skin"
+            )
             gmsh.option.setNumber("Mesh.MshFileVersion", 2.2)  # GetDP without gmsh linked reads 2.2
             gmsh.option.setNumber("Mesh.SaveAll", 0)
             gmsh.option.setNumber("Mesh.ScalingFactor", 1e-3)  # the .msh in metres
