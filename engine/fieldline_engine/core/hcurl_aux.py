@@ -14,6 +14,8 @@ each) from the residual, a backward sweep; symmetric, so CG may use it.
 import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.core import bits
+
 
 class AuxiliarySpaceHCurl(ng.BaseMatrix):
     def __init__(self, mat: ng.BaseMatrix, fes: ng.FESpace, freedofs: ng.BitArray):
@@ -22,7 +24,7 @@ class AuxiliarySpaceHCurl(ng.BaseMatrix):
 
         super().__init__()
         self.n = mat.height
-        self.free = np.nonzero(np.array(freedofs, dtype=bool))[0]
+        self.free = bits.indices(freedofs)
         self.a = _csr(mat, sp)[self.free][:, self.free].tocsr()
         gradient, _ = fes.CreateGradient()
         g = _csr(gradient, sp)

@@ -27,6 +27,7 @@ from typing import Any
 import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.core import bits
 from fieldline_engine.core.elasticity.operator import Elasticity
 from fieldline_engine.limits import parallel
 
@@ -56,7 +57,7 @@ class NodeBlockedStiffness:
         """K, then the prescribed components of VectorH1's free-DOF mask applied in it."""
         with parallel(self.unknowns):
             self.form.Assemble()
-        free = np.array(free_component_major, dtype=bool)
+        free = bits.mask(free_component_major)
         self.fixed = ~free.reshape(3, self.nodes).T
         values, cols, ptr = self.mat.CSR()
         values = values.NumPy().reshape(-1, 3, 3)  # a view of the matrix's own entries

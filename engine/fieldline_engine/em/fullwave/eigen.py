@@ -20,6 +20,7 @@ import ngsolve as ng
 import numpy as np
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigs
 
+from fieldline_engine.core import bits
 from fieldline_engine.em.constants import C0, ETA0
 from fieldline_engine.em.fullwave.eigen_iterative import Gradient, GradientProjector, lobpcg_cavity_modes
 from fieldline_engine.em.fullwave.eigen_shift_invert import RESIDUAL_LIMIT, ShiftedSolve
@@ -164,7 +165,7 @@ def cavity_eigen(
     else:
         project = _gradient_projector(fes, m.mat, eps, lossy)
 
-    free_idx = np.nonzero(np.array(free, dtype=bool))[0]
+    free_idx = bits.indices(free)
     n = len(free_idx)
     dtype = complex if lossy else float
     x_vec = m.mat.CreateColVector()

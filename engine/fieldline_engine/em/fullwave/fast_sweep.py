@@ -18,7 +18,7 @@ import ngsolve as ng
 import numpy as np
 
 from fieldline_engine import protocol
-from fieldline_engine.core import ranks
+from fieldline_engine.core import bits, ranks
 from fieldline_engine.em.constants import C0
 from fieldline_engine.em.fullwave.affine import affine_terms
 from fieldline_engine.em.fullwave.reduced_model import ReducedModel
@@ -119,7 +119,7 @@ def _adaptive(solver, terms, freqs, field_freq, method, z_ref, tol, max_solves):
     if method not in S_PARAM_METHODS:
         raise InvalidInput(f"sParamMethod must be one of {', '.join(S_PARAM_METHODS)}.")
     renorm = method in RENORMALISING_METHODS
-    free = np.array(list(solver.free_dofs), dtype=bool)
+    free = bits.mask(solver.free_dofs)
     model = ReducedModel(terms, solver.overlaps, free)
 
     field_solution = solver.solve(field_freq, keep_fields=True)
