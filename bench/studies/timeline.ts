@@ -12,6 +12,8 @@ export interface StudyTimeline {
   intoTableMs: number[];
   /** the last point's outputs in the table → the study marked finished */
   lastToFinishedMs: number;
+  /** when the server marked the study finished (ms since the epoch, the machine's clock) */
+  finishedEpochMs: number;
 }
 
 const ms = (iso: string | null) => (iso ? Date.parse(iso) : Number.NaN);
@@ -39,6 +41,7 @@ export function readTimeline(dataDir: string, studyId: string, slots: number): S
       startGapsMs,
       intoTableMs: points.map((p) => ms(p.row_done) - ms(p.job_done)),
       lastToFinishedMs: ms(study.finished_at) - Math.max(...points.map((p) => ms(p.row_done))),
+      finishedEpochMs: ms(study.finished_at),
     };
   } finally {
     db.close();
