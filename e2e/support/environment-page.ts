@@ -1,5 +1,6 @@
 import type { BrowserContextOptions, Frame, Page } from 'playwright-core';
 import type { Stand } from './stand.ts';
+import { settled } from './viewer-harness.ts';
 
 /** Helpers for driving /environment in the e2e tests. */
 
@@ -138,4 +139,25 @@ export async function signUp(page: Page): Promise<{ email: string; password: str
   }, tag);
   if (status !== 200 && status !== 201) throw new Error(`registration failed with HTTP ${status}`);
   return { email: `grace.${tag}@analytical-engines.com`, password: 'correct horse battery staple' };
+}
+
+/**
+ * Colours the results by the adaptive refinement's error indicator, chosen in the field list by its label as
+ * a user would, and waits until the viewer shows that field.
+ */
+export async function showErrorIndicator(page: Page, frame: Frame): Promise<void> {
+  await settled(frame);
+  const label = await page.$$eval('[data-testid=field-mode] option', (els) =>
+    els.map((e) => e.textContent ?? '').find((t) => t.startsWith('Error indicator')),
+  );
+  if (!label) throw new Error('the field list offers no "Error indicator"');
+  await page.selectOption('[data-testid=field-mode]', { label });
+  await frame.waitForFunction(
+    () =>
+      (
+        window as unknown as { fieldlineViewer: { shown: () => { field: string | null } } }
+      ).fieldlineViewer.shown().field === 'error_indicator',
+    undefined,
+    { timeout: 30_000 },
+  );
 }

@@ -3,12 +3,11 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeResultsBinary } from '../../web/src/results-format/index.ts';
-import { environmentPage, viewerFrame } from '../support/environment-page.ts';
+import { environmentPage, showErrorIndicator, viewerFrame } from '../support/environment-page.ts';
 import { RING_COIL, writeRingCoilStep } from '../support/geometry-files.ts';
 import { uploadAndMesh } from '../support/meshed-model.ts';
 import { REPO_ROOT } from '../support/server.ts';
 import { serverAndBrowser } from '../support/stand.ts';
-import { settled } from '../support/viewer-harness.ts';
 
 /**
  * Issue 40 with a bare magnetic device: a ring coil uploaded as a STEP without air (the engine adds the air
@@ -20,8 +19,6 @@ import { settled } from '../support/viewer-harness.ts';
 const OUT = resolve(import.meta.dirname, '..', 'out');
 const stand = serverAndBrowser();
 const TURNS = 200;
-
-type Shown = { field: string | null; legend: { title: string } | null };
 
 /** Maxwell's coaxial-loop integral over the winding's section (engine testing/magnetics_reference.py), H. */
 function solenoidInductance(): number {
@@ -133,17 +130,7 @@ describe('adaptive refinement of a bare magnetic device from the environment', (
     expect(payload.fields?.error_indicator?.location).toBe('cell');
 
     // The error indicator is a field to colour by
-    await settled(frame);
-    const label = await page.$$eval('[data-testid=field-mode] option', (els) =>
-      els.map((e) => e.textContent ?? '').find((t) => t.startsWith('Error indicator')),
-    );
-    expect(label).toBeTruthy();
-    await page.selectOption('[data-testid=field-mode]', { label: label as string });
-    const shown = () =>
-      frame.evaluate(() =>
-        (window as unknown as { fieldlineViewer: { shown: () => Shown } }).fieldlineViewer.shown(),
-      );
-    await expect.poll(async () => (await shown()).field).toBe('error_indicator');
+    await showErrorIndicator(page, frame);
     mkdirSync(OUT, { recursive: true });
     await page.screenshot({ path: join(OUT, 'adaptive-bare-ring-coil.png') });
     await page.context().close();

@@ -2,11 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeResultsBinary } from '../../web/src/results-format/index.ts';
-import { environmentPage, viewerFrame } from '../support/environment-page.ts';
+import { environmentPage, showErrorIndicator, viewerFrame } from '../support/environment-page.ts';
 import { writeBracketStep, writeWaveguidePostStep } from '../support/geometry-files.ts';
 import { facesWhere, type SurfaceMesh, uploadAndMesh } from '../support/meshed-model.ts';
 import { serverAndBrowser } from '../support/stand.ts';
-import { settled } from '../support/viewer-harness.ts';
 
 /**
  * Issue 40's structural user path: a STEP bracket with a 4 mm fillet where the upright meets the base, held on
@@ -19,7 +18,6 @@ const OUT = resolve(import.meta.dirname, '..', 'out');
 const stand = serverAndBrowser();
 
 type Mesh = SurfaceMesh & { tetrahedra: unknown[] };
-type Shown = { field: string | null; legend: { title: string } | null };
 
 /** Median edge length (first edge of each tetrahedron) of the tetrahedra whose centre passes `where`. */
 function medianEdge(
@@ -146,17 +144,7 @@ describe('adaptive refinement from the environment', () => {
     expect(payload.fields?.error_indicator?.location).toBe('cell');
 
     // The error indicator is a field to colour by
-    await settled(frame);
-    const label = await page.$$eval('[data-testid=field-mode] option', (els) =>
-      els.map((e) => e.textContent ?? '').find((t) => t.startsWith('Error indicator')),
-    );
-    expect(label).toBeTruthy();
-    await page.selectOption('[data-testid=field-mode]', { label: label as string });
-    const shown = () =>
-      frame.evaluate(() =>
-        (window as unknown as { fieldlineViewer: { shown: () => Shown } }).fieldlineViewer.shown(),
-      );
-    await expect.poll(async () => (await shown()).field).toBe('error_indicator');
+    await showErrorIndicator(page, frame);
     mkdirSync(OUT, { recursive: true });
     await page.screenshot({ path: join(OUT, 'adaptive-bracket-fillet.png') });
     await page.context().close();
