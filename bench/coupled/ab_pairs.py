@@ -29,4 +29,10 @@ def ab_pairs(
             "min": min(ratios),
             "max": max(ratios),
         }
+    for side, runs in (
+        ("A", runs_a),
+        ("B", runs_b),
+    ):  # a side's own figures (fork_pairs.py): medians only
+        for key in runs[0].keys() - set(FIGURES):
+            out[f"{side}_{key}"] = statistics.median(r[key] for r in runs)
     return out

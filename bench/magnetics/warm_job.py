@@ -51,14 +51,21 @@ def _children_cpu(pid: int) -> tuple[float, float]:
 
 
 class ForkServer:
-    def __init__(self, python: str, engine: Path):
+    def __init__(self, python: str, engine: Path, server_argv: list[str] | None = None):
+        """`server_argv`: what follows `python` to start the fork server (default `-m fieldline_engine
+        forkserver`; bench/coupled/fork_pairs.py starts the same fork server through a wait4 recorder)."""
         self.python = python
         self.engine = engine
         self.env = engine_env(engine)
         self.dir = tempfile.mkdtemp(prefix="bench-fork-")
         self.socket = os.path.join(self.dir, "s1")
         self.proc = subprocess.Popen(
-            [python, "-m", "fieldline_engine", "forkserver", "--socket", self.socket],
+            [
+                python,
+                *(server_argv or ["-m", "fieldline_engine", "forkserver"]),
+                "--socket",
+                self.socket,
+            ],
             cwd=engine,
             env=self.env,
             stdin=subprocess.DEVNULL,
@@ -90,6 +97,7 @@ class ForkServer:
         line = launcher.stdout.readline()
         if '"ready"' not in line:
             raise RuntimeError(f"the spare did not get ready: {line!r}")
+        self.spare_ready()
         cpu_before = _children_cpu(self.proc.pid)
         started = time.perf_counter()
         launcher.stdin.write(
@@ -129,6 +137,10 @@ class ForkServer:
             "job_wall_s": round(wall, 3),
             "launcher_cpu_s": round(launcher_cpu, 3),
         }
+
+    def spare_ready(self) -> None:
+        """Called once the forked spare waits for its job line, just before it is handed the job (a subclass
+        reads its clocks here)."""
 
     def close(self) -> None:
         self.proc.kill()
