@@ -4,9 +4,10 @@ The operator and the loads are core/elasticity's. Reactions come from the residu
 r = K u − f, weighted by the function that is 1 on a support's constrained component: exact for the discrete
 solution, so the reactions balance the applied loads to the solver's accuracy.
 
-The two-level CG with its vertex problem factored runs on K in 3 × 3 node blocks (core/elasticity/node_blocked.py);
-direct solves, BDDC (registered with a VectorH1 form before assembly), first order's pyamg and the AMG coarse space
-of large models keep VectorH1's scalar K. Loads, prescribed values, reactions and the
+The two-level CG with its vertex problem factored and direct solves up to BLOCKED_DIRECT_MAX_DOFS run on K in 3 × 3
+node blocks (core/elasticity/node_blocked.py; a direct solve whose block factor fails its residual check falls back
+to VectorH1's); larger direct solves, BDDC (registered with a VectorH1 form before assembly), first order's pyamg
+and the AMG coarse space of large models keep VectorH1's scalar K. Loads, prescribed values, reactions and the
 results stay on VectorH1 either way.
 """
 
@@ -40,6 +41,12 @@ from fieldline_engine.protocol import SILENT, ProgressSpan
 # factor's fill grows faster than the unknowns. LE10, whole job, CPU s Cholesky vs AMG: 19 k vertex unknowns
 # (129 k in all) 6.9 vs 7.5, 31.7 k (216 k) 13.2 vs 13.4 at the same peak memory (bench/structural/README.md).
 VERTEX_CHOLESKY_MAX_DOFS = 30_000
+# Direct solves up to this many unknowns (every one `auto` makes: TWO_LEVEL_DIRECT_MAX_DOFS) factor K in 3 × 3
+# node blocks, and keep the solution when it satisfies the blocked system to BLOCK_FACTOR_RESIDUAL relative to the
+# right-hand side; otherwise (a thin part: node_blocked.py) VectorH1's scalar K is factored as before. The check is
+# one product with K on the solve's own right-hand side. Not above: there a wasted block factor costs seconds.
+BLOCKED_DIRECT_MAX_DOFS = 30_000
+BLOCK_FACTOR_RESIDUAL = 1e-8
 
 
 @dataclass
@@ -68,6 +75,12 @@ def solve_static(
         )
     if _node_blocked(elasticity, options.choice):
         return _with_thermal_energy(_solve_node_blocked(elasticity, setup, options, progress))
+    block_fallback = None
+    if _blocked_direct(elasticity, options.choice):
+        blocked = _solve_node_blocked(elasticity, setup, options, progress, block_factor=True)
+        if isinstance(blocked, StaticSolution):
+            return _with_thermal_energy(blocked)
+        block_fallback = blocked  # why the blocked factor was not used: VectorH1's scalar one below
     fes = elasticity.fes
     u, v = fes.TnT()
     # Half storage at order ≥ 2 (direct, BDDC or two-level; order 1 may go to pyamg, which needs the whole matrix).
@@ -99,6 +112,8 @@ def solve_static(
     rhs = gfu.vec.CreateVector()
     rhs.data = f.vec - a.mat * gfu.vec
     solver.solve(rhs, gfu, "Solving the elasticity system")
+    if block_fallback is not None:
+        solver.report.fallback = block_fallback
 
     residual = gfu.vec.CreateVector()
     residual.data = a.mat * gfu.vec - f.vec
@@ -146,11 +161,37 @@ def _node_blocked(elasticity: Elasticity, choice: str) -> bool:
     return int(free.sum()) <= VERTEX_CHOLESKY_MAX_DOFS or not amg.available()
 
 
+def _blocked_direct(elasticity: Elasticity, choice: str) -> bool:
+    """Whether a direct solve factors K in 3 × 3 node blocks (order ≥ 2, up to BLOCKED_DIRECT_MAX_DOFS): NGSolve's
+    block Cholesky takes ≈ 2/3 of the scalar one's time (the thick cylinder's K, 3 260 free unknowns: 11–12 vs
+    17–18 ms), but breaks down on thin parts, so its solution is checked (`_solve_node_blocked`)."""
+    fes = elasticity.fes
+    return (
+        elasticity.order >= 2
+        and fes.ndof <= BLOCKED_DIRECT_MAX_DOFS
+        and resolve_choice(choice, fes.ndof, TWO_LEVEL_DIRECT_MAX_DOFS) == "direct"
+    )
+
+
 def _solve_node_blocked(
-    elasticity: Elasticity, setup: ElasticSetup, options: SolverOptions, progress: ProgressSpan
-) -> StaticSolution:
+    elasticity: Elasticity,
+    setup: ElasticSetup,
+    options: SolverOptions,
+    progress: ProgressSpan,
+    block_factor: bool = False,
+) -> StaticSolution | str:
+    """K u = f on node blocks: by the two-level CG (its stall fallback factors the scalar K), or with
+    `block_factor` by the 3 × 3 block Cholesky, whose solution must satisfy the blocked system to
+    BLOCK_FACTOR_RESIDUAL; else the reason (a str) and the caller factors VectorH1's scalar K instead."""
     mesh, fes = elasticity.mesh, elasticity.fes
     k = NodeBlockedStiffness(elasticity)
+
+    def factor(free: ng.BitArray) -> ng.BaseMatrix:
+        if not block_factor:
+            return k.scalar_inverse()
+        with parallel(k.unknowns):
+            return k.mat.Inverse(free, inverse="sparsecholesky")
+
     solver = LinearSolver(
         k.form,
         k.fes,
@@ -162,7 +203,7 @@ def _solve_node_blocked(
         two_level=lambda _free: _vertex_patch_two_level(k, mesh.nv),
         unknowns=k.unknowns,
         fallback_direct=True,
-        factor=lambda _free: k.scalar_inverse(),
+        factor=factor,
     )
     f, total = applied_load(mesh, setup, elasticity, fes.TestFunction())
     progress(0.0, f"Assembling the elasticity system ({k.unknowns} DOFs)")
@@ -171,16 +212,26 @@ def _solve_node_blocked(
     k.assemble(fes.FreeDofs())
     progress(0.25, "Factorizing" if solver.method == "direct" else "Preconditioner ready")
     solver.prepare(k.fes.FreeDofs())
+    if block_factor:
+        solver.report.method = "direct (sparse Cholesky, 3 × 3 node blocks)"
 
     gfu = ng.GridFunction(fes)
     _set_prescribed(gfu, setup, mesh)
     prescribed = k.to_blocked(gfu.vec.FV().NumPy())
     load = k.to_blocked(f.vec.FV().NumPy())
     # The correction to the prescribed values: zero on every prescribed component.
-    rhs = load - k.product(prescribed)
+    rhs = load - k.product(prescribed) if prescribed.any() else load.copy()
     rhs[k.fixed.ravel()] = 0.0
     correction = ng.GridFunction(k.fes)
     solver.solve(k.vector(rhs), correction, "Solving the elasticity system")
+    if block_factor:
+        residual = correction.vec.CreateVector()
+        residual.data = k.mat * correction.vec
+        error = np.linalg.norm(residual.FV().NumPy() - rhs)
+        scale = np.linalg.norm(rhs)
+        if not np.isfinite(error) or error > BLOCK_FACTOR_RESIDUAL * scale:
+            relative = error / scale if scale > 0 else error
+            return f"the 3 × 3 node-block factor was inaccurate (relative residual {relative:.1e}): scalar factor"
     u = prescribed + correction.vec.FV().NumPy()
     ku = k.product(u)
     gfu.vec.FV().NumPy()[:] = k.to_component_major(u)
