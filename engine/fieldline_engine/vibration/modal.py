@@ -394,12 +394,15 @@ def free_csr(mat: ng.BaseMatrix, free: np.ndarray, width: int = 1) -> CsrArrays:
     r, c = renumber[rows], renumber[columns]
     keep = (r >= 0) & (c >= 0)
     r, c, data = r[keep], c[keep], values.ravel()[keep]
-    order = np.lexsort((c, r))
+    in_order = np.all(r[1:] >= r[:-1]) and np.all((c[1:] > c[:-1]) | (r[1:] > r[:-1]))
+    if not in_order:  # node blocks interleave their rows; scalar rows come sorted (≈ 1 ms of lexsort saved)
+        order = np.lexsort((c, r))
+        r, c, data = r[order], c[order], data[order]
     indptr = np.zeros(len(free) + 1, dtype=np.int32)
     np.cumsum(np.bincount(r, minlength=len(free)), out=indptr[1:])
     return CsrArrays(
-        np.ascontiguousarray(data[order], dtype=np.float64),
-        c[order].astype(np.int32),
+        np.ascontiguousarray(data, dtype=np.float64),
+        c.astype(np.int32),
         indptr,
         (len(free),) * 2,
     )
