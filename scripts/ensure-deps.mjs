@@ -1,10 +1,12 @@
-// Installs what `npm start` and `npm test` need when it is missing: npm packages and the engine's .venv.
+// Installs what `npm start` and `npm test` need when it is missing: npm packages, the engine's .venv and the
+// forked spares' compiled launcher (build-launcher.mjs).
 // Only Node built-ins here: this runs before node_modules exists.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureSpareLauncher } from './build-launcher.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -32,6 +34,8 @@ export function ensureNodeModules() {
 
 export function ensureEngine() {
   run('bash', ['scripts/setup-engine.sh']);
+  // The forked spares' compiled launcher; without a C compiler the Python one is used (it says so).
+  ensureSpareLauncher();
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -5,9 +5,9 @@ A standby process (standby.py) spares a job the ≈ 0.5 s of imports and warm-up
 burns that CPU (≈ 1 CPU-second and 170 MB each) on the same cores the jobs run on. The fork server pays it
 once per server or worker: it imports and warms up (core/warm_up.py), listens on a Unix socket in the
 server's private 0700 directory and says {"event":"ready"}. A spare is still a process the server spawns
-(spare_launcher.py: stdlib only, `python -S -I`), so the server keeps a real child with its own process
-group, exit code and pipes: the launcher passes its stdin/stdout/stderr over the socket (SCM_RIGHTS), the
-fork server forks a child onto them, and the launcher exits with the child's status, which the fork server
+(the compiled launcher engine/launcher/spare_launcher.c, or spare_launcher.py where none is built), so the
+server keeps a real child with its own process group, exit code and pipes: the launcher passes its
+stdin/stdout/stderr over the socket (SCM_RIGHTS), the fork server forks a child onto them, and the launcher exits with the child's status, which the fork server
 sends back. The child behaves exactly as a standby process after its warm-up: {"event":"ready"}, one job
 line on stdin, its memory limit and environment, the job.
 

@@ -9,6 +9,10 @@ restarting) it becomes a full standby process instead (`exec python -m fieldline
 protocol on the same pipes), so a job never fails because of the fork server.
 
 Run as a script with `-S -I` (no site, no PYTHONPATH): it must not import fieldline_engine.
+
+The server starts spares through the compiled twin of this file (engine/launcher/spare_launcher.c: the same
+protocol in ≈ 1 ms of CPU instead of this interpreter's ≈ 20–30 ms) when it is built; this one is used where
+no C compiler built it, or with ENGINE_SPARE_LAUNCHER=python. A change to the protocol changes both.
 """
 
 import os

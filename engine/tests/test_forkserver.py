@@ -1,8 +1,11 @@
-"""The fork server (forkserver.py) and its spare launcher (spare_launcher.py): a spare forked from one
-warmed-up process runs its job exactly as a standby process and a cold start do, with the job's memory
-limit, environment and title; it costs milliseconds of CPU; it dies with its launcher; a launcher whose fork
-server is gone becomes a full standby process; the fork server forks with a single thread."""
+"""The fork server (forkserver.py) and its spare launchers (the compiled launcher/spare_launcher.c and
+spare_launcher.py): a spare forked from one warmed-up process runs its job exactly as a standby process and a
+cold start do, with the job's memory limit, environment and title; it costs milliseconds of CPU; it dies with
+its launcher; a launcher ends with its child's exit code or signal; a launcher whose fork server is gone
+becomes a full standby process; the fork server forks with a single thread. The launcher's own behaviour is
+checked for both launchers (the `launcher` parameter)."""
 
+import hashlib
 import json
 import os
 import signal
@@ -17,6 +20,7 @@ from test_standby import resistor_job, start_standby, wait_ready
 ENGINE_DIR = Path(__file__).resolve().parents[1]
 TESTS_DIR = Path(__file__).resolve().parent
 LAUNCHER = ENGINE_DIR / "fieldline_engine" / "spare_launcher.py"
+NATIVE_SOURCE = ENGINE_DIR / "launcher" / "spare_launcher.c"
 ENV = {
     **os.environ,
     "PYTHONPATH": f"{ENGINE_DIR}:{TESTS_DIR}",
@@ -47,10 +51,34 @@ def fork_server(tmp_path_factory):
     proc.wait()
 
 
-def launch(socket_path: str) -> subprocess.Popen:
-    """As the server starts a spare: its own process group, pipes on 0–2, the engine dir as cwd."""
+def native_launcher() -> Path | None:
+    """The compiled launcher as the server finds it (server/src/engine/spare-launcher.ts), built by
+    scripts/build-launcher.mjs (`npm test` runs it first); None where no C compiler built it."""
+    digest = hashlib.sha256(NATIVE_SOURCE.read_bytes()).hexdigest()[:16]
+    binary = ENGINE_DIR / "launcher" / "build" / f"spare-launcher-{digest}"
+    if not binary.exists():
+        subprocess.run(["node", str(ENGINE_DIR.parent / "scripts" / "build-launcher.mjs")], check=False)
+    return binary if binary.exists() else None
+
+
+@pytest.fixture(params=["native", "python"])
+def launcher(request) -> str:
+    if request.param == "native" and native_launcher() is None:
+        pytest.skip("no C compiler: the server uses the Python launcher")
+    return request.param
+
+
+def launch(socket_path: str, launcher: str = "native") -> subprocess.Popen:
+    """As the server starts a spare: its own process group, pipes on 0–2, the engine dir as cwd. The compiled
+    launcher (when built) gets the server's fallback command, a full standby process."""
+    native = native_launcher() if launcher == "native" else None
+    args = (
+        [str(native), socket_path, "--", sys.executable, "-m", "fieldline_engine", "standby"]
+        if native
+        else [sys.executable, "-S", "-I", str(LAUNCHER), socket_path]
+    )
     return subprocess.Popen(
-        [sys.executable, "-S", "-I", str(LAUNCHER), socket_path],
+        args,
         cwd=ENGINE_DIR,
         env=ENV,
         stdin=subprocess.PIPE,
@@ -146,23 +174,23 @@ def test_a_memory_limit_job_on_a_forked_spare_fails_as_memory_limit(fork_server,
     assert events[-1]["event"] == "error" and events[-1]["code"] == "memory_limit", events[-1]
 
 
-def test_the_launcher_ends_with_the_childs_exit_code_and_signal(fork_server):
+def test_the_launcher_ends_with_the_childs_exit_code_and_signal(fork_server, launcher):
     _server, socket_path = fork_server
-    events, code = send(launch(socket_path), {"command": "rm", "job": "/"})
+    events, code = send(launch(socket_path, launcher), {"command": "rm", "job": "/"})
     assert code == 2 and events[-1]["code"] == "usage", events
-    spare = launch(socket_path)
+    spare = launch(socket_path, launcher)
     assert json.loads(spare.stdout.readline()) == {"event": "ready"}
     (child,) = [pid for pid in children_of(_server.pid) if alive(pid)]
     os.kill(child, signal.SIGSEGV)
     assert spare.wait(timeout=10) == -signal.SIGSEGV
 
 
-def test_killing_the_launchers_group_kills_its_forked_child_within_a_second(fork_server, tmp_path):
+def test_killing_the_launchers_group_kills_its_forked_child_within_a_second(fork_server, tmp_path, launcher):
     server, socket_path = fork_server
     job = tmp_path / "sleepy"
     job.mkdir()
     (job / "job.json").write_text(json.dumps({"test_hooks": {"sleep_seconds": 60}}))
-    spare = launch(socket_path)
+    spare = launch(socket_path, launcher)
     spare.stdin.write(
         json.dumps(
             {
@@ -180,7 +208,7 @@ def test_killing_the_launchers_group_kills_its_forked_child_within_a_second(fork
     title = Path(f"/proc/{child}/cmdline").read_text().rstrip("\0 ")
     assert title.endswith(f"fieldline_engine solve --job {job}"), title  # retitled as a cold start of it
     os.killpg(spare.pid, signal.SIGKILL)  # what the server does on timeout or cancel
-    spare.wait(timeout=5)
+    assert spare.wait(timeout=5) == -signal.SIGKILL  # the server sees the kill it sent
     started = time.monotonic()
     while alive(child) and time.monotonic() - started < 5:
         time.sleep(0.02)
@@ -189,11 +217,11 @@ def test_killing_the_launchers_group_kills_its_forked_child_within_a_second(fork
     assert time.monotonic() - started < 1.0
 
 
-def test_the_fork_server_forks_with_one_thread_and_a_spare_costs_milliseconds(fork_server):
+def test_the_fork_server_forks_with_one_thread_and_a_spare_costs_milliseconds(fork_server, launcher):
     server, socket_path = fork_server
     assert os.listdir(f"/proc/{server.pid}/task") == [str(server.pid)]
     before = os.times()
-    spare = launch(socket_path)
+    spare = launch(socket_path, launcher)
     assert json.loads(spare.stdout.readline()) == {"event": "ready"}
     (child,) = [pid for pid in children_of(server.pid) if alive(pid)]
     child_cpu = cpu_seconds(child)
@@ -204,13 +232,13 @@ def test_the_fork_server_forks_with_one_thread_and_a_spare_costs_milliseconds(fo
         after.children_system - before.children_system
     )
     print(
-        f"spare to ready: launcher {launcher_cpu * 1000:.0f} ms CPU, forked child {child_cpu * 1000:.0f} ms CPU"
+        f"spare to ready: {launcher} launcher {launcher_cpu * 1000:.0f} ms CPU, forked child {child_cpu * 1000:.0f} ms CPU"
     )
     assert launcher_cpu + child_cpu < 0.2  # a standby process: ≈ 1 CPU-second to ready
 
 
-def test_a_launcher_without_a_fork_server_becomes_a_standby_process(tmp_path):
-    spare = launch(str(tmp_path / "no-such-socket"))
+def test_a_launcher_without_a_fork_server_becomes_a_standby_process(tmp_path, launcher):
+    spare = launch(str(tmp_path / "no-such-socket"), launcher)
     events, code = send(spare, {"command": "rm", "job": "/"})
     assert code == 2
     assert events == [
@@ -267,9 +295,9 @@ def sleepy_job(directory: Path, seconds: float) -> dict:
     }
 
 
-def test_spares_outlive_their_fork_server_and_still_die_with_their_launcher(tmp_path):
+def test_spares_outlive_their_fork_server_and_still_die_with_their_launcher(tmp_path, launcher):
     server = start_fork_server(tmp_path / "s")
-    running, idle, doomed = (launch(str(tmp_path / "s")) for _ in range(3))
+    running, idle, doomed = (launch(str(tmp_path / "s"), launcher) for _ in range(3))
     for spare in (running, idle, doomed):
         assert json.loads(spare.stdout.readline()) == {"event": "ready"}
     children = sorted(pid for pid in children_of(server.pid) if alive(pid))
@@ -299,7 +327,7 @@ def test_spares_outlive_their_fork_server_and_still_die_with_their_launcher(tmp_
     assert time.monotonic() - started < 1.0
 
 
-def test_a_fork_server_whose_server_dies_kills_its_spares_and_removes_its_socket(tmp_path):
+def test_a_fork_server_whose_server_dies_kills_its_spares_and_removes_its_socket(tmp_path, launcher):
     directory = tmp_path / "fork"
     directory.mkdir()
     socket_path = directory / "s"
@@ -317,7 +345,7 @@ def test_a_fork_server_whose_server_dies_kills_its_spares_and_removes_its_socket
         text=True,
     )
     assert json.loads(shell.stdout.readline()) == {"event": "ready"}
-    spare = launch(str(socket_path))
+    spare = launch(str(socket_path), launcher)
     assert json.loads(spare.stdout.readline()) == {"event": "ready"}
     shell.kill()
     shell.wait()

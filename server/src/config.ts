@@ -43,6 +43,11 @@ export interface AppConfig {
    * spare costs milliseconds of CPU, not ≈ 1 s; off: each spare imports and warms up by itself.
    */
   engineForkServer: boolean;
+  /**
+   * ENGINE_SPARE_LAUNCHER: 'native' (default) starts each forked spare through the compiled launcher
+   * (engine/launcher, ≈ 1 ms of CPU) when it is built, 'python' through spare_launcher.py (≈ 20–30 ms).
+   */
+  engineSpareLauncher: 'native' | 'python';
   secureCookies: boolean;
   logLevel: string;
   trustProxy: boolean;
@@ -197,6 +202,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     zipMaxExpandedMb: int(env, 'ZIP_MAX_EXPANDED_MB', 1024),
     engineNetworkIsolation: env.ENGINE_NETWORK_ISOLATION === 'off' ? 'off' : 'auto',
     engineForkServer,
+    engineSpareLauncher: env.ENGINE_SPARE_LAUNCHER === 'python' ? 'python' : 'native',
     // A forked spare is cheap (no import, a few MB of its own): one per job slot, so jobs that start
     // together each find one. Without the fork server each costs ≈ 1 CPU-second and 170 MB: one.
     engineStandby: Math.max(0, int(env, 'ENGINE_STANDBY', engineForkServer ? jobSlots : 1)),

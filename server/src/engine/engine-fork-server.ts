@@ -20,7 +20,7 @@ const STABLE_AFTER_MS = 60_000;
  * process group, the network namespace, the server's pid to watch); the socket lives in a private 0700
  * directory (a filesystem socket: an abstract one would not be reachable from another network
  * namespace). When it dies it is restarted with a back-off (1 s doubling to 60 s), and meanwhile
- * spares are full standby processes (spare_launcher.py falls back by itself too).
+ * spares are full standby processes (a spare's launcher falls back by itself too: spare-launcher.ts).
  */
 export class EngineForkServer {
   state: ForkServerState = 'down';

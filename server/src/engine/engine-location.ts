@@ -14,6 +14,7 @@ export function engineLocation(config: AppConfig, runsJobs: boolean, log?: Stand
     python: config.enginePython,
     engineDir: config.engineDir,
     isolateNetwork: config.engineNetworkIsolation === 'auto',
+    spareLauncher: config.engineSpareLauncher,
   };
   const standby =
     runsJobs && config.engineStandby > 0

@@ -7,11 +7,22 @@ export interface EngineInstallation {
   engineDir: string;
   /** Start the engine without network access where the system allows it (network-isolation.ts). */
   isolateNetwork?: boolean;
+  /**
+   * How forked spares start: 'native' (default) through the compiled launcher when it is built
+   * (spare-launcher.ts), else and with 'python' through spare_launcher.py (ENGINE_SPARE_LAUNCHER).
+   */
+  spareLauncher?: 'native' | 'python';
 }
 
 export interface EngineSpawn {
   /** Arguments after the interpreter: `-m fieldline_engine …` or the MPI launcher's. */
   args: string[];
+  /**
+   * A program to run instead of the interpreter, outside the network namespace: the compiled spare
+   * launcher, which runs no engine code (its forked child lives in the fork server's namespace, and the
+   * standby command it falls back to carries the namespace prefix itself).
+   */
+  program?: string;
   /** Applied at start-up (FIELDLINE_MEMORY_LIMIT_MB); a standby process gets its job's later. */
   memoryLimitMb?: number;
   threads?: string;
@@ -32,10 +43,9 @@ export function spawnPrefix(engine: EngineInstallation, spec: Pick<EngineSpawn, 
  * caller kills the group on timeout or cancel), with a fixed environment and the server's pid to watch.
  */
 export function spawnEngineProcess(engine: EngineInstallation, spec: EngineSpawn): ChildProcess {
-  const [program, ...programArgs] = [...spawnPrefix(engine, spec), engine.python, ...spec.args] as [
-    string,
-    ...string[],
-  ];
+  const [program, ...programArgs] = (
+    spec.program ? [spec.program, ...spec.args] : [...spawnPrefix(engine, spec), engine.python, ...spec.args]
+  ) as [string, ...string[]];
   return spawn(program, programArgs, {
     cwd: engine.engineDir,
     detached: true,

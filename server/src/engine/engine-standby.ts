@@ -2,7 +2,14 @@ import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import type { EngineForkServer } from './engine-fork-server.ts';
-import { type EngineInstallation, killEngineGroup, spawnEngineProcess } from './engine-process.ts';
+import {
+  type EngineInstallation,
+  type EngineSpawn,
+  killEngineGroup,
+  spawnEngineProcess,
+  spawnPrefix,
+} from './engine-process.ts';
+import { STANDBY_ARGS, spareLauncherOf } from './spare-launcher.ts';
 
 /** What a standby process is told when a job takes it (engine/fieldline_engine/standby.py). */
 export interface StandbyRequest {
@@ -55,6 +62,7 @@ export class EngineStandby {
   taken = 0;
   /** Of those, jobs that started on a spare forked by the fork server. */
   takenForked = 0;
+  private saidPythonLauncher = false;
 
   constructor(
     private readonly engine: EngineInstallation,
@@ -143,20 +151,10 @@ export class EngineStandby {
 
   private spawnSpare(): Spare {
     const forked = this.forkServer?.state === 'ready';
-    const child = spawnEngineProcess(this.engine, {
-      // The launcher imports only the standard library; it becomes a full standby process by itself
-      // if the fork server has gone meanwhile (engine/fieldline_engine/spare_launcher.py).
-      args:
-        forked && this.forkServer
-          ? [
-              '-S',
-              '-I',
-              join(this.engine.engineDir, 'fieldline_engine', 'spare_launcher.py'),
-              this.forkServer.socketPath,
-            ]
-          : ['-m', 'fieldline_engine', 'standby'],
-      stdin: 'pipe',
-    });
+    const child = spawnEngineProcess(
+      this.engine,
+      forked ? this.launcherSpawn() : { args: STANDBY_ARGS, stdin: 'pipe' },
+    );
     const spare: Spare = {
       child,
       lines: createInterface({ input: child.stdout as NodeJS.ReadableStream }),
@@ -198,6 +196,30 @@ export class EngineStandby {
       child.off('close', onClose);
     };
     return spare;
+  }
+
+  /**
+   * A forked spare's launcher: the compiled one (≈ 1 ms of CPU; engine/launcher/spare_launcher.c), else the
+   * Python one (≈ 20–30 ms; spare_launcher.py). Either passes its pipes to the fork server and ends as the
+   * forked child ends, and becomes a full standby process by itself if the fork server has gone meanwhile.
+   */
+  private launcherSpawn(): EngineSpawn {
+    const socket = this.forkServer?.socketPath ?? '';
+    const native = spareLauncherOf(this.engine);
+    if (native) {
+      // Its fallback, a full standby process, runs engine code: in the network namespace like any engine.
+      const standby = [...spawnPrefix(this.engine, {}), this.engine.python, ...STANDBY_ARGS];
+      return { program: native, args: [socket, '--', ...standby], stdin: 'pipe' };
+    }
+    if (this.engine.spareLauncher !== 'python' && !this.saidPythonLauncher) {
+      this.saidPythonLauncher = true;
+      this.log?.warn(
+        { engineDir: this.engine.engineDir },
+        'the compiled spare launcher is not built (no C compiler at install?): forked spares start through the Python launcher, ≈ 20–30 ms of CPU per job instead of ≈ 1 ms (node scripts/build-launcher.mjs builds it)',
+      );
+    }
+    const script = join(this.engine.engineDir, 'fieldline_engine', 'spare_launcher.py');
+    return { args: ['-S', '-I', script, socket], stdin: 'pipe' };
   }
 }
 

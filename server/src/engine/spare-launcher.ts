@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EngineInstallation } from './engine-process.ts';
+
+/** The command line after the program that makes a process a full standby process (standby.py). */
+export const STANDBY_ARGS = ['-m', 'fieldline_engine', 'standby'];
+
+const found = new Map<string, string | null>();
+
+/**
+ * The compiled launcher of forked spares for this engine directory (engine/launcher/spare_launcher.c, built
+ * by scripts/build-launcher.mjs into `build/spare-launcher-<first 16 hex of the source's SHA-256>`), or
+ * null when it is not built (no C compiler at install): spares then start through the Python launcher.
+ * Looked up once per directory.
+ */
+export function nativeSpareLauncher(engineDir: string): string | null {
+  const cached = found.get(engineDir);
+  if (cached !== undefined) return cached;
+  let binary: string | null = null;
+  try {
+    const source = readFileSync(join(engineDir, 'launcher', 'spare_launcher.c'));
+    const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
+    const path = join(engineDir, 'launcher', 'build', `spare-launcher-${hash}`);
+    accessSync(path, constants.X_OK);
+    binary = path;
+  } catch {
+    binary = null;
+  }
+  found.set(engineDir, binary);
+  return binary;
+}
+
+/** The launcher this installation's forked spares start through: the compiled one unless told otherwise. */
+export function spareLauncherOf(engine: EngineInstallation): string | null {
+  if (engine.spareLauncher === 'python') return null;
+  return nativeSpareLauncher(engine.engineDir);
+}
