@@ -201,6 +201,9 @@ class PotentialSolver:
         key = "w:" + label
         if key not in self._weight_cache:
             dofs = self.group_dofs(label)
+            if self.order == 1:  # every DOF is a vertex's, where that function is 1: no projection needed
+                self._weight_cache[key] = np.ones(len(dofs))
+                return dofs, self._weight_cache[key]
             scratch = ng.GridFunction(self.fes)
             scratch.Set(ng.CF(1.0), definedon=self.mesh.Boundaries(label))
             self._weight_cache[key] = scratch.vec.FV().NumPy()[dofs].copy()

@@ -6,6 +6,7 @@ from typing import Any
 import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.core.adaptive import p1_recovery
 from fieldline_engine.core.adaptive.estimate import (
     ErrorEstimate,
     Tracked,
@@ -44,8 +45,15 @@ def static_estimate(
             return sigma
         return float(abs(sigma + 1j * omega * eps))
 
-    weight = mesh.MaterialCF({f"body{i}": weight_of(m) for i, m in enumerate(materials)}, default=0.0)
-    estimate = recovery_estimate(model, mesh, sol.e_field, weight, order, sol.ndof, sol.complex_valued)
+    weights = [weight_of(m) for m in materials]
+    if p1_recovery.applies(mesh, sol.potential, order, sol.complex_valued, model.nv):
+        # E = −∇φ of a first-order φ on straight elements: the same recovery in closed form (p1_recovery.py)
+        values = np.asarray(sol.potential.vec.FV().NumPy(), dtype=np.float64)
+        eta2, norm2 = p1_recovery.p1_recovery_indicators(model, values, np.asarray(weights)[model.regions])
+        estimate = ErrorEstimate(eta2, sol.ndof, relative_error(float(eta2.sum()), norm2))
+    else:
+        weight = mesh.MaterialCF({f"body{i}": w for i, w in enumerate(weights)}, default=0.0)
+        estimate = recovery_estimate(model, mesh, sol.e_field, weight, order, sol.ndof, sol.complex_valued)
     estimate.default_quantity = next((q for q in STATIC_QUANTITIES if q in sol.quantities), None)
     return estimate
 
