@@ -127,15 +127,18 @@ def run_getdp(msh: Path, freq: float, order: int) -> dict:
     rows = np.loadtxt(work / "bz_line.txt")
     # Table rows: element type, element, x y z, then per point re(bx by bz) im(bx by bz) after 3 more columns.
     bz = rows[:, -4] + 1j * rows[:, -1]
-    dofs = next(
-        (
-            int(w.split()[w.split().index("Dofs") - 1])  # "Info    : System 1/1: 145528 Dofs"
-            for w in t["log"].splitlines()
-            if "Dofs" in w and "System" in w
-        ),
-        None,
-    )
-    return {**{k: v for k, v in t.items() if k != "log"}, "bz": bz, "unknowns": dofs}
+    # "Info    : System 2/2: 258486 Dofs": the last system is the eddy-current one (the first, DivJ0's source
+    # correction, has the coil's nodes only)
+    dofs = [
+        int(w.split()[w.split().index("Dofs") - 1])
+        for w in t["log"].splitlines()
+        if "Dofs" in w and "System" in w
+    ]
+    return {
+        **{k: v for k, v in t.items() if k != "log"},
+        "bz": bz,
+        "unknowns": dofs[-1] if dofs else None,
+    }
 
 
 def main() -> None:
