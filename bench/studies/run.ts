@@ -19,10 +19,11 @@
 //   reader; not the engines) from the POST to the last poll, / 16 — what the server takes from the cores
 //   the points run on (load-insensitive, unlike the wall time).
 // Usage: npx tsx bench/studies/run.ts   (env: BENCH_SLOTS="1 2", BENCH_LABEL, BENCH_POLL_MS (default 1000),
+//   BENCH_LOAD_STEPS (default 8: 16 points), BENCH_NODE_ARGS (extra node flags for the server, e.g. --trace-gc),
 //   BENCH_CPU_PROF=<dir> (V8 CPU profiles of the server's threads), BENCH_DUMP_STUDY=<file> (the study's body))
 // Writes bench/studies/out/<label>.json and prints one line per run.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -35,6 +36,11 @@ const SLOTS = (process.env.BENCH_SLOTS ?? '1 2').split(' ').filter(Boolean).map(
 const LABEL = process.env.BENCH_LABEL ?? 'latest';
 /** How often the study is polled (the web's Study panel polls every 2 s); the wall does not depend on it. */
 const POLL_MS = Number(process.env.BENCH_POLL_MS ?? 1000);
+/**
+ * The loads swept (× 2 moduli = the points); the issue's study is 8 (16 points). More points average out
+ * the server's major GCs (one more or less in a 16-point study moves its CPU per point by 5–10 ms).
+ */
+const LOAD_STEPS = Number(process.env.BENCH_LOAD_STEPS ?? 8);
 
 // @ts-expect-error plain ESM helper without types
 const { ensureServerBuilt, SERVER_ENTRY, SERVER_ENV, SERVER_NODE_ARGS } = await import(
@@ -51,6 +57,53 @@ function cpuSeconds(pid: number | undefined): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/** Per thread of the process: its name and CPU seconds (user, system) so far, from /proc (Linux). */
+function threadCpu(pid: number | undefined): Map<string, { name: string; user: number; sys: number }> {
+  const out = new Map<string, { name: string; user: number; sys: number }>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out.set(tid, { name, user: Number(f[11]) / 100, sys: Number(f[12]) / 100 });
+      } catch {}
+    }
+  } catch {}
+  return out;
+}
+
+/**
+ * Where the server's CPU went between two snapshots, per point: user and system time, and by thread kind
+ * (the event loop is the thread named like the process; libuv's pool, V8's GC helpers, the worker threads).
+ */
+function describeThreadCpu(
+  before: ReturnType<typeof threadCpu>,
+  after: ReturnType<typeof threadCpu>,
+  mainTid: string,
+  points: number,
+): string {
+  const byKind = new Map<string, number>();
+  let user = 0;
+  let sys = 0;
+  for (const [tid, a] of after) {
+    const b = before.get(tid) ?? { user: 0, sys: 0 };
+    const du = a.user - b.user;
+    const ds = a.sys - b.sys;
+    user += du;
+    sys += ds;
+    const kind = tid === mainTid ? 'event loop' : `${a.name}:${tid}`;
+    byKind.set(kind, (byKind.get(kind) ?? 0) + du + ds);
+  }
+  const per = (s: number) => `${((1000 * s) / points).toFixed(1)}`;
+  const kinds = [...byKind]
+    .filter(([, s]) => s > 0)
+    .sort((x, y) => y[1] - x[1])
+    .map(([k, s]) => `${k} ${per(s)}`)
+    .join(', ');
+  return `user ${per(user)} + system ${per(sys)} ms per point (threads still alive: ${kinds})`;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -91,6 +144,8 @@ interface RunResult {
   postMs: number;
   /** the server process's CPU seconds (all its threads, not the engines) from the POST to the study's end */
   serverCpuS: number;
+  /** the same split into user and system time and by thread */
+  serverThreads: string;
   timeline: StudyTimeline;
 }
 
@@ -104,7 +159,13 @@ async function runWith(slots: number, step: Buffer): Promise<RunResult> {
     : [];
   const server: ChildProcess = spawn(
     process.execPath,
-    [...SERVER_NODE_ARGS, ...prof, SERVER_ENTRY, 'serve'],
+    [
+      ...SERVER_NODE_ARGS,
+      ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      ...prof,
+      SERVER_ENTRY,
+      'serve',
+    ],
     {
       cwd: ROOT,
       env: {
@@ -193,7 +254,7 @@ async function runWith(slots: number, step: Buffer): Promise<RunResult> {
         forceLoads: [{ faces: top, force: [0, 0, -100] }],
       },
       parameters: [
-        { path: 'forceLoads[0].force[2]', from: -100, to: -800, steps: 8 },
+        { path: 'forceLoads[0].force[2]', from: -100, to: -800, steps: LOAD_STEPS },
         { path: 'bodyMaterials[0].youngsModulus', values: [69e9, 200e9] },
       ],
       combine: 'grid',
@@ -202,6 +263,7 @@ async function runWith(slots: number, step: Buffer): Promise<RunResult> {
     if (process.env.BENCH_DUMP_STUDY) writeFileSync(process.env.BENCH_DUMP_STUDY, JSON.stringify(body));
     const loadBefore = loadavg();
     const cpu0 = cpuSeconds(server.pid);
+    const threads0 = threadCpu(server.pid);
     const t0 = performance.now();
     const startedEpochMs = Date.now();
     const created = await fetch(`${base}/api/fea/studies`, {
@@ -243,6 +305,7 @@ async function runWith(slots: number, step: Buffer): Promise<RunResult> {
           loadAfter: loadavg(),
           postMs,
           serverCpuS: cpuSeconds(server.pid) - cpu0,
+          serverThreads: describeThreadCpu(threads0, threadCpu(server.pid), String(server.pid), p.total),
           timeline,
         };
       }
@@ -274,7 +337,7 @@ for (const slots of SLOTS) {
         ? `, overhead ${overhead.toFixed(3)} s per point = ${((100 * overhead) / mean).toFixed(1)} % of a point's run` +
           ` (runs' overlap ${overlapS.toFixed(2)} s added back: ${overheadFull.toFixed(3)} s = ${((100 * overheadFull) / mean).toFixed(1)} %)`
         : '') +
-      `; POST ${r.postMs} ms; server CPU ${((1000 * r.serverCpuS) / r.points).toFixed(0)} ms per point; ${describeTimeline(r.timeline, mean)}` +
+      `; POST ${r.postMs} ms; server CPU ${((1000 * r.serverCpuS) / r.points).toFixed(0)} ms per point (${r.serverThreads}); ${describeTimeline(r.timeline, mean)}` +
       `; load ${r.loadBefore.map((l) => l.toFixed(1)).join(' ')} → ${r.loadAfter.map((l) => l.toFixed(1)).join(' ')}`,
   );
 }

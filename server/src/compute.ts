@@ -37,6 +37,9 @@ export interface Compute {
   db: Db;
 }
 
+/** Job inputs the embedded queue keeps in memory between a job's submit and its stage-in (JobStorage). */
+const KEPT_INPUT_BYTES = 32 * 1024 * 1024;
+
 /** Lease heartbeat: often enough that a cancel lands within about a second. */
 const HEARTBEAT_MS = 1000;
 
@@ -53,7 +56,9 @@ export function createCompute(
   const ledger = new UsageLedger(db);
   const userPlans = new UserPlans(db, catalog);
   const metering = new Metering(ledger, userPlans, catalog, c.tokensPerComputeHour);
-  const jobs = new JobService(db, new JobStorage(storage, c.workDir), metering, {
+  // The embedded queue runs the jobs this process writes: their inputs are kept for its stage-in.
+  const keepInputBytes = config.computeBackend === 'embedded' ? KEPT_INPUT_BYTES : 0;
+  const jobs = new JobService(db, new JobStorage(storage, c.workDir, keepInputBytes), metering, {
     maxAttempts: c.maxAttempts,
     retentionHours: c.retentionHours,
   });

@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, sql } 
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.ts';
 import type { Database } from './schema.ts';
+import { reusingStatements } from './statement-cache.ts';
 import { WalSync } from './wal-sync.ts';
 
 export type Db = Kysely<Database>;
@@ -50,7 +51,7 @@ export function openDatabase(
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) });
   const walSync = wal ? new WalSync(`${file}-wal`) : null;
   if (walSync) walSyncs.set(db, walSync);
   return {

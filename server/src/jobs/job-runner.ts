@@ -177,6 +177,7 @@ export async function runClaimedJob(
   const finishedAt = Date.now();
   const recorded = await jobs.finish(job, workerId, outcome, { startedAt, finishedAt, cores });
   const seconds = (finishedAt - startedAt) / 1000;
+  if (!recorded || outcome.status !== 'completed') jobs.files.dropResults(job.id);
   if (!recorded) {
     jobLog.warn({ seconds }, 'job outcome discarded: the attempt no longer holds the job');
     return 'lost';

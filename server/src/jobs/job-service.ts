@@ -74,8 +74,9 @@ export class JobService {
     const id = job.id ?? randomUUID();
     // The input files are written at once (each write is several thread-pool round trips, and a
     // submit waits for each behind the event loop's other work), before the row a worker claims.
+    const input = Buffer.isBuffer(job.input) ? job.input : Buffer.from(JSON.stringify(job.input));
     const writes = await Promise.allSettled([
-      this.files.putInput(id, job.input),
+      this.files.putInput(id, input),
       ...(job.inputFiles ?? []).map((file) => this.files.putInputFile(id, file.name, file.body)),
     ]);
     const failed = writes.find((w) => w.status === 'rejected');
@@ -120,6 +121,8 @@ export class JobService {
       api_token_id: job.owner.apiToken?.id ?? null,
       api_token_name: job.owner.apiToken?.name ?? null,
     };
+    // Kept before the row exists: the embedded queue may claim the job as soon as the row is committed.
+    this.files.keepInput(id, input, job.inputFiles);
     let committed = false;
     try {
       // Durable before the reply (the user is told the job exists), without an fsync on the event loop.
@@ -128,7 +131,10 @@ export class JobService {
         committed = true;
       });
     } catch (err) {
-      if (!committed) await this.files.removeAll(id); // no orphaned input when the row cannot be written
+      if (!committed) {
+        this.files.dropKept(id);
+        await this.files.removeAll(id); // no orphaned input when the row cannot be written
+      }
       throw err;
     }
     this.statusCache.putRead(row);

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BlobStream } from '../storage/blob-store.ts';
-import type { EncryptedStorage } from '../storage/encrypted-storage.ts';
+import { type EncryptedStorage, OFFLOAD_BYTES } from '../storage/encrypted-storage.ts';
 
 /** The length of an array in a `readSummary` result, summarised (`{ $array: n }`) or not; else null. */
 export function lengthOf(value: unknown): number | null {
@@ -16,7 +16,17 @@ export interface StoredFile {
 }
 
 const INPUT_NAME = 'job.json';
+const RESULTS_NAME = 'results.json';
+/** results.json files kept between their run's end and their reader (`takeResults`) */
+const KEPT_RESULTS_BYTES = 16 * 1024 * 1024;
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$/;
+
+/** A job's input as this process wrote it: job.json's bytes and the other input files. */
+interface KeptInput {
+  input: Buffer;
+  files: { name: string; body: Buffer }[];
+  bytes: number;
+}
 
 /**
  * A job's files in object storage (`jobs/<id>/job.json`, `jobs/<id>/out/<name>`), and their staging
@@ -24,9 +34,28 @@ const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$/;
  * plain files, the store only ever sees sealed bytes.
  */
 export class JobStorage {
+  /** Inputs kept for `stageIn`, oldest first; see `keepInput`. */
+  private readonly kept = new Map<string, KeptInput>();
+  private keptBytes = 0;
+  /** Input file names staged into each working directory (stageOut leaves them out). */
+  private readonly stagedNames = new Map<string, Set<string>>();
+  /** results.json of runs this process stored, for `takeResults`, oldest first */
+  private readonly keptResults = new Map<string, Buffer>();
+  private keptResultsBytes = 0;
+  /**
+   * Whether this process will read a job's results.json once its run is recorded (a study point's outputs):
+   * then `stageOut` keeps it for `takeResults`. Listeners are added by those readers.
+   */
+  readonly resultsWanted: ((jobId: string) => boolean)[] = [];
+
   constructor(
     readonly store: EncryptedStorage,
     private readonly workDir: string,
+    /**
+     * How many bytes of job inputs this process keeps in memory for its own stage-in (the embedded queue:
+     * the process that writes a job's input also runs it); 0 (workers, other backends): none.
+     */
+    private readonly keepInputBytes = 0,
   ) {}
 
   inputKey(jobId: string): string {
@@ -54,27 +83,71 @@ export class JobStorage {
     await this.store.put(`jobs/${jobId}/in/${name}`, body);
   }
 
+  /**
+   * Keeps the plaintext of a job's input, just stored (sealed) and its row written, for this process's own
+   * `stageIn`: a study point's input (the whole mesh) was otherwise read back and opened again a few ms
+   * later, every point (bench/studies). Bounded by `keepInputBytes`, oldest dropped first; a job another
+   * process runs, or one run after a restart, stages in from storage as before. `input` must not change.
+   */
+  keepInput(jobId: string, input: Buffer, files: { name: string; body: Buffer }[] = []): void {
+    const bytes = files.reduce((n, f) => n + f.body.length, input.length);
+    this.takeKept(jobId);
+    if (bytes > this.keepInputBytes / 4) return;
+    this.kept.set(jobId, { input, files, bytes });
+    this.keptBytes += bytes;
+    for (const [id, entry] of this.kept) {
+      if (this.keptBytes <= this.keepInputBytes) break;
+      this.kept.delete(id);
+      this.keptBytes -= entry.bytes;
+    }
+  }
+
+  /** Forgets a kept input (its job's row was not written). */
+  dropKept(jobId: string): void {
+    this.takeKept(jobId);
+  }
+
+  private takeKept(jobId: string): KeptInput | null {
+    const entry = this.kept.get(jobId);
+    if (!entry) return null;
+    this.kept.delete(jobId);
+    this.keptBytes -= entry.bytes;
+    return entry;
+  }
+
   /** Writes the job's input into a fresh local directory for the engine. */
   async stageIn(jobId: string, attempt: number): Promise<string> {
     const dir = this.localDir(jobId, attempt);
+    const kept = this.takeKept(jobId);
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const input = await this.store.get(this.inputKey(jobId));
+    const input = kept?.input ?? (await this.store.get(this.inputKey(jobId)));
     if (!input) throw new Error(`the input of job ${jobId} is missing from storage`);
     await writeFile(join(dir, INPUT_NAME), input, { mode: 0o600 });
-    for (const key of await this.store.list(`jobs/${jobId}/in`)) {
-      const name = key.slice(key.lastIndexOf('/') + 1);
-      const body = await this.store.get(key);
+    const files =
+      kept?.files ??
+      (await Promise.all(
+        (
+          await this.store.list(`jobs/${jobId}/in`)
+        ).map(async (key) => ({
+          name: key.slice(key.lastIndexOf('/') + 1),
+          body: await this.store.get(key),
+        })),
+      ));
+    const names = new Set<string>();
+    for (const { name, body } of files) {
+      names.add(name);
       if (body && SAFE_NAME.test(name)) await writeFile(join(dir, name), body, { mode: 0o600 });
     }
+    this.stagedNames.set(dir, names);
     return dir;
   }
 
   /** Uploads what the engine wrote (everything but the input) and returns the manifest. */
   async stageOut(jobId: string, dir: string): Promise<StoredFile[]> {
-    const staged = new Set(
-      (await this.store.list(`jobs/${jobId}/in`)).map((k) => k.slice(k.lastIndexOf('/') + 1)),
-    );
+    const staged =
+      this.stagedNames.get(dir) ??
+      new Set((await this.store.list(`jobs/${jobId}/in`)).map((k) => k.slice(k.lastIndexOf('/') + 1)));
     const names = (await readdir(dir)).filter(
       (n) => n !== INPUT_NAME && !staged.has(n) && SAFE_NAME.test(n) && !n.endsWith('.tmp'),
     );
@@ -83,6 +156,9 @@ export class JobStorage {
       if (!(await stat(join(dir, name))).isFile()) continue;
       const body = await readFile(join(dir, name));
       const bytes = body.length;
+      // Below OFFLOAD_BYTES `put` seals it here, synchronously, and leaves it intact: it can be kept.
+      if (name === RESULTS_NAME && bytes < OFFLOAD_BYTES && this.resultsWanted.some((wants) => wants(jobId)))
+        this.keepResults(jobId, body);
       // Moved to the worker thread that seals it (a results file may be tens of MB): not read again here.
       await this.store.put(this.resultKey(jobId, name), body, { giveAway: true });
       files.push({ name, bytes });
@@ -90,7 +166,37 @@ export class JobStorage {
     return files;
   }
 
+  private keepResults(jobId: string, body: Buffer): void {
+    this.dropResults(jobId);
+    this.keptResults.set(jobId, body);
+    this.keptResultsBytes += body.length;
+    for (const [id, kept] of this.keptResults) {
+      if (this.keptResultsBytes <= KEPT_RESULTS_BYTES) break;
+      this.keptResults.delete(id);
+      this.keptResultsBytes -= kept.length;
+    }
+  }
+
+  /**
+   * The results.json a run here stored and recorded, once (null: not kept — read it from storage). Saves
+   * reading it back and opening it again a few ms after it was stored (a study point's outputs).
+   */
+  takeResults(jobId: string): Buffer | null {
+    const kept = this.keptResults.get(jobId) ?? null;
+    this.dropResults(jobId);
+    return kept;
+  }
+
+  /** Forgets kept results: their run's outcome was not recorded (another attempt owns the job). */
+  dropResults(jobId: string): void {
+    const kept = this.keptResults.get(jobId);
+    if (!kept) return;
+    this.keptResults.delete(jobId);
+    this.keptResultsBytes -= kept.length;
+  }
+
   async cleanLocal(dir: string): Promise<void> {
+    this.stagedNames.delete(dir);
     await rm(dir, { recursive: true, force: true });
   }
 

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { meshHashBytes } from '@fieldline/contracts';
+import { transferable } from '../storage/worker-pool.ts';
 import type { ResultsSummary } from './study-outputs.ts';
 
 /**
@@ -105,9 +106,9 @@ export class ResultsReader {
   private nextId = 0;
   private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 
-  /** The quantities, frequencies and S-parameters of a results file. */
+  /** The quantities, frequencies and S-parameters of a results file (`results` is given away: emptied). */
   summary(results: Buffer): Promise<ResultsSummary> {
-    return this.ask({ op: 'summary' }, results) as Promise<ResultsSummary>;
+    return this.ask({ op: 'summary' }, results, true) as Promise<ResultsSummary>;
   }
 
   /**
@@ -144,11 +145,16 @@ export class ResultsReader {
     await worker?.terminate();
   }
 
-  private ask(message: Record<string, unknown>, bytes: Buffer): Promise<unknown> {
+  /**
+   * With `giveAway`, `bytes` is moved to the worker when it has its memory to itself (the caller's buffer is
+   * then emptied: it must not read it again); otherwise the worker gets a copy.
+   */
+  private ask(message: Record<string, unknown>, bytes: Buffer, giveAway = false): Promise<unknown> {
     const worker = this.start();
     const id = this.nextId++;
     // A copy the worker owns (a pooled Buffer's memory cannot be transferred).
-    const owned = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    const owned = ((giveAway ? transferable(bytes)[0] : undefined) ??
+      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)) as ArrayBuffer;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       worker.ref();

@@ -26,6 +26,8 @@ const TICK_MS = 500;
  * otherwise make no queries for studies (polls are served from memory, docs/compute.md).
  */
 const IDLE_TICK_MS = 15_000;
+/** The largest study model kept in memory between its points (larger ones are read for each point). */
+const KEPT_BASE_BYTES = 64 * 1024 * 1024;
 
 export interface StudySchedulerDeps {
   store: StudyStore;
@@ -60,8 +62,13 @@ export class StudyScheduler {
   private lastPassAt = 0;
   /** the jobs (meshing and analysis) of the points of the studies the last pass looked at */
   private pointJobs = new Set<string>();
+  /** the last study model read for a point (`baseOf`) */
+  private base: { location: string; bytes: Buffer } | null = null;
 
-  constructor(private readonly deps: StudySchedulerDeps) {}
+  constructor(private readonly deps: StudySchedulerDeps) {
+    // A point's results are read for its outputs as soon as its run is recorded: kept for that, if it runs here.
+    deps.jobs.files.resultsWanted.push((jobId) => this.pointJobs.has(jobId));
+  }
 
   start(): void {
     this.stopped = false;
@@ -145,6 +152,7 @@ export class StudyScheduler {
       finished_at: iso(),
     });
     if (study.base_location) {
+      if (this.base?.location === study.base_location) this.base = null;
       await this.deps.storage.delete(study.base_location).catch(() => undefined);
       await this.deps.store.updateStudy(study.id, { base_location: null });
     }
@@ -188,7 +196,10 @@ export class StudyScheduler {
   private async collect(p: PointWithJob, names: string[]) {
     const values: Record<string, number | null> = {};
     const errors: Record<string, string> = {};
-    const bytes = p.job_result ? await this.deps.storage.get(p.job_result).catch(() => null) : null;
+    const kept = p.job_id ? this.deps.jobs.files.takeResults(p.job_id) : null;
+    const bytes = p.job_result
+      ? (kept ?? (await this.deps.storage.get(p.job_result).catch(() => null)))
+      : null;
     if (!bytes) {
       for (const name of names) {
         values[name] = null;
@@ -315,7 +326,7 @@ export class StudyScheduler {
           spec.testHooks,
         );
       } else {
-        const base = study.base_location ? await this.deps.storage.get(study.base_location) : null;
+        const base = study.base_location ? await this.baseOf(study.base_location) : null;
         if (!base) throw new Error('the study’s stored model is missing');
         const spliced = spec.baseMesh ? sweepPointInput(base, config, spec.testHooks) : null;
         built =
@@ -343,6 +354,17 @@ export class StudyScheduler {
     } catch (err) {
       await this.failPoint(study, p, 'queued', err);
     }
+  }
+
+  /**
+   * The study's stored model (opened), kept for its next points: it was read and opened again for every
+   * point (bench/studies). A location is written once, at create, and deleted when the study ends.
+   */
+  private async baseOf(location: string): Promise<Buffer | null> {
+    if (this.base?.location === location) return this.base.bytes;
+    const bytes = await this.deps.storage.get(location);
+    this.base = bytes && bytes.length <= KEPT_BASE_BYTES ? { location, bytes } : null;
+    return bytes;
   }
 
   /** A point that cannot start (its mesh is over the memory limit, its input cannot be built) fails alone. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { storedReplyKey } from '../../src/fea/status-replies.ts';
+import { EncryptedStorage } from '../../src/storage/encrypted-storage.ts';
 import { sweepPointInput } from '../../src/studies/point-input.ts';
 import { ResultsReader } from '../../src/studies/results-reader.ts';
 import { pollUntil, submit, tinyJob } from '../support/compute.ts';
@@ -12,7 +13,9 @@ import { registerTestUser } from '../support/users.ts';
  * point's input is spliced from the stored mesh's text (no parse, no re-serialising, no re-hashing per
  * point), and its completed status reply is built when someone opens it, not as it completes (a study
  * collects its outputs from the results; building the reply parses, serialises, compresses and seals them).
- * Real engine, real SQLite, real encrypted storage.
+ * Nor is anything read back from storage that this process has just written: the study's model is read
+ * once, not per point; a point's input is staged in from the bytes just stored, and its results.json is
+ * summarised from the bytes just stored. Real engine, real SQLite, real encrypted storage.
  */
 describe('a sweep point’s input, spliced from the stored mesh', () => {
   const mesh_data = { ...tinyJob().mesh_data, units: 'mm' };
@@ -91,6 +94,39 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('a sweep’s points on the real e
       expect(await storedReply(done.points[1]?.job_id as string)).not.toBeNull();
     } finally {
       baseInput.mockRestore();
+    }
+  }, 120_000);
+
+  it('read back from storage neither the study’s model per point nor a point’s input or results', async () => {
+    const reads: string[] = [];
+    const get = EncryptedStorage.prototype.get;
+    const spy = vi.spyOn(EncryptedStorage.prototype, 'get').mockImplementation(function (
+      this: EncryptedStorage,
+      key: string,
+    ) {
+      reads.push(key);
+      return get.call(this, key);
+    });
+    let done: Awaited<ReturnType<typeof waitForStudy>>;
+    try {
+      const res = await createStudy(t.app, cookie, voltageStudy(4));
+      expect(res.statusCode, res.body).toBe(201);
+      done = await waitForStudy(t.app, cookie, res.json().study_id);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(done.points.map((p) => p.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
+    expect(reads.filter((k) => k.endsWith('/base.json'))).toHaveLength(1);
+    const pointReads = reads.filter((k) => done.points.some((p) => k.startsWith(`jobs/${p.job_id}/`)));
+    expect(pointReads).toEqual([]);
+    // the outputs are the stored results' own
+    for (const p of done.points) {
+      const job = await t.ctx.jobs.get(p.job_id as string);
+      const stored = JSON.parse(
+        ((await t.ctx.jobs.files.store.get(job?.result_location as string)) as Buffer).toString('utf8'),
+      );
+      expect(p.outputs.stored_energy_J).toBe(stored.quantities.stored_energy_J);
+      expect(p.outputs.stored_energy_J).toBeGreaterThan(0);
     }
   }, 120_000);
 });
