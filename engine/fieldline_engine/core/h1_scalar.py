@@ -86,6 +86,7 @@ class PotentialSolver:
         self.fixed_vertices = dict(fixed_vertices if fixed_vertices is not None else bnd.dirichlet_vertices)
         self.progress = progress or SILENT
         self.interface, self.interface_values = interface, interface_values
+        self.whole_mesh = definedon is None  # a group's faces outside `definedon` would get no projection
         kwargs: dict[str, Any] = {"order": order, "complex": complex_valued}
         dirichlet = _dirichlet_region(mesh, {g.label for g in bnd.dirichlet}, interface)
         if dirichlet is not None:
@@ -201,7 +202,7 @@ class PotentialSolver:
         key = "w:" + label
         if key not in self._weight_cache:
             dofs = self.group_dofs(label)
-            if self.order == 1:  # every DOF is a vertex's, where that function is 1: no projection needed
+            if self.order == 1 and self.whole_mesh:  # every DOF a vertex's, where it is 1: nothing to project
                 self._weight_cache[key] = np.ones(len(dofs))
                 return dofs, self._weight_cache[key]
             scratch = ng.GridFunction(self.fes)
