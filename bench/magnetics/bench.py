@@ -29,7 +29,8 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-ENGINE = HERE.parents[1] / "engine"
+# the engine folder to run (`--engine DIR`: e.g. another checkout's engine/, to time before/after in one sitting)
+ENGINE = Path(os.environ.get("FIELDLINE_BENCH_ENGINE", HERE.parents[1] / "engine")).resolve()
 MU0 = 4e-7 * math.pi
 TOROID = {
     "R0": 0.025,
@@ -374,7 +375,16 @@ def main() -> None:
         help="pairs: rounds of warm job, GetDP, cold process",
     )
     parser.add_argument("--freq", type=float, nargs="+", default=[50.0, 200.0])
+    parser.add_argument(
+        "--engine",
+        type=Path,
+        help="the engine folder to run (default: this checkout's engine/; the cold process of `pairs` gets it too)",
+    )
     args = parser.parse_args()
+    if args.engine is not None:
+        global ENGINE
+        ENGINE = args.engine.resolve()
+        os.environ["FIELDLINE_BENCH_ENGINE"] = str(ENGINE)
     if (
         args.case == "team7"
     ):  # eddy currents: team7.py meshes and runs both codes (`compare`; --size: the plate's, m)

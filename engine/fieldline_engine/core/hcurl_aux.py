@@ -42,9 +42,15 @@ class AuxiliarySpaceHCurl(ng.BaseMatrix):
         self.a_g = (self.g.T @ self.a @ self.g).tocsr()
         self.a_pi = (self.pi.T @ self.a @ self.pi).tocsr()
         nodal = np.kron(np.ones((self.a_pi.shape[0] // 3, 1)), np.eye(3))  # rigid translations per component
-        self.cycle_g = pyamg.smoothed_aggregation_solver(self.a_g).aspreconditioner(cycle="V")
+        # The candidates are the nodal spaces' exact near-kernels already (constants; translations), so pyamg's
+        # default smoothing of them (improve_candidates: 4 Gauss–Seidel sweeps per level) is left out: the set-up
+        # is ≈ 0.03 CPU s shorter on the 16 k-unknown toroid (bench/magnetics), iterations 20 → 21 there and 22
+        # at 57 k, the same inductance to 1e-13.
+        self.cycle_g = pyamg.smoothed_aggregation_solver(self.a_g, improve_candidates=None).aspreconditioner(
+            cycle="V"
+        )
         self.cycle_pi = pyamg.smoothed_aggregation_solver(
-            sp.bsr_matrix(self.a_pi, blocksize=(3, 3)), B=nodal
+            sp.bsr_matrix(self.a_pi, blocksize=(3, 3)), B=nodal, improve_candidates=None
         ).aspreconditioner(cycle="V")
         self._sweep = pyamg.relaxation.relaxation.gauss_seidel
 

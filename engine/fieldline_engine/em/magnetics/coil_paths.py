@@ -37,7 +37,8 @@ class CoilPath:
     section_m2: float  # the mean cross-section S (m²)
     kind: str  # "closed" | "wraps" | "open"
     axis: tuple[float, float, float] | None = None  # closed and wraps: the axis the path turns about
-    # ∫|t|² dV of the harmonic field t of a unit rise (closed, open): σ times it is the body's DC conductance
+    # ∫|t|² dV of the harmonic field t of a unit rise (closed, open): σ times it is the body's DC conductance;
+    # integrated for solid conductors (`conduction`) only, the one use (0.0 for windings)
     unit_rise_energy: float = 0.0
 
 
@@ -265,7 +266,7 @@ def _finish(
         float(section),
         kind,
         None if axis is None else tuple(map(float, axis)),
-        float(ng.Integrate(ng.InnerProduct(t, t) * dx, mesh)),
+        float(ng.Integrate(ng.InnerProduct(t, t) * dx, mesh)) if conduction else 0.0,
     )
 
 

@@ -25,18 +25,32 @@ class CoilDrive:
     name: str
     turns: float
     current: float
+    body: int | None = None  # the winding's body: its turn density is 0 elsewhere, so integrals stay there
+
+
+def _over_coil(mesh: ng.Mesh, coil: CoilDrive) -> ng.comp.DifferentialSymbol:
+    """The coil's own body (a fifth of the toroid bench's tetrahedra), else the whole mesh."""
+    return ng.dx if coil.body is None else ng.dx(definedon=mesh.Materials(f"body{coil.body}"))
+
+
+def _linkage(mesh: ng.Mesh, potential: ng.GridFunction, coil: CoilDrive, s: ng.CoefficientFunction) -> float:
+    return float(coil.turns * ng.Integrate(potential * s * _over_coil(mesh, coil), mesh))
 
 
 def flux_linkages(fields: MagnetostaticFields, coils: list[CoilDrive]) -> list[float]:
     return [
-        float(c.turns * ng.Integrate(fields.potential * s, fields.mesh))
-        for c, s in zip(coils, fields.coil_sources, strict=True)
+        _linkage(fields.mesh, fields.potential, c, s) for c, s in zip(coils, fields.coil_sources, strict=True)
     ]
 
 
 def inductance_matrix(
-    fields: MagnetostaticFields, coils: list[CoilDrive], magnets: bool = False
+    fields: MagnetostaticFields,
+    coils: list[CoilDrive],
+    magnets: bool = False,
+    linkages: list[float] | None = None,
 ) -> np.ndarray:
+    """`linkages`: the solution's flux linkages (flux_linkages), which give the column of a coil whose 1 A
+    response is the solution scaled (below) without integrating again: L_ij = Ψ_i / I_j."""
     fes, mesh = fields.space, fields.mesh
     # A linear model whose one source is coil k: its solution already is I_k times coil k's 1 A response, so
     # that solve is skipped (a single-coil job solves once instead of twice; with CG that is half its time).
@@ -70,7 +84,10 @@ def inductance_matrix(
         responses.append(da)
     for i, coil in enumerate(coils):
         for j in range(n):
-            matrix[i, j] = coil.turns * ng.Integrate(responses[j] * fields.coil_sources[i], mesh)
+            if j == scaled and linkages is not None:
+                matrix[i, j] = linkages[i] / coils[j].current
+            else:
+                matrix[i, j] = _linkage(mesh, responses[j], coil, fields.coil_sources[i])
     return 0.5 * (matrix + matrix.T)
 
 

@@ -74,7 +74,7 @@ def run_magnetostatic(
         progress(0.85, "Flux linkages and inductances")
         psi = flux_linkages(fields, drives)
         magnets = any(b.remanence is not None for b in bodies)
-        matrix = inductance_matrix(fields, drives, magnets)
+        matrix = inductance_matrix(fields, drives, magnets, psi)
         names = [c.name for c in coils]
         quantities["flux_linkage_Wb"] = dict(zip(names, psi, strict=True))
         quantities["inductance_matrix_H"] = {

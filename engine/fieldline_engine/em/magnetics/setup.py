@@ -35,7 +35,7 @@ class CoilSpec:
 
     @property
     def drive(self) -> CoilDrive:
-        return CoilDrive(self.name, self.turns, self.current)
+        return CoilDrive(self.name, self.turns, self.current, self.body)
 
     def path(self, mesh: ng.Mesh, order: int) -> CoilPath:
         if self.conduction:
