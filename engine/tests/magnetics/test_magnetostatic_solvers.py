@@ -11,7 +11,7 @@ from netgen import occ
 from netgen.occ import OCCGeometry
 
 from fieldline_engine.core.h1_scalar import SolverOptions
-from fieldline_engine.core.hcurl_aux import _csr, _interpolation
+from fieldline_engine.core.hcurl_aux import SMOOTHING, VCycle, _csr, _interpolation
 from fieldline_engine.em.constants import MU0
 from fieldline_engine.em.magnetics.run import run_magnetostatic
 from fieldline_engine.em.magnetics.setup import CoilSpec
@@ -66,3 +66,26 @@ def test_interpolation_is_ngsolves_embedding_of_vector_h1():
     nv = mesh.nv
     interleaved = np.array([d * nv + v for v in range(nv) for d in range(3)])
     assert abs(reference[:, interleaved] - pi).max() < 1e-12 * abs(reference).max()
+
+
+def test_the_v_cycle_is_pyamgs_own():
+    """VCycle (core/hcurl_aux.py) applies a hierarchy's V-cycle without pyamg's per-application residual norms
+    and argument checks: the same operator as pyamg's aspreconditioner, on a scalar (CSR) hierarchy, a 3×3-block
+    (BSR) one like the vector nodal space's, and one too small for more than the coarse solver."""
+    import pyamg
+
+    rng = np.random.default_rng(7)
+    laplace = pyamg.gallery.poisson((12, 12, 12), format="csr")
+    vector = sp.kron(laplace, sp.eye(3)).tobsr(blocksize=(3, 3))
+    cases = [
+        pyamg.smoothed_aggregation_solver(laplace, improve_candidates=None, **SMOOTHING),
+        pyamg.smoothed_aggregation_solver(
+            vector, B=np.kron(np.ones((laplace.shape[0], 1)), np.eye(3)), improve_candidates=None, **SMOOTHING
+        ),
+        pyamg.smoothed_aggregation_solver(pyamg.gallery.poisson((3, 3), format="csr"), **SMOOTHING),
+    ]
+    assert [len(h.levels) > 1 for h in cases] == [True, True, False]
+    for hierarchy in cases:
+        b = rng.standard_normal(hierarchy.levels[0].A.shape[0])
+        reference = hierarchy.aspreconditioner(cycle="V").matvec(b)
+        assert np.abs(VCycle(hierarchy)(b) - reference).max() <= 1e-12 * np.abs(reference).max()
