@@ -9,7 +9,10 @@ A stranded winding carries N·I through every cross-section of its body. Three k
   the body that the body goes around.
 - wraps: a winding shell around another body (a toroid's core). The potential rises by 1 once around the
   core's cross-section: the angle about the core's centre line (the circle at the core's mean radius about
-  its ring axis).
+  its ring axis). Its G needs no harmonic correction: the shell's walls go all round, so the L2-nearest
+  divergence-free field with no flow through them (_divergence_free, which every path ends with) is the
+  same for G and for G + ∇ψ — (s, ∇ψ) = −(div s, ψ) = 0 for every such s (to round-off: 2e-16 on the toroid
+  bench, whose job skips that potential solve). G/|G| is its direction, ∫|G| dV its mean section.
 - open: a body ending on terminal faces; the potential is 1 on `in` and 0 on `out` (current flows in→out).
   The terminals lie where the current crosses the model's boundary (an outer face or a flux-tangent
   symmetry plane); a flux-normal plane the body touches is a wall like any other.
@@ -319,7 +322,7 @@ def wrapping_path(
     if spread >= np.pi / 2:
         raise InvalidInput(f"{what}: the winding does not go around the body it wraps without crossing it.")
     jump = _element_vectors(mesh, numbers, g)
-    return _finish(mesh, body, _harmonic_path(mesh, body, jump), "wraps", jump, order, direction)
+    return _finish(mesh, body, jump, "wraps", jump, order, direction)
 
 
 def open_path(
