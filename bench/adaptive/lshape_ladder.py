@@ -11,6 +11,9 @@ out of both. `counted before` adds it to both and the estimate to uniform too (h
 side pays for first calls. The target 0.10 (1 % of the energy) is measured in REPEATS pairs (adaptive then
 uniform, medians); the full ladder (targets 0.05 and 0.03, ≈ 5 min) runs once unless QUICK=1.
 
+FRACTION sets `adaptiveRefinement.fraction` (Dörfler's share of the estimated error marked per pass; the
+product's default 0.3, a field of every form's Adaptive refinement group).
+
 Usage (from engine/): OMP_NUM_THREADS=1 PYTHONPATH=. ../.venv/bin/python ../bench/adaptive/lshape_ladder.py
 """
 
@@ -85,6 +88,7 @@ def adaptive_ladder(stop_below: float | None, max_unknowns: int = 400_000):
     config = {
         "adaptiveRefinement": {
             "tolerance": 0.001,
+            "fraction": float(os.environ.get("FRACTION", "0.3")),
             "maxPasses": 30,
             "maxUnknowns": max_unknowns,
         }
