@@ -240,6 +240,7 @@ describe('adaptive refinement', () => {
       adaptiveQuantity: 'max_von_mises_Pa',
       adaptiveMaxPasses: '99',
       adaptiveMaxUnknowns: '80000',
+      adaptiveFraction: '0.6',
     };
     const sent = toBackendConfig(on, { bodies: [] });
     expect(sent.adaptiveRefinement).toEqual({
@@ -247,13 +248,18 @@ describe('adaptive refinement', () => {
       quantity: 'max_von_mises_Pa',
       maxPasses: 30, // clamped to the contract's bound
       maxUnknowns: 80000,
+      fraction: 0.6,
     });
     const back = fromBackendConfig(JSON.parse(JSON.stringify(sent))).form;
     expect(back).toMatchObject({
       adaptiveEnabled: true,
       adaptiveQuantity: 'max_von_mises_Pa',
       adaptiveMaxPasses: '30',
+      adaptiveFraction: '0.6',
     });
+    // a share outside (0, 1] is left to the engine's default
+    const outside = toBackendConfig({ ...on, adaptiveFraction: '1.5' }, { bodies: [] });
+    expect(outside.adaptiveRefinement).not.toHaveProperty('fraction');
   });
 
   it('tells before the run that the model may grow to the size limit', () => {

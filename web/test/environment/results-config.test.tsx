@@ -115,6 +115,7 @@ function everyFieldForm(): AnalysisForm {
     adaptiveQuantity: 'S',
     adaptiveMaxPasses: '6',
     adaptiveMaxUnknowns: '150000',
+    adaptiveFraction: '0.5',
   };
 }
 

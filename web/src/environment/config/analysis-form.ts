@@ -64,6 +64,8 @@ export interface CommonFormFields {
   adaptiveQuantity: string;
   adaptiveMaxPasses: string;
   adaptiveMaxUnknowns: string;
+  /** Dörfler's share of the estimated error refined per pass ('' = the engine's default, 0.3) */
+  adaptiveFraction: string;
   /** the adaptation frequency in Hz where the analysis adapts at one frequency ('' = the analysis's default;
    * sent only when the chosen family offers it: `FamilyModule.adaptiveFrequency`) */
   adaptiveFrequency: string;

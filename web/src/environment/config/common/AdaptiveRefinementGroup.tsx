@@ -84,6 +84,15 @@ export function AdaptiveRefinementGroup() {
                 />
               )}
               <TextField
+                label="Refined per pass"
+                inputMode="decimal"
+                value={form.adaptiveFraction}
+                placeholder={String(ADAPTIVE_DEFAULTS.fraction)}
+                hint="The elements holding this share of the estimated error are refined each pass (Dörfler): larger means fewer, bigger passes."
+                onChange={(v) => set({ adaptiveFraction: v })}
+                testId="adaptive-fraction"
+              />
+              <TextField
                 label="Size limit"
                 unit="unknowns"
                 inputMode="numeric"

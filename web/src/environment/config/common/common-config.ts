@@ -45,12 +45,13 @@ export function defaultCommonForm(): Omit<CommonFormFields, 'physics'> {
     adaptiveQuantity: '',
     adaptiveMaxPasses: String(ADAPTIVE_DEFAULTS.maxPasses),
     adaptiveMaxUnknowns: String(ADAPTIVE_DEFAULTS.maxUnknowns),
+    adaptiveFraction: '',
     adaptiveFrequency: '',
   };
 }
 
-/** `adaptiveRefinement` from the form: absent when off; a blank or unusable tolerance, quantity or adaptation
- * frequency is left to the engine's default for the analysis, passes and size clamped to the contract's
+/** `adaptiveRefinement` from the form: absent when off; a blank or unusable tolerance, quantity, share per pass or
+ * adaptation frequency is left to the engine's default for the analysis, passes and size clamped to the contract's
  * bounds. The frequency is sent only where the chosen family offers it (`withFrequency`). */
 export function adaptiveToBackend(
   form: CommonFormFields,
@@ -62,6 +63,7 @@ export function adaptiveToBackend(
   const passes = parseInteger(form.adaptiveMaxPasses) ?? ADAPTIVE_DEFAULTS.maxPasses;
   const unknowns = parseInteger(form.adaptiveMaxUnknowns) ?? ADAPTIVE_DEFAULTS.maxUnknowns;
   const quantity = form.adaptiveQuantity.trim();
+  const fraction = parseNumber(form.adaptiveFraction);
   return {
     adaptiveRefinement: {
       ...(tolerance !== undefined && tolerance > 0 && tolerance < 1 ? { tolerance } : {}),
@@ -69,6 +71,7 @@ export function adaptiveToBackend(
       ...(frequency !== undefined && frequency > 0 ? { frequency } : {}),
       maxPasses: clamp(passes, ADAPTIVE_BOUNDS.maxPasses.min, ADAPTIVE_BOUNDS.maxPasses.max),
       maxUnknowns: clamp(unknowns, ADAPTIVE_BOUNDS.maxUnknowns.min, ADAPTIVE_BOUNDS.maxUnknowns.max),
+      ...(fraction !== undefined && fraction > 0 && fraction <= 1 ? { fraction } : {}),
     },
   };
 }
@@ -86,6 +89,7 @@ function adaptiveFromBackend(r: ConfigReader, form: Omit<CommonFormFields, 'phys
   if (typeof a.quantity === 'string') form.adaptiveQuantity = a.quantity;
   if (isNumber(a.maxPasses)) form.adaptiveMaxPasses = String(a.maxPasses);
   if (isNumber(a.maxUnknowns)) form.adaptiveMaxUnknowns = String(a.maxUnknowns);
+  if (isNumber(a.fraction)) form.adaptiveFraction = String(a.fraction);
   if (isNumber(a.frequency) && a.frequency > 0) form.adaptiveFrequency = String(a.frequency);
 }
 

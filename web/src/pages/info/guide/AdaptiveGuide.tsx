@@ -74,6 +74,13 @@ export function AdaptiveGuide() {
           voltage at a port or voltage source, the peak stored energy or the peak |E| at the probes.
         </li>
         <li>
+          <strong>Refined per pass</strong> (default 0.3): each pass refines the fewest elements holding this
+          share of the estimated error. A larger share means fewer, bigger passes: on a small model, where
+          every pass costs about the same, that can save time (the re-entrant corner of bench/adaptive reaches
+          1 % of its energy in three passes at 0.6 instead of four at 0.3); a smaller share puts the unknowns
+          more precisely where the error is.
+        </li>
+        <li>
           <strong>Limits</strong>: at most <em>Max passes</em> passes (default 8) and a model of at most{' '}
           <em>Size limit</em> unknowns (default 200 000). The results say which limit stopped the passes and
           what was reached. The run estimate before Run already allows for the model growing to the size
