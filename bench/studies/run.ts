@@ -48,12 +48,16 @@ const { ensureServerBuilt, SERVER_ENTRY, SERVER_ENV, SERVER_NODE_ARGS } = await 
 );
 await ensureServerBuilt();
 
-/** CPU seconds (user + system, every thread) the process has used so far, from /proc (Linux). */
-function cpuSeconds(pid: number | undefined): number {
+/**
+ * CPU seconds (user + system, every thread) the process has used so far, from /proc (Linux); with
+ * `reapedChildren`, those of its children it has waited for instead (cutime + cstime).
+ */
+function cpuSeconds(pid: number | undefined, reapedChildren = false): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+    const at = reapedChildren ? 13 : 11; // utime, stime / cutime, cstime in clock ticks (USER_HZ = 100)
+    return (Number(fields[at]) + Number(fields[at + 1])) / 100;
   } catch {
     return Number.NaN;
   }
@@ -146,6 +150,11 @@ interface RunResult {
   serverCpuS: number;
   /** the same split into user and system time and by thread */
   serverThreads: string;
+  /**
+   * CPU seconds of the server's children it reaped meanwhile: each point's spare launcher (the forked engine
+   * is the fork server's child, not counted here), ENGINE_SPARE_LAUNCHER's compiled or Python one.
+   */
+  launcherCpuS: number;
   timeline: StudyTimeline;
 }
 
@@ -264,6 +273,7 @@ async function runWith(slots: number, step: Buffer): Promise<RunResult> {
     const loadBefore = loadavg();
     const cpu0 = cpuSeconds(server.pid);
     const threads0 = threadCpu(server.pid);
+    const reaped0 = cpuSeconds(server.pid, true);
     const t0 = performance.now();
     const startedEpochMs = Date.now();
     const created = await fetch(`${base}/api/fea/studies`, {
@@ -306,6 +316,7 @@ async function runWith(slots: number, step: Buffer): Promise<RunResult> {
           postMs,
           serverCpuS: cpuSeconds(server.pid) - cpu0,
           serverThreads: describeThreadCpu(threads0, threadCpu(server.pid), String(server.pid), p.total),
+          launcherCpuS: cpuSeconds(server.pid, true) - reaped0,
           timeline,
         };
       }
@@ -337,12 +348,16 @@ for (const slots of SLOTS) {
         ? `, overhead ${overhead.toFixed(3)} s per point = ${((100 * overhead) / mean).toFixed(1)} % of a point's run` +
           ` (runs' overlap ${overlapS.toFixed(2)} s added back: ${overheadFull.toFixed(3)} s = ${((100 * overheadFull) / mean).toFixed(1)} %)`
         : '') +
-      `; POST ${r.postMs} ms; server CPU ${((1000 * r.serverCpuS) / r.points).toFixed(0)} ms per point (${r.serverThreads}); ${describeTimeline(r.timeline, mean)}` +
+      `; POST ${r.postMs} ms; server CPU ${((1000 * r.serverCpuS) / r.points).toFixed(0)} ms per point (${r.serverThreads}); spare launchers ${((1000 * r.launcherCpuS) / r.points).toFixed(1)} ms per point; ${describeTimeline(r.timeline, mean)}` +
       `; load ${r.loadBefore.map((l) => l.toFixed(1)).join(' ')} → ${r.loadAfter.map((l) => l.toFixed(1)).join(' ')}`,
   );
 }
-const one = results.find((r) => r.slots === 1);
-const two = results.find((r) => r.slots === 2);
-if (one && two) console.log(`2 slots / 1 slot wall time: ${(two.wallS / one.wallS).toFixed(3)} (goal ≤ 0.6)`);
+// Pair by pair (BENCH_SLOTS="1 2 1 2": each 2-slot run against the 1-slot run next to it).
+const ones = results.filter((r) => r.slots === 1);
+const twos = results.filter((r) => r.slots === 2);
+const ratios = ones
+  .slice(0, twos.length)
+  .map((one, i) => ((twos[i] as RunResult).wallS / one.wallS).toFixed(3));
+if (ratios.length > 0) console.log(`2 slots / 1 slot wall time: ${ratios.join(', ')} (goal ≤ 0.6)`);
 mkdirSync(OUT, { recursive: true });
 writeFileSync(join(OUT, `${LABEL}.json`), JSON.stringify(results, null, 2));
