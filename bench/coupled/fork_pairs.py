@@ -51,11 +51,16 @@ class RecordedForkServer(ForkServer):
     def __init__(self, engine: Path):
         self.log = Path(tempfile.mkdtemp(prefix="fork-pairs-")) / "reaped.jsonl"
         self.log.touch()
-        super().__init__(
-            sys.executable,
-            engine,
-            server_argv=[str(HERE / "wait4_forkserver.py"), str(self.log)],
-        )
+        try:
+            super().__init__(
+                sys.executable,
+                engine,
+                server_argv=[str(HERE / "wait4_forkserver.py"), str(self.log)],
+            )
+        except BaseException:
+            self.log.unlink()
+            self.log.parent.rmdir()
+            raise
 
     def spare_ready(self) -> None:
         (child,) = (
