@@ -73,8 +73,8 @@ describe('the engine fork server (ENGINE_FORK_SERVER)', () => {
     await pollUntil(async () => standby.readyCount() === 2, 60_000);
     const serverPid = forkServer.pid as number;
     const serverCpu = cpuSeconds(serverPid);
-    // Each spare is a launcher (python -S -I, the standard library only) and a child forked from the
-    // warmed-up fork server: neither imports anything heavy.
+    // Each spare is a launcher (the compiled engine/launcher, or python -S -I with the standard library only
+    // where none is built) and a child forked from the warmed-up fork server: neither imports anything heavy.
     const launchers = standby.processIds();
     const spareCpu = launchers.map(cpuSeconds);
     const childCpu = forkedChildren(serverPid).map(cpuSeconds);
