@@ -6,13 +6,14 @@ import {
   readFileSync,
   readlinkSync,
   realpathSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { EngineForkServer } from '../src/engine/engine-fork-server.ts';
 import { type EngineInstallation, spawnEngineProcess, spawnPrefix } from '../src/engine/engine-process.ts';
@@ -35,10 +36,14 @@ const workDir = mkdtempSync(join(tmpdir(), 'fieldline-launcher-jobs-'));
 const HOOKS = { FIELDLINE_ENGINE_PLUGIN: 'fieldline_engine.testing.hooks' };
 const native = nativeSpareLauncher(config.engineDir);
 
+const tempDirs = [config.dataDir, workDir];
 let pools: EngineStandby[] = [];
 afterEach(async () => {
   await Promise.all(pools.map((p) => p.close()));
   pools = [];
+});
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 function pool(engine: EngineInstallation, size: number, log?: { warn: string[] }) {
@@ -167,6 +172,7 @@ describe('without the compiled launcher', () => {
   it('forked spares start through the Python launcher, said once, and run jobs', async () => {
     // An engine directory whose launcher was never built (no C compiler at install).
     const engineDir = mkdtempSync(join(tmpdir(), 'fieldline-engine-unbuilt-'));
+    tempDirs.push(engineDir);
     symlinkSync(join(config.engineDir, 'fieldline_engine'), join(engineDir, 'fieldline_engine'));
     mkdirSync(join(engineDir, 'launcher'));
     copyFileSync(
