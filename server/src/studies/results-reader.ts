@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { meshHashBytes } from '@fieldline/contracts';
 import { transferable } from '../storage/worker-pool.ts';
+import { JSON_MEMBER_FUNCTIONS, jsonArrayLength, jsonMembers } from './json-members.ts';
 import type { ResultsSummary } from './study-outputs.ts';
 
 /**
@@ -19,7 +20,22 @@ const parse = (bytes) => JSON.parse(Buffer.from(bytes).toString('utf8'));
 const meshHashBytes = (${meshHashBytes.toString()});
 const meshHash = (mesh) => createHash('sha256').update(meshHashBytes(mesh)).digest('hex');
 
-function summary(r) {
+// The members a summary reads, found in the text without parsing the rest (json-members.ts): the mesh and
+// fields are most of a results file.
+${JSON_MEMBER_FUNCTIONS.map((f) => f.toString()).join('\n')}
+const SUMMARY_MEMBERS = ['quantities', 'modes', 'eigenmodes', 's_parameters', 'solver_info', 'tetrahedra'];
+function summaryOfText(bytes) {
+  const b = new Uint8Array(bytes);
+  const spans = ${jsonMembers.name}(b, SUMMARY_MEMBERS);
+  const r = {};
+  for (const [name, [start, end]] of spans)
+    if (name !== 'tetrahedra') r[name] = JSON.parse(new TextDecoder().decode(b.subarray(start, end)));
+  const t = spans.get('tetrahedra');
+  return summary(r, t && b[t[0]] === 0x5b ? ${jsonArrayLength.name}(b, t[0], t[1]) : null);
+}
+
+/** \`tets\`: the length of the results' \`tetrahedra\` array, null when they have none. */
+function summary(r, tets) {
   const modes = Array.isArray(r.modes) ? r.modes.filter((m) => m && !m.rigid_body).map((m) => m.frequency)
     : Array.isArray(r.eigenmodes) ? r.eigenmodes.map((m) => m && m.frequency_hz) : [];
   const sp = r.s_parameters;
@@ -29,7 +45,7 @@ function summary(r) {
     sParameters: sp && Array.isArray(sp.frequencies) && Array.isArray(sp.matrix)
       ? { frequencies: sp.frequencies, matrix: sp.matrix, portIds: Array.isArray(sp.port_ids) ? sp.port_ids : [] }
       : null,
-    tetrahedra: Array.isArray(r.tetrahedra) ? r.tetrahedra.length
+    tetrahedra: tets !== null ? tets
       : r.solver_info && typeof r.solver_info.elements === 'number' ? r.solver_info.elements : null,
   };
 }
@@ -78,7 +94,7 @@ function baseInput(base, config, testHooks) {
 
 parentPort.on('message', (m) => {
   try {
-    if (m.op === 'summary') parentPort.postMessage({ id: m.id, ok: summary(parse(m.bytes)) });
+    if (m.op === 'summary') parentPort.postMessage({ id: m.id, ok: summaryOfText(m.bytes) });
     else {
       const out = m.op === 'base' ? baseInput(parse(m.bytes), m.config, m.testHooks) : pointInput(parse(m.bytes), m.config, m.units, m.uploadId, m.testHooks);
       const ab = out.input.buffer.slice(out.input.byteOffset, out.input.byteOffset + out.input.byteLength);
