@@ -240,8 +240,9 @@ export class JobService {
         job.status === 'queued'
           ? q.where('status', '=', 'queued')
           : q.where('status', '=', 'running').where('lease_expires_at', '<=', iso(t));
-      const res = await q.executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) return false;
+      // The row as the update left it (nothing else in this transaction writes it): no second read.
+      const row = await q.returningAll().executeTakeFirst();
+      if (!row) return null;
       if (job.status === 'running' && job.worker_id) {
         await trx
           .updateTable('job_runs')
@@ -264,13 +265,11 @@ export class JobService {
           seconds: null,
         })
         .execute();
-      return true;
+      return row;
     });
     if (!claimed) return { claimed: false, reason: 'held', retryAt: t + 1000 };
-    const fresh = await this.get(jobId);
-    if (!fresh) return { claimed: false, reason: 'missing' };
-    this.statusCache.putLocal(fresh);
-    return { claimed: true, job: fresh };
+    this.statusCache.putLocal(claimed);
+    return { claimed: true, job: claimed };
   }
 
   /**

@@ -132,10 +132,16 @@ export class StudyScheduler {
 
   private async advance(study: StudyRow, jobs: Set<string>): Promise<void> {
     const spec = specOf(study);
-    for (const p of await this.deps.store.points(study.id)) await this.follow(study, spec, p);
-    if (study.status === 'running')
-      await this.deps.admission.run(study.owner_user_id, () => this.release(study, spec));
-    const points = await this.deps.store.points(study.id);
+    let points = await this.deps.store.points(study.id);
+    let changed = false;
+    for (const p of points) if (await this.follow(study, spec, p)) changed = true;
+    if (
+      study.status === 'running' &&
+      (await this.deps.admission.run(study.owner_user_id, () => this.release(study, spec)))
+    )
+      changed = true;
+    // read again only if this pass moved a point (a pass per job change: most move one, some none)
+    if (changed) points = await this.deps.store.points(study.id);
     for (const p of points) {
       if (p.job_id) jobs.add(p.job_id);
       if (p.mesh_job_id) jobs.add(p.mesh_job_id);
@@ -159,38 +165,42 @@ export class StudyScheduler {
     this.deps.log.info({ studyId: study.id, status: study.status }, 'study finished');
   }
 
-  /** A point's state from its jobs; a completed analysis has its outputs read (off the event loop). */
-  private async follow(study: StudyRow, spec: StudySpec, p: PointWithJob): Promise<void> {
+  /**
+   * A point's state from its jobs; a completed analysis has its outputs read (off the event loop). True when
+   * the point may have moved.
+   */
+  private async follow(study: StudyRow, spec: StudySpec, p: PointWithJob): Promise<boolean> {
     const { store } = this.deps;
     if (p.status === 'meshing') {
       if (p.mesh_status === 'completed')
-        await store.movePoint(study.id, p.idx, ['meshing'], { status: 'pending' });
-      else if (p.mesh_status === 'failed' || p.mesh_status === 'cancelled')
-        await store.movePoint(study.id, p.idx, ['meshing'], {
+        return store.movePoint(study.id, p.idx, ['meshing'], { status: 'pending' });
+      if (p.mesh_status === 'failed' || p.mesh_status === 'cancelled')
+        return store.movePoint(study.id, p.idx, ['meshing'], {
           status: p.mesh_status,
           error: `Meshing ${p.mesh_status === 'failed' ? 'failed' : 'was cancelled'}: ${p.mesh_error ?? 'no message'}`,
           finished_at: iso(),
         });
-      return;
+      return false;
     }
-    if (p.status !== 'queued' && p.status !== 'running') return;
+    if (p.status !== 'queued' && p.status !== 'running') return false;
     if (p.job_status === 'running' && p.status === 'queued')
-      await store.movePoint(study.id, p.idx, ['queued'], { status: 'running' });
-    else if (p.job_status === 'failed' || p.job_status === 'cancelled')
-      await store.movePoint(study.id, p.idx, ['queued', 'running'], {
+      return store.movePoint(study.id, p.idx, ['queued'], { status: 'running' });
+    if (p.job_status === 'failed' || p.job_status === 'cancelled')
+      return store.movePoint(study.id, p.idx, ['queued', 'running'], {
         status: p.job_status,
         error: p.job_error ?? (p.job_status === 'failed' ? 'The job failed' : 'Job cancelled'),
         finished_at: iso(),
       });
-    else if (p.job_status === 'completed') {
+    if (p.job_status === 'completed') {
       const outputs = await this.collect(p, spec.outputs);
-      await store.movePoint(study.id, p.idx, ['queued', 'running'], {
+      return store.movePoint(study.id, p.idx, ['queued', 'running'], {
         status: 'completed',
         outputs: JSON.stringify({ values: outputs.values, errors: outputs.errors }),
         tetrahedra: outputs.tetrahedra ?? p.tetrahedra,
         finished_at: iso(),
       });
     }
+    return false;
   }
 
   private async collect(p: PointWithJob, names: string[]) {
@@ -216,23 +226,31 @@ export class StudyScheduler {
     return { values, errors, tetrahedra: summary.tetrahedra };
   }
 
-  /** Under the owner's admission lock: rewrites jobs a crash left unwritten, then fills free slots. */
-  private async release(study: StudyRow, spec: StudySpec): Promise<void> {
+  /**
+   * Under the owner's admission lock: rewrites jobs a crash left unwritten, then fills free slots. True when
+   * it started or moved a point.
+   */
+  private async release(study: StudyRow, spec: StudySpec): Promise<boolean> {
     const owner: JobOwner = { userId: study.owner_user_id, sessionHash: null };
     const points = await this.deps.store.points(study.id);
+    let changed = false;
     // A point whose job id was recorded but whose row is missing: the process stopped in between.
     for (const p of points) {
-      if (p.status === 'meshing' && p.mesh_job_id && p.mesh_status === null)
+      if (p.status === 'meshing' && p.mesh_job_id && p.mesh_status === null) {
         await this.startMeshing(study, spec, p, owner, p.mesh_job_id);
-      if (p.status === 'queued' && p.job_id && p.job_status === null)
+        changed = true;
+      }
+      if (p.status === 'queued' && p.job_id && p.job_status === null) {
         await this.startAnalysis(study, spec, p, owner, p.job_id);
+        changed = true;
+      }
     }
     const plan = await this.deps.userPlans.planOf(study.owner_user_id);
     const active =
       (await this.deps.jobs.activeAnalysisOf(study.owner_user_id)).count +
       (await this.deps.store.meshingCount(study.owner_user_id));
     let free = plan.plan.features.concurrent_simulations - active;
-    if (free <= 0) return;
+    if (free <= 0) return changed;
     const meshed = (p: PointWithJob) => p.mesh_job_id !== null && p.mesh_status === 'completed';
     const waiting = points
       .filter((p) => p.status === 'pending')
@@ -261,8 +279,10 @@ export class StudyScheduler {
           continue;
         await this.startAnalysis(study, spec, p, owner, jobId);
       }
+      changed = true;
       free--;
     }
+    return changed;
   }
 
   private pointConfig(spec: StudySpec, p: PointWithJob): AnalysisConfig {
