@@ -184,7 +184,7 @@ export class StudyScheduler {
     }
     if (p.status !== 'queued' && p.status !== 'running') return false;
     if (p.job_status === 'running' && p.status === 'queued')
-      return store.movePoint(study.id, p.idx, ['queued'], { status: 'running' });
+      return store.movePoint(study.id, p.idx, ['queued'], { status: 'running' }, { soft: true });
     if (p.job_status === 'failed' || p.job_status === 'cancelled')
       return store.movePoint(study.id, p.idx, ['queued', 'running'], {
         status: p.job_status,
@@ -193,12 +193,18 @@ export class StudyScheduler {
       });
     if (p.job_status === 'completed') {
       const outputs = await this.collect(p, spec.outputs);
-      return store.movePoint(study.id, p.idx, ['queued', 'running'], {
-        status: 'completed',
-        outputs: JSON.stringify({ values: outputs.values, errors: outputs.errors }),
-        tetrahedra: outputs.tetrahedra ?? p.tetrahedra,
-        finished_at: iso(),
-      });
+      return store.movePoint(
+        study.id,
+        p.idx,
+        ['queued', 'running'],
+        {
+          status: 'completed',
+          outputs: JSON.stringify({ values: outputs.values, errors: outputs.errors }),
+          tetrahedra: outputs.tetrahedra ?? p.tetrahedra,
+          finished_at: iso(),
+        },
+        { soft: true },
+      );
     }
     return false;
   }
@@ -271,10 +277,13 @@ export class StudyScheduler {
       } else {
         const jobId = randomUUID();
         if (
-          !(await this.deps.store.movePoint(study.id, p.idx, ['pending'], {
-            status: 'queued',
-            job_id: jobId,
-          }))
+          !(await this.deps.store.movePoint(
+            study.id,
+            p.idx,
+            ['pending'],
+            { status: 'queued', job_id: jobId },
+            { soft: true }, // the job's row, written next, is a durable write
+          ))
         )
           continue;
         await this.startAnalysis(study, spec, p, owner, jobId);
@@ -364,7 +373,13 @@ export class StudyScheduler {
         built.input,
         built.meshHash,
       );
-      await this.deps.store.movePoint(study.id, p.idx, ['queued'], { tetrahedra: built.tetrahedra });
+      await this.deps.store.movePoint(
+        study.id,
+        p.idx,
+        ['queued'],
+        { tetrahedra: built.tetrahedra },
+        { soft: true },
+      );
       const job = await this.deps.fea.createPrepared(prepared, {
         planId: study.plan_id,
         queue: study.queue,

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.ts';
+import { type Db, softWrite } from '../db/database.ts';
 import type { StudiesTable, StudyPointsTable } from '../db/schema.ts';
 
 export type StudyRow = StudiesTable;
@@ -122,21 +122,30 @@ export class StudyStore {
     return out;
   }
 
-  /** Moves a point from `from` to `to` with other columns; false when it was not in `from` any more. */
+  /**
+   * Moves a point from `from` to `to` with other columns; false when it was not in `from` any more. `soft`:
+   * a move a power cut may lose (no fsync of its own, database.ts softWrite) because it is redone from the
+   * point's job after a restart (running, completed with its outputs) or made durable by the durable write
+   * that follows it (a point's job id, before its job's row) — 4 fsyncs of the event loop per point.
+   */
   async movePoint(
     studyId: string,
     idx: number,
     from: PointRow['status'][],
     values: Partial<Omit<PointRow, 'study_id' | 'idx'>>,
+    opts: { soft?: boolean } = {},
   ): Promise<boolean> {
-    const res = await this.db
-      .updateTable('study_points')
-      .set(values)
-      .where('study_id', '=', studyId)
-      .where('idx', '=', idx)
-      .where('status', 'in', from)
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    const move = async (db: Db) => {
+      const res = await db
+        .updateTable('study_points')
+        .set(values)
+        .where('study_id', '=', studyId)
+        .where('idx', '=', idx)
+        .where('status', 'in', from)
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
+    };
+    return opts.soft ? softWrite(this.db, move) : move(this.db);
   }
 
   async updateStudy(id: string, values: Partial<Omit<StudyRow, 'id'>>): Promise<void> {
