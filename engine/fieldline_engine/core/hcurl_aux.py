@@ -39,8 +39,12 @@ class AuxiliarySpaceHCurl(ng.BaseMatrix):
         g = g[self.free].tocsr()
         self.g = g[:, np.nonzero(~boundary)[0]].tocsr()
         self.pi = _interpolation(g, points, sp)
-        self.a_g = (self.g.T @ self.a @ self.g).tocsr()
-        self.a_pi = (self.pi.T @ self.a @ self.pi).tocsr()
+        # The restrictions as row-major matrices, built once (the Galerkin products and every application use
+        # them; a transposed view is converted at each use).
+        self.g_t = self.g.T.tocsr()
+        self.pi_t = self.pi.T.tocsr()
+        self.a_g = (self.g_t @ (self.a @ self.g)).tocsr()
+        self.a_pi = (self.pi_t @ (self.a @ self.pi)).tocsr()
         nodal = np.kron(np.ones((self.a_pi.shape[0] // 3, 1)), np.eye(3))  # rigid translations per component
         # The candidates are the nodal spaces' exact near-kernels already (constants; translations), so pyamg's
         # default smoothing of them (improve_candidates: 4 Gauss–Seidel sweeps per level) is left out: the set-up
@@ -54,9 +58,6 @@ class AuxiliarySpaceHCurl(ng.BaseMatrix):
                 sp.bsr_matrix(self.a_pi, blocksize=(3, 3)), B=nodal, improve_candidates=None, **SMOOTHING
             )
         )
-        # The restrictions as row-major matrices, not transposed views, once rather than at every application.
-        self.g_t = self.g.T.tocsr()
-        self.pi_t = self.pi.T.tocsr()
 
     def apply(self, b: np.ndarray) -> np.ndarray:
         x = np.zeros_like(b)
