@@ -43,21 +43,18 @@ class AuxiliarySpaceHCurl(ng.BaseMatrix):
         # them; a transposed view is converted at each use).
         self.g_t = self.g.T.tocsr()
         self.pi_t = self.pi.T.tocsr()
-        self.a_g = (self.g_t @ (self.a @ self.g)).tocsr()
-        self.a_pi = (self.pi_t @ (self.a @ self.pi)).tocsr()
-        nodal = np.kron(np.ones((self.a_pi.shape[0] // 3, 1)), np.eye(3))  # rigid translations per component
+        a_g = (self.g_t @ (self.a @ self.g)).tocsr()
+        a_pi = sp.bsr_matrix((self.pi_t @ (self.a @ self.pi)).tocsr(), blocksize=(3, 3))
+        nodal = np.kron(np.ones((a_pi.shape[0] // 3, 1)), np.eye(3))  # rigid translations per component
         # The candidates are the nodal spaces' exact near-kernels already (constants; translations), so pyamg's
         # default smoothing of them (improve_candidates: 4 Gauss–Seidel sweeps per level) is left out: the set-up
         # is ≈ 0.03 CPU s shorter on the 16 k-unknown toroid (bench/magnetics), iterations 20 → 21 there and 22
         # at 57 k, the same inductance to 1e-13.
-        self.cycle_g = VCycle(
-            pyamg.smoothed_aggregation_solver(self.a_g, improve_candidates=None, **SMOOTHING)
-        )
-        self.cycle_pi = VCycle(
-            pyamg.smoothed_aggregation_solver(
-                sp.bsr_matrix(self.a_pi, blocksize=(3, 3)), B=nodal, improve_candidates=None, **SMOOTHING
-            )
-        )
+        hierarchy_g = pyamg.smoothed_aggregation_solver(a_g, improve_candidates=None, **SMOOTHING)
+        hierarchy_pi = pyamg.smoothed_aggregation_solver(a_pi, B=nodal, improve_candidates=None, **SMOOTHING)
+        del a_g, a_pi  # the hierarchies hold their first levels; VCycle keeps one (CSR) copy of each level
+        self.cycle_g = VCycle(hierarchy_g)
+        self.cycle_pi = VCycle(hierarchy_pi)
 
     def apply(self, b: np.ndarray) -> np.ndarray:
         x = np.zeros_like(b)
@@ -97,8 +94,11 @@ class VCycle:
     def __init__(self, hierarchy):
         self.levels = hierarchy.levels
         self.coarse_solver = hierarchy.coarse_solver
-        # Pointwise sweeps run on CSR (the vector space's levels are stored by 3×3 blocks).
-        self.matrices = [level.A.tocsr() for level in self.levels]
+        # Pointwise sweeps run on CSR: the vector space's levels, stored by 3×3 blocks, are replaced by their
+        # CSR form (one copy of each level's matrix, not two; the coarsest stays as its solver was set up on).
+        for level in self.levels[:-1]:
+            level.A = level.A.tocsr()
+        self.matrices = [level.A for level in self.levels]
 
     def __call__(self, b: np.ndarray) -> np.ndarray:
         if len(self.levels) == 1:  # small enough for the coarse solver alone
