@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import ngsolve as ng
 import numpy as np
 
+from fieldline_engine.em.magnetics.solver import exact_order
 from fieldline_engine.errors import InvalidInput
 
 
@@ -259,10 +260,14 @@ def _finish(
     target = t if kind == "wraps" or conduction else direction
     field = _divergence_free(mesh, body, target, 0, open_labels)
     dx = ng.dx(definedon=region)
-    flux = ng.Integrate(ng.InnerProduct(field, jump) * dx, mesh)
+    # Exact rules on straight elements (em/magnetics/solver.py exact_order): the lowest-order Raviart–Thomas
+    # field (degree 1) against jump (degree 0, or 1 for an open coil's −∇φ); the section's integrand is
+    # constant per element, except an open coil's (the direction of a linear field).
+    flux = ng.Integrate(ng.InnerProduct(field, jump), mesh, order=exact_order(mesh, 2), definedon=region)
     if not flux > 0:
         raise InvalidInput(f"Body {body}: no current path through the winding was found.")
-    section = ng.Integrate(ng.InnerProduct(direction, jump) * dx, mesh)
+    section_rule = 5 if kind == "open" else exact_order(mesh, 0)
+    section = ng.Integrate(ng.InnerProduct(direction, jump), mesh, order=section_rule, definedon=region)
     return CoilPath(
         direction,
         inside * field / flux,

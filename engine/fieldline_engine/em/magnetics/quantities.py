@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import ngsolve as ng
 import numpy as np
 
-from fieldline_engine.em.magnetics.solver import MagnetostaticFields, solve_tangent
+from fieldline_engine.em.magnetics.solver import MagnetostaticFields, exact_order, solve_tangent
 from fieldline_engine.limits import parallel
 
 
@@ -28,13 +28,15 @@ class CoilDrive:
     body: int | None = None  # the winding's body: its turn density is 0 elsewhere, so integrals stay there
 
 
-def _over_coil(mesh: ng.Mesh, coil: CoilDrive) -> ng.comp.DifferentialSymbol:
+def _over_coil(mesh: ng.Mesh, coil: CoilDrive) -> ng.Region | None:
     """The coil's own body (a fifth of the toroid bench's tetrahedra), else the whole mesh."""
-    return ng.dx if coil.body is None else ng.dx(definedon=mesh.Materials(f"body{coil.body}"))
+    return None if coil.body is None else mesh.Materials(f"body{coil.body}")
 
 
 def _linkage(mesh: ng.Mesh, potential: ng.GridFunction, coil: CoilDrive, s: ng.CoefficientFunction) -> float:
-    return float(coil.turns * ng.Integrate(potential * s * _over_coil(mesh, coil), mesh))
+    # A of order p times the lowest-order Raviart–Thomas density (degree 1)
+    rule = exact_order(mesh, potential.space.globalorder + 1)
+    return float(coil.turns * ng.Integrate(potential * s, mesh, order=rule, definedon=_over_coil(mesh, coil)))
 
 
 def flux_linkages(fields: MagnetostaticFields, coils: list[CoilDrive]) -> list[float]:
