@@ -30,7 +30,9 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 # the engine folder to run (`--engine DIR`: e.g. another checkout's engine/, to time before/after in one sitting)
-ENGINE = Path(os.environ.get("FIELDLINE_BENCH_ENGINE", HERE.parents[1] / "engine")).resolve()
+ENGINE = Path(
+    os.environ.get("FIELDLINE_BENCH_ENGINE", HERE.parents[1] / "engine")
+).resolve()
 MU0 = 4e-7 * math.pi
 TOROID = {
     "R0": 0.025,
